@@ -1,0 +1,31 @@
+import type * as Hapi from '@hapi/hapi';
+
+
+// Liveness and readiness for load balancers: no login, and a database round trip.
+export const health: Hapi.Plugin<unknown> = {
+    name: 'health',
+    register: (server) => {
+
+        const { contextRoot } = server.app.osprey.options;
+        server.route({
+            method: 'GET',
+            path: `/${contextRoot}/health`,
+            options: {
+                id: 'health.check',
+                auth: false,
+                handler: async (request, h) => {
+
+                    const osprey = request.server.app.osprey;
+                    try {
+                        await osprey.knex.raw('select 1');
+                    }
+                    catch {
+                        return h.response({ status: 'unavailable', database: 'down' }).code(503);
+                    }
+
+                    return { status: 'ok', database: 'up', version: osprey.version, uptime: Math.round(process.uptime()) };
+                }
+            }
+        });
+    }
+};

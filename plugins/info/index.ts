@@ -1,0 +1,72 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { maximoError } from '../../src/errors/maximo-error';
+import { homeHref } from '../../src/http/hrefs';
+import { homeRoutes } from '../../src/http/homes';
+import type { Structure } from '../../src/structures/registry';
+import { apiHome, apimetaEntry, license, member, products, systemInfo, whoami } from './documents';
+import { jsonSchema } from './json-schema';
+
+
+const structureOf = (request: Hapi.Request): Structure => {
+
+    const structure = request.server.app.osprey.registry.get(String(request.params.os));
+    if (!structure) {
+        throw maximoError('unknownStructure', `The object structure ${String(request.params.os).toUpperCase()} does not exist.`);
+    }
+
+    return structure;
+};
+
+// The information documents (CONTRACT §9), under both homes.
+export const info: Hapi.Plugin<unknown> = {
+    name: 'info',
+    register: (server) => {
+
+        const osprey = server.app.osprey;
+        server.route(homeRoutes(osprey.options.contextRoot, [
+            { method: 'GET', path: '', options: { id: 'info.home', handler: apiHome } },
+            { method: 'GET', path: '/systeminfo', options: { id: 'info.systeminfo', handler: systemInfo } },
+            { method: 'GET', path: '/whoami', options: { id: 'info.whoami', handler: whoami } },
+            { method: 'GET', path: '/products', options: { id: 'info.products', handler: products } },
+            { method: 'GET', path: '/license', options: { id: 'info.license', handler: license } },
+            {
+                method: 'GET', path: '/members', options: {
+                    id: 'info.members',
+                    handler: async (request) => {
+
+                        const list = await osprey.members.list();
+                        return { href: `${homeHref(request, osprey.options.contextRoot)}/members`, member: list.map((item) => member(request, item, osprey.members.id)) };
+                    }
+                }
+            },
+            {
+                method: 'GET', path: '/members/{id}', options: {
+                    id: 'info.member',
+                    handler: async (request) => {
+
+                        const id = request.params.id === 'thisserver' ? osprey.members.id : request.params.id;
+                        const found = (await osprey.members.list()).find((item) => item.id === id);
+                        if (!found) {
+                            throw maximoError('notFound', `The server member ${request.params.id} is not live.`);
+                        }
+
+                        return member(request, found, osprey.members.id);
+                    }
+                }
+            },
+            { method: 'GET', path: '/apimeta', options: { id: 'info.apimeta', handler: (request) => osprey.registry.list().map((structure) => apimetaEntry(request, structure)) } },
+            { method: 'GET', path: '/apimeta/{os}', options: { id: 'info.apimetaOne', handler: (request) => apimetaEntry(request, structureOf(request)) } },
+            {
+                method: 'GET', path: '/jsonschemas/{os}', options: {
+                    id: 'info.jsonschema',
+                    handler: (request) => {
+
+                        const structure = structureOf(request);
+                        return jsonSchema(structure, osprey.registry.domains(), `${homeHref(request, osprey.options.contextRoot)}/jsonschemas/${structure.id}`);
+                    }
+                }
+            }
+        ]));
+    }
+};

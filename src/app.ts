@@ -1,0 +1,82 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { ospreyScheme } from './auth/scheme';
+import { Sessions } from './auth/sessions';
+import { Users } from './auth/users';
+import { Members } from './cluster/members';
+import type { OspreyOptions } from './config';
+import { version, type Osprey } from './context';
+import { createKnex, databaseKind, databaseVersion } from './db/knex';
+import { migrate } from './db/migrate';
+import { createModels } from './db/models';
+import { ensureUsers } from './demo/users';
+import { seedDemoData } from './demo/seed';
+import { errorEdge } from './errors/edge';
+import { createLogger, requestLogging, type Logger } from './http/request-log';
+import { loadStructures } from './structures/load';
+
+
+export interface AppOptions {
+    options: OspreyOptions;
+    log?: Logger;
+    features: Hapi.Plugin<unknown>[];
+}
+
+// The application as a hapi plugin: it loads the structures, prepares the database, and then registers the
+// feature plugins. src/server.ts only composes it; tests compose it the same way.
+export const app: Hapi.Plugin<AppOptions> = {
+    name: 'osprey',
+    version,
+    register: async (server, { options, log = createLogger(options.logLevel), features }) => {
+
+        const registry = loadStructures(options.structures);
+        const kind = databaseKind(options.databaseUrl);
+        const knex = createKnex(options);
+        const users = new Users(knex);
+        let dbVersion: string;
+        try {
+            await migrate(knex, registry, kind);
+            const fresh = await ensureUsers(users, options);
+            if (fresh && options.demo) {
+                await seedDemoData(knex, registry);
+            }
+
+            dbVersion = await databaseVersion(knex, kind);
+        }
+        catch (err) {
+            await knex.destroy();
+            throw err;
+        }
+
+        server.ext('onPostStop', () => knex.destroy());
+        const osprey: Osprey = {
+            options,
+            registry,
+            knex,
+            kind,
+            databaseVersion: dbVersion,
+            models: createModels(registry, knex),
+            users,
+            sessions: new Sessions(knex, options.sessionMinutes),
+            members: new Members(knex, options.heartbeatSeconds, version),
+            started: new Date(),
+            version,
+            products: [{ name: 'Osprey', version, description: 'Open server for the Maximo REST/JSON API' }]
+        };
+        server.app.osprey = osprey;
+
+        server.auth.scheme('osprey', ospreyScheme({}));
+        server.auth.strategy('osprey', 'osprey');
+        server.auth.default('osprey');
+
+        server.ext('onPreResponse', errorEdge);
+        requestLogging(server, log);
+
+        server.ext('onPostStart', () => osprey.members.join(`${server.info.uri}/${options.contextRoot}`));
+        server.ext('onPreStop', () => osprey.members.leave());
+
+        for (const feature of features) {
+            await server.register(feature);
+        }
+    }
+};

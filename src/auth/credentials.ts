@@ -1,0 +1,55 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { header } from '../http/headers';
+
+
+export const sessionCookie = 'osprey_session';
+
+export interface PasswordCredentials {
+    userid: string;
+    password: string;
+    method: 'maxauth' | 'basic' | 'lid';
+}
+
+const decodePair = (encoded: string, method: PasswordCredentials['method']): PasswordCredentials | undefined => {
+
+    const text = Buffer.from(encoded.trim(), 'base64').toString('utf8');
+    const colon = text.indexOf(':');
+    return colon > 0 ? { userid: text.slice(0, colon), password: text.slice(colon + 1), method } : undefined;
+};
+
+// User and password from Maximo's maxauth header, HTTP Basic, or the _lid/_lpwd query parameters.
+export const passwordCredentials = (request: Hapi.Request): PasswordCredentials | undefined => {
+
+    const maxauth = header(request, 'maxauth');
+    if (maxauth) {
+        return decodePair(maxauth, 'maxauth');
+    }
+
+    const authorization = header(request, 'authorization');
+    const basic = authorization && /^Basic\s+(\S+)$/i.exec(authorization);
+    if (basic) {
+        return decodePair(basic[1]!, 'basic');
+    }
+
+    const { _lid: userid, _lpwd: password } = request.query as Record<string, string | undefined>;
+    if (typeof userid === 'string' && typeof password === 'string' && userid) {
+        return { userid, password, method: 'lid' };
+    }
+};
+
+// Cookies are read by hand: clients (the npm Maximo client among them) may echo cookie attributes back.
+export const sessionToken = (request: Hapi.Request): string | undefined => {
+
+    const cookies = header(request, 'cookie') ?? '';
+    const match = new RegExp(`(?:^|;\\s*)${sessionCookie}=([A-Za-z0-9_-]{20,100})`).exec(cookies);
+    return match?.[1];
+};
+
+export const sessionCookieHeader = (request: Hapi.Request, contextRoot: string, token: string | undefined): string => {
+
+    const secure = request.url.protocol === 'https:' || header(request, 'x-forwarded-proto') === 'https' ? '; Secure' : '';
+    const value = token ?? '';
+    const expiry = token ? '' : '; Max-Age=0';
+    return `${sessionCookie}=${value}; Path=/${contextRoot}; HttpOnly; SameSite=Lax${secure}${expiry}`;
+};

@@ -1,0 +1,137 @@
+import * as Crypto from 'node:crypto';
+
+import type { Knex } from 'knex';
+
+import { hashPassword, verifyPassword } from './passwords';
+
+
+export interface UserProfile {
+    readonly userid: string;
+    readonly personid: string | null;
+    readonly displayname: string | null;
+    readonly primaryemail: string | null;
+    readonly defsite: string | null;
+    readonly insertsite: string | null;
+    readonly defaultorg: string | null;
+    readonly langcode: string;
+    readonly groups: readonly string[];
+    readonly isAdmin: boolean;
+}
+
+export interface NewUser {
+    userid: string;
+    password: string;
+    personid?: string;
+    displayname?: string;
+    primaryemail?: string;
+    defsite?: string;
+    insertsite?: string;
+    defaultorg?: string;
+    groups?: string[];
+}
+
+interface UserRow {
+    userid: string;
+    passwordhash: string | null;
+    personid: string | null;
+    displayname: string | null;
+    primaryemail: string | null;
+    status: string;
+    defsite: string | null;
+    insertsite: string | null;
+    defaultorg: string | null;
+    langcode: string;
+}
+
+// Users and groups live in the database so every server node sees the same ones.
+export class Users {
+
+    readonly #knex: Knex;
+
+    // Clients such as the npm Maximo client send credentials on every request; a slow hash on each would cap
+    // throughput, so a successful check is remembered for a minute under a keyed digest of the credentials.
+    readonly #verified = new Map<string, { userid: string; expires: number }>();
+    readonly #cacheKey = Crypto.randomBytes(32);
+
+    constructor(knex: Knex) {
+
+        this.#knex = knex;
+    }
+
+    async profile(userid: string): Promise<UserProfile | undefined> {
+
+        const row = await this.#knex<UserRow>('osprey_user').where({ userid: userid.toUpperCase(), status: 'ACTIVE' }).first();
+        return row && this.#profile(row);
+    }
+
+    // The profile when the password is right; undefined otherwise, with no hint which part was wrong.
+    async verify(userid: string, password: string): Promise<UserProfile | undefined> {
+
+        const digest = Crypto.createHmac('sha256', this.#cacheKey).update(`${userid.toUpperCase()}\0${password}`).digest('base64');
+        const cached = this.#verified.get(digest);
+        if (cached && cached.expires > Date.now()) {
+            return await this.profile(cached.userid);
+        }
+
+        this.#verified.delete(digest);
+        const row = await this.#knex<UserRow>('osprey_user').where({ userid: userid.toUpperCase() }).first();
+        const ok = await verifyPassword(password, row?.passwordhash);
+        if (!ok || row!.status !== 'ACTIVE') {
+            return undefined;
+        }
+
+        if (this.#verified.size >= 10_000) {
+            this.#verified.clear();
+        }
+
+        this.#verified.set(digest, { userid: row!.userid, expires: Date.now() + 60_000 });
+        return await this.#profile(row!);
+    }
+
+    async ensureGroup(groupname: string, description: string, isadmin: boolean): Promise<void> {
+
+        await this.#knex('osprey_group').insert({ groupname, description, isadmin }).onConflict('groupname').merge(['description', 'isadmin']);
+    }
+
+    async create(user: NewUser, trx: Knex = this.#knex): Promise<void> {
+
+        const { password, groups = [], ...fields } = user;
+        await trx('osprey_user').insert({ ...fields, userid: user.userid.toUpperCase(), passwordhash: await hashPassword(password), status: 'ACTIVE', created: Date.now() });
+        for (const groupname of groups) {
+            await trx('osprey_groupuser').insert({ groupname, userid: user.userid.toUpperCase() });
+        }
+    }
+
+    async exists(userid: string): Promise<boolean> {
+
+        return Boolean(await this.#knex('osprey_user').where({ userid: userid.toUpperCase() }).first('userid'));
+    }
+
+    async countAdministrators(): Promise<number> {
+
+        const [row] = await this.#knex('osprey_groupuser as gu')
+            .join('osprey_group as g', 'g.groupname', 'gu.groupname')
+            .join('osprey_user as u', 'u.userid', 'gu.userid')
+            .where('g.isadmin', true).andWhere('u.status', 'ACTIVE')
+            .countDistinct({ count: 'gu.userid' });
+        return Number(row!.count);
+    }
+
+    async #profile(row: UserRow): Promise<UserProfile> {
+
+        const groups = await this.#knex('osprey_groupuser as gu').join('osprey_group as g', 'g.groupname', 'gu.groupname')
+            .where('gu.userid', row.userid).orderBy('g.groupname').select<{ groupname: string; isadmin: boolean | number }[]>('g.groupname', 'g.isadmin');
+        return {
+            userid: row.userid,
+            personid: row.personid,
+            displayname: row.displayname,
+            primaryemail: row.primaryemail,
+            defsite: row.defsite,
+            insertsite: row.insertsite,
+            defaultorg: row.defaultorg,
+            langcode: row.langcode,
+            groups: groups.map((group) => group.groupname),
+            isAdmin: groups.some((group) => Boolean(group.isadmin))
+        };
+    }
+}

@@ -1,0 +1,149 @@
+import * as Fs from 'node:fs';
+import * as Path from 'node:path';
+
+import Joi from 'joi';
+import * as Yaml from 'yaml';
+
+
+export interface LicenseEntry {
+    component: string;
+    license: string;
+    key?: string;
+}
+
+export interface OspreyOptions {
+    port: number;
+    host: string;
+    databaseUrl: string;
+    contextRoot: string;
+    structures: string;
+    plugins: string;
+    demo: boolean;
+    secret?: string;
+    dataDir: string;
+    maxPageSize: number;
+    maxBody: number;
+    sqliteDriver: 'better-sqlite3' | 'sqlite3';
+    sqliteSynchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
+    adminUser?: string;
+    adminPassword?: string;
+    sessionMinutes: number;
+    transactionRetentionHours: number;
+    heartbeatSeconds: number;
+    logLevel: 'silent' | 'error' | 'info' | 'debug';
+    licenses: LicenseEntry[];
+}
+
+// Size settings accept bytes or a number with kb/mb/gb.
+const byteSize = Joi.alternatives(
+    Joi.number().integer().min(1024),
+    Joi.string().trim().lowercase().pattern(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/).custom((value: string) => {
+
+        const [, amount, unit] = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/.exec(value)!;
+        const factor = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(unit ?? 'b') as 'b'];
+        return Math.round(Number(amount) * factor);
+    })
+);
+
+// One schema for every setting, whether it came from the environment or from the config file.
+export const optionsSchema = Joi.object<OspreyOptions>({
+    port: Joi.number().integer().min(0).max(65535).default(8080).description('PORT: the TCP port to listen on'),
+    host: Joi.string().hostname().default('127.0.0.1').description('HOST: the address to listen on'),
+    databaseUrl: Joi.string().pattern(/^(sqlite:|postgres(ql)?:\/\/)/).default('sqlite:./data/osprey.sqlite')
+        .messages({ 'string.pattern.base': '"databaseUrl" must start with sqlite: or postgres://' })
+        .description('DATABASE_URL: sqlite:PATH (embedded, default) or postgres://user@host:port/db'),
+    contextRoot: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).default('maximo').description('OSPREY_CONTEXT_ROOT: the first path segment of every route'),
+    structures: Joi.string().default('./structures').description('OSPREY_STRUCTURES: the folder of object-structure YAML files'),
+    plugins: Joi.string().default('./plugins').description('OSPREY_PLUGINS: the folder of feature plugins'),
+    demo: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true).description('OSPREY_DEMO: 1 seeds the demo users and data into an empty database'),
+    secret: Joi.string().min(32).description('OSPREY_SECRET: key material (≥ 32 characters) for secrets at rest; generated into the data folder when absent'),
+    dataDir: Joi.string().default('./data').description('OSPREY_DATA: folder for the generated secret (and the default SQLite file)'),
+    maxPageSize: Joi.number().integer().min(1).max(100000).default(1000).description('OSPREY_MAX_PAGE_SIZE: the largest oslc.pageSize a client may ask for'),
+    maxBody: byteSize.default(10 * 1024 * 1024).description('OSPREY_MAX_BODY: the largest JSON body accepted (bytes, or e.g. 10mb)'),
+    sqliteDriver: Joi.string().valid('better-sqlite3', 'sqlite3').default('better-sqlite3').description('OSPREY_SQLITE_DRIVER: better-sqlite3 (fast, default) or sqlite3'),
+    sqliteSynchronous: Joi.string().uppercase().valid('OFF', 'NORMAL', 'FULL', 'EXTRA').default('NORMAL').description('OSPREY_SQLITE_SYNCHRONOUS: SQLite durability; NORMAL survives a process crash, FULL also a power loss'),
+    adminUser: Joi.string().pattern(/^[A-Za-z0-9_.@-]+$/).max(30).description('OSPREY_ADMIN_USER: an administrator created at start when missing'),
+    adminPassword: Joi.string().min(8).description('OSPREY_ADMIN_PASSWORD: that administrator\'s password (≥ 8 characters)'),
+    sessionMinutes: Joi.number().integer().min(1).default(30).description('OSPREY_SESSION_MINUTES: idle time after which a login session ends'),
+    transactionRetentionHours: Joi.number().min(0).default(24).description('OSPREY_TRANSACTION_RETENTION_HOURS: how long a transactionid is remembered'),
+    heartbeatSeconds: Joi.number().min(0.05).default(5).description('OSPREY_HEARTBEAT_SECONDS: how often a node reports itself in members'),
+    logLevel: Joi.string().valid('silent', 'error', 'info', 'debug').default('info').description('OSPREY_LOG: silent, error, info (one line per request) or debug'),
+    licenses: Joi.array().items(Joi.object({
+        component: Joi.string().required(),
+        license: Joi.string().required(),
+        key: Joi.string()
+    })).default([{ component: 'Osprey', license: 'Apache-2.0' }]).description('licenses (config file only): the components listed by /license')
+}).and('adminUser', 'adminPassword');
+
+const envNames: Record<string, keyof OspreyOptions> = {
+    PORT: 'port',
+    HOST: 'host',
+    DATABASE_URL: 'databaseUrl',
+    OSPREY_CONTEXT_ROOT: 'contextRoot',
+    OSPREY_STRUCTURES: 'structures',
+    OSPREY_PLUGINS: 'plugins',
+    OSPREY_DEMO: 'demo',
+    OSPREY_SECRET: 'secret',
+    OSPREY_DATA: 'dataDir',
+    OSPREY_MAX_PAGE_SIZE: 'maxPageSize',
+    OSPREY_MAX_BODY: 'maxBody',
+    OSPREY_SQLITE_DRIVER: 'sqliteDriver',
+    OSPREY_SQLITE_SYNCHRONOUS: 'sqliteSynchronous',
+    OSPREY_ADMIN_USER: 'adminUser',
+    OSPREY_ADMIN_PASSWORD: 'adminPassword',
+    OSPREY_SESSION_MINUTES: 'sessionMinutes',
+    OSPREY_TRANSACTION_RETENTION_HOURS: 'transactionRetentionHours',
+    OSPREY_HEARTBEAT_SECONDS: 'heartbeatSeconds',
+    OSPREY_LOG: 'logLevel'
+};
+
+export const settingNames = envNames;
+
+export class ConfigError extends Error { }
+
+// Validates raw settings; every problem is reported at once, by the name the user wrote.
+export const validateOptions = (raw: Record<string, unknown>, source: (key: string) => string = (key) => key): OspreyOptions => {
+
+    const { value, error } = optionsSchema.validate(raw, { abortEarly: false, convert: true });
+    if (error) {
+        const lines = error.details.map((detail) => `- ${source(String(detail.path[0] ?? detail.context?.label))}: ${detail.message}`);
+        throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    }
+
+    return value;
+};
+
+// Environment first, then the config file on top of it (the file is the more specific choice).
+export const loadOptions = (env: NodeJS.ProcessEnv, configFile?: string): OspreyOptions => {
+
+    const raw: Record<string, unknown> = {};
+    const origin: Record<string, string> = {};
+    for (const [name, key] of Object.entries(envNames)) {
+        const value = env[name];
+        if (value !== undefined && value !== '') {
+            raw[key] = value;
+            origin[key] = name;
+        }
+    }
+
+    if (configFile) {
+        let parsed: unknown;
+        try {
+            parsed = Yaml.parse(Fs.readFileSync(configFile, 'utf8'));
+        }
+        catch (err) {
+            throw new ConfigError(`Cannot read config file ${configFile}: ${(err as Error).message}`);
+        }
+
+        if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) {
+            throw new ConfigError(`Config file ${configFile} must hold a mapping of settings`);
+        }
+
+        for (const [key, value] of Object.entries(parsed ?? {})) {
+            raw[key] = value;
+            origin[key] = `${Path.basename(configFile)}: ${key}`;
+        }
+    }
+
+    return validateOptions(raw, (key) => origin[key] ?? key);
+};

@@ -1,0 +1,66 @@
+import * as Fs from 'node:fs';
+import * as Path from 'node:path';
+
+import type { Knex } from 'knex';
+
+import type { Sessions } from './auth/sessions';
+import type { UserProfile, Users } from './auth/users';
+import type { Members } from './cluster/members';
+import type { OspreyOptions } from './config';
+import type { DatabaseKind } from './db/knex';
+import type { ObjectModel } from './db/models';
+import type { Registry } from './structures/registry';
+
+
+// What every feature plugin reads from `server.app.osprey`: the one place the app's parts meet.
+export interface Osprey {
+    readonly options: OspreyOptions;
+    readonly registry: Registry;
+    readonly knex: Knex;
+    readonly kind: DatabaseKind;
+    readonly databaseVersion: string;
+    readonly models: ReadonlyMap<string, ObjectModel>;
+    readonly users: Users;
+    readonly sessions: Sessions;
+    readonly members: Members;
+    readonly started: Date;
+    readonly version: string;
+    readonly products: { name: string; version: string; description: string }[];
+}
+
+export interface Credentials {
+    readonly user: UserProfile;
+    readonly method: 'maxauth' | 'basic' | 'lid' | 'session' | 'apikey';
+    readonly sessionToken?: string;
+}
+
+declare module '@hapi/hapi' {
+    interface ServerApplicationState {
+        osprey: Osprey;
+    }
+
+    interface UserCredentials extends UserProfile {
+    }
+
+    interface AuthCredentials {
+        method?: Credentials['method'];
+        sessionToken?: string;
+    }
+
+    interface RequestApplicationState {
+        requestId?: string;
+    }
+}
+
+// The package root: src/ when run from source (tests), dist/src/ when compiled.
+const packageFile = (): string => {
+
+    let dir = __dirname;
+    while (!Fs.existsSync(Path.join(dir, 'package.json'))) {
+        dir = Path.dirname(dir);
+    }
+
+    return Path.join(dir, 'package.json');
+};
+
+export const version: string = (JSON.parse(Fs.readFileSync(packageFile(), 'utf8')) as { version: string }).version;

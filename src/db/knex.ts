@@ -1,0 +1,93 @@
+import * as Fs from 'node:fs';
+import * as Path from 'node:path';
+
+import Knex, { type Knex as KnexType } from 'knex';
+
+
+export type DatabaseKind = 'sqlite' | 'postgresql';
+
+export interface DatabaseOptions {
+    databaseUrl: string;
+    sqliteDriver?: 'better-sqlite3' | 'sqlite3';
+    sqliteSynchronous?: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
+    poolMax?: number;
+}
+
+export const databaseKind = (url: string): DatabaseKind => (url.startsWith('sqlite:') ? 'sqlite' : 'postgresql');
+
+export const sqliteFile = (url: string): string => {
+
+    const file = url.slice('sqlite:'.length);
+    return file === ':memory:' || file === '' ? ':memory:' : file;
+};
+
+// node-pg turns int8 and numeric into strings and DATE into a local-midnight Date; Osprey wants numbers and
+// 'YYYY-MM-DD' so both databases hand the serializer the same values.
+const pgTypes = {
+    getTypeParser: (oid: number, format?: string) => {
+
+        const Pg = require('pg') as typeof import('pg');
+        if (oid === 20 || oid === 1700) {
+            return (value: string) => Number(value);
+        }
+
+        if (oid === 1082) {
+            return (value: string) => value;
+        }
+
+        return Pg.types.getTypeParser(oid, format as 'text');
+    }
+};
+
+export const createKnex = (options: DatabaseOptions): KnexType => {
+
+    if (databaseKind(options.databaseUrl) === 'postgresql') {
+        return Knex({
+            client: 'pg',
+            connection: { connectionString: options.databaseUrl, types: pgTypes } as KnexType.PgConnectionConfig,
+            pool: { min: 0, max: options.poolMax ?? 10 }
+        });
+    }
+
+    const filename = sqliteFile(options.databaseUrl);
+    if (filename !== ':memory:') {
+        Fs.mkdirSync(Path.dirname(Path.resolve(filename)), { recursive: true });
+    }
+
+    const synchronous = options.sqliteSynchronous ?? 'NORMAL';
+    const pragmas = ['journal_mode = WAL', `synchronous = ${synchronous}`, 'foreign_keys = ON', 'busy_timeout = 5000'];
+    if (options.sqliteDriver === 'sqlite3') {
+        return Knex({
+            client: 'sqlite3',
+            connection: { filename },
+            useNullAsDefault: true,
+            pool: {
+                afterCreate: (connection: { exec: (sql: string, done: (err: Error | null) => void) => void }, done: (err: Error | null, connection: unknown) => void) => {
+
+                    connection.exec(pragmas.map((pragma) => `PRAGMA ${pragma};`).join(''), (err) => done(err, connection));
+                }
+            }
+        });
+    }
+
+    return Knex({
+        client: 'better-sqlite3',
+        connection: { filename },
+        useNullAsDefault: true,
+        pool: {
+            afterCreate: (connection: { pragma: (sql: string) => void }, done: (err: Error | null, connection: unknown) => void) => {
+
+                pragmas.forEach((pragma) => connection.pragma(pragma));
+                done(null, connection);
+            }
+        }
+    });
+};
+
+export const databaseVersion = async (knex: KnexType, kind: DatabaseKind): Promise<string> => {
+
+    const query = kind === 'sqlite' ? 'select sqlite_version() as version' : 'show server_version';
+    const result = await knex.raw(query);
+    const row = kind === 'sqlite' ? result[0] : result.rows[0];
+    return String(row.version ?? row.server_version);
+};

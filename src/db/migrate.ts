@@ -1,0 +1,222 @@
+import type { Knex } from 'knex';
+
+import type { Attribute, BusinessObject, Registry } from '../structures/registry';
+import { typeTable } from '../structures/types';
+import type { DatabaseKind } from './knex';
+import { createSystemTables } from './system-tables';
+
+
+export const rowstampColumn = 'rowstamp';
+
+export class MigrationError extends Error {
+
+    readonly problems: readonly string[];
+
+    constructor(problems: readonly string[]) {
+
+        super(`The database cannot be migrated to the structures without losing data:\n${problems.map((line) => `- ${line}`).join('\n')}`);
+        this.problems = problems;
+    }
+}
+
+interface ColumnMeta {
+    tablename: string;
+    columnname: string;
+    maximotype: string;
+    length: number | null;
+    scale: number | null;
+}
+
+interface Change {
+    table: string;
+    add: Attribute[];
+    widen: Attribute[];
+}
+
+const effective = (attr: Attribute, key: 'length' | 'scale') => {
+
+    const entry = typeTable[attr.type];
+    return attr[key] ?? (key === 'length' ? entry.defaultLength : entry.defaultScale) ?? null;
+};
+
+const integerWidth: Record<string, number> = { smallint: 1, integer: 2, bigint: 3 };
+
+// A change that keeps every value: same type family (strings among themselves, integers to wider integers),
+// length and scale never smaller.
+const narrowing = (attr: Attribute, meta: ColumnMeta): string | undefined => {
+
+    const before = typeTable[meta.maximotype as Attribute['type']];
+    const after = typeTable[attr.type];
+    if (before.family !== after.family) {
+        return `type changed from ${meta.maximotype} to ${attr.type}`;
+    }
+
+    if (before.family === 'integer' && integerWidth[attr.type]! < integerWidth[meta.maximotype]!) {
+        return `type narrowed from ${meta.maximotype} to ${attr.type}`;
+    }
+
+    const length = effective(attr, 'length');
+    if (meta.length !== null && length !== null && length < meta.length) {
+        return `length narrowed from ${meta.length} to ${length}`;
+    }
+
+    const scale = effective(attr, 'scale');
+    if (meta.scale !== null && scale !== null && scale < meta.scale) {
+        return `scale narrowed from ${meta.scale} to ${scale}`;
+    }
+};
+
+const indexName = (table: string, columns: readonly string[], suffix: string) => `${table}_${columns.join('_')}`.slice(0, 55) + `_${suffix}`;
+
+// Indexes: the key (unique), join keys to parents and from relations, and attributes marked `index: true`.
+const indexesOf = (registry: Registry) => {
+
+    const indexes = new Map<string, { table: string; columns: string[]; unique: boolean }>();
+    const add = (table: string, columns: string[], unique: boolean) => {
+
+        const name = indexName(table, columns, unique ? 'uq' : 'ix');
+        indexes.set(name, { table, columns, unique });
+    };
+
+    // A child's key is unique within its parent: the join columns come first.
+    const walk = (object: BusinessObject, parentJoin: string[]) => {
+
+        const key = object.primaryKey.length === 1 && object.primaryKey[0] === object.uniqueColumn ? [] : [...parentJoin, ...object.primaryKey];
+        if (key.length) {
+            add(object.table, key, true);
+        }
+
+        for (const attr of object.columns) {
+            if (attr.index) {
+                add(object.table, [attr.name], false);
+            }
+        }
+
+        for (const child of object.children.values()) {
+            add(child.object.table, Object.values(child.join), false);
+            walk(child.object, Object.values(child.join));
+        }
+    };
+
+    registry.list().forEach((structure) => walk(structure.root, []));
+
+    for (const structure of registry.list()) {
+        for (const relation of Object.values(structure.def.relations)) {
+            const target = registry.get(relation.structure)!;
+            add(target.root.table, Object.values(relation.join), false);
+        }
+    }
+
+    return indexes;
+};
+
+const createTable = (knex: Knex, object: BusinessObject) => {
+
+    return knex.schema.createTable(object.table, (t) => {
+
+        for (const attr of object.columns) {
+            if (attr.name === object.uniqueColumn) {
+                (attr.type === 'bigint' ? t.bigIncrements(attr.name) : t.increments(attr.name)).primary();
+                continue;
+            }
+
+            const column = typeTable[attr.type].column(t, attr.name, attr);
+            if (object.primaryKey.includes(attr.name)) {
+                column.notNullable();
+            }
+        }
+
+        t.bigInteger(rowstampColumn).notNullable().defaultTo(1);
+    });
+};
+
+// Creates missing tables, adds new columns and indexes; refuses (before touching anything) a change that
+// would lose data, and says what to do instead.
+export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind): Promise<void> => {
+
+    await createSystemTables(knex);
+    const metaRows = await knex<ColumnMeta>('osprey_column').select();
+    const meta = new Map(metaRows.map((row) => [`${row.tablename}.${row.columnname}`, row]));
+    const problems: string[] = [];
+    const creates: BusinessObject[] = [];
+    const changes: Change[] = [];
+
+    for (const object of registry.objects()) {
+        if (!await knex.schema.hasTable(object.table)) {
+            creates.push(object);
+            continue;
+        }
+
+        const existing = Object.keys(await knex(object.table).columnInfo()).map((name) => name.toLowerCase());
+        const declared = new Set(object.columns.map((attr) => attr.name));
+        for (const column of existing) {
+            if (column !== rowstampColumn && !declared.has(column)) {
+                problems.push(`${object.table}.${column} holds data but no structure declares attribute "${column}" any more: declare it again (it can be readonly), or drop the column yourself if its data is not needed`);
+            }
+        }
+
+        const change: Change = { table: object.table, add: [], widen: [] };
+        for (const attr of object.columns) {
+            if (!existing.includes(attr.name)) {
+                change.add.push(attr);
+                continue;
+            }
+
+            const before = meta.get(`${object.table}.${attr.name}`);
+            const problem = before && narrowing(attr, before);
+            if (problem) {
+                problems.push(`${object.table}.${attr.name}: ${problem}; that could lose data. Keep the old declaration, or add a new attribute and copy the data over`);
+            }
+            else if (before && (before.maximotype !== attr.type || before.length !== effective(attr, 'length'))) {
+                change.widen.push(attr);
+            }
+        }
+
+        changes.push(change);
+    }
+
+    if (problems.length) {
+        throw new MigrationError(problems);
+    }
+
+    await knex.transaction(async (trx) => {
+
+        for (const object of creates) {
+            await createTable(trx, object);
+        }
+
+        for (const change of changes) {
+            if (change.add.length) {
+                await trx.schema.alterTable(change.table, (t) => {
+
+                    change.add.forEach((attr) => typeTable[attr.type].column(t, attr.name, attr));
+                });
+            }
+
+            // SQLite does not enforce lengths or integer widths, so only PostgreSQL needs the column altered.
+            if (kind === 'postgresql' && change.widen.length) {
+                await trx.schema.alterTable(change.table, (t) => {
+
+                    change.widen.forEach((attr) => typeTable[attr.type].column(t, attr.name, attr).alter({ alterNullable: false }));
+                });
+            }
+        }
+
+        for (const [name, index] of indexesOf(registry)) {
+            const columns = index.columns.map(() => '??').join(', ');
+            await trx.raw(`create ${index.unique ? 'unique ' : ''}index if not exists ?? on ?? (${columns})`, [name, index.table, ...index.columns]);
+        }
+
+        await trx('osprey_column').delete();
+        const rows = registry.objects().flatMap((object) => object.columns.map((attr) => ({
+            tablename: object.table,
+            columnname: attr.name,
+            maximotype: attr.type,
+            length: effective(attr, 'length'),
+            scale: effective(attr, 'scale')
+        })));
+        for (let i = 0; i < rows.length; i += 100) {
+            await trx('osprey_column').insert(rows.slice(i, i + 100));
+        }
+    });
+};

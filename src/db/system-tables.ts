@@ -1,0 +1,80 @@
+import type { Knex } from 'knex';
+
+
+// Tables Osprey itself needs, whatever the structures declare. Times are epoch milliseconds, the same on
+// every database, so no driver converts them.
+const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
+    osprey_user: (t) => {
+
+        t.string('userid', 30).primary();
+        t.string('passwordhash', 300);
+        t.string('personid', 30);
+        t.string('displayname', 100);
+        t.string('primaryemail', 100);
+        t.string('status', 16).notNullable().defaultTo('ACTIVE');
+        t.string('defsite', 8);
+        t.string('insertsite', 8);
+        t.string('defaultorg', 8);
+        t.string('langcode', 4).notNullable().defaultTo('EN');
+        t.bigInteger('created').notNullable();
+    },
+    osprey_group: (t) => {
+
+        t.string('groupname', 30).primary();
+        t.string('description', 100);
+        t.boolean('isadmin').notNullable().defaultTo(false);
+    },
+    osprey_groupuser: (t) => {
+
+        t.string('groupname', 30).notNullable().references('osprey_group.groupname').onDelete('CASCADE');
+        t.string('userid', 30).notNullable().references('osprey_user.userid').onDelete('CASCADE');
+        t.primary(['groupname', 'userid']);
+    },
+    osprey_session: (t) => {
+
+        t.string('id', 64).primary();
+        t.string('userid', 30).notNullable().references('osprey_user.userid').onDelete('CASCADE');
+        t.bigInteger('created').notNullable();
+        t.bigInteger('lastseen').notNullable();
+    },
+    osprey_member: (t) => {
+
+        t.string('id', 40).primary();
+        t.string('host', 200).notNullable();
+        t.integer('pid').notNullable();
+        t.string('address', 200);
+        t.string('version', 30).notNullable();
+        t.bigInteger('started').notNullable();
+        t.bigInteger('heartbeat').notNullable();
+    },
+    osprey_transaction: (t) => {
+
+        t.string('id', 250).primary();
+        t.bigInteger('created').notNullable().index();
+    },
+    osprey_column: (t) => {
+
+        t.string('tablename', 63).notNullable();
+        t.string('columnname', 63).notNullable();
+        t.string('maximotype', 16).notNullable();
+        t.integer('length');
+        t.integer('scale');
+        t.primary(['tablename', 'columnname']);
+    },
+    osprey_setting: (t) => {
+
+        t.string('name', 100).primary();
+        t.text('value');
+    }
+};
+
+export const systemTableNames = Object.keys(tables);
+
+export const createSystemTables = async (knex: Knex): Promise<void> => {
+
+    for (const [name, build] of Object.entries(tables)) {
+        if (!await knex.schema.hasTable(name)) {
+            await knex.schema.createTable(name, build);
+        }
+    }
+};

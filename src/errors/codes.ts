@@ -1,0 +1,42 @@
+// The reason-code catalog: every error the server answers carries one of these codes, so clients can
+// match on stable values. Codes that Maximo defines keep Maximo's number and meaning.
+
+export const reasonCodes = {
+    notFound: { code: 'BMXAA8727E', status: 404, text: 'The OSLC resource was not found as it does not exist in the system.' },
+    unknownStructure: { code: 'BMXAA8727E', status: 404, text: 'The object structure does not exist.' },
+    routeNotFound: { code: 'BMXAA8727E', status: 404, text: 'The requested resource does not exist.' },
+    loginFailed: { code: 'BMXAA7901E', status: 401, text: 'You cannot log in at this time. Contact the system administrator.' },
+    forbidden: { code: 'BMXAA9301E', status: 403, text: 'You are not authorized to perform this operation.' },
+    badRequest: { code: 'BMXAA4153E', status: 400, text: 'The request is not valid.' },
+    badQuery: { code: 'BMXAA8744E', status: 400, text: 'The query is not valid.' },
+    attributeInvalid: { code: 'BMXAA4214E', status: 400, text: 'An attribute value is not valid.' },
+    required: { code: 'BMXAA4195E', status: 400, text: 'A value is required.' },
+    unknownAttribute: { code: 'BMXAA4203E', status: 400, text: 'The attribute does not exist on the object.' },
+    stale: { code: 'BMXAA8229W', status: 409, text: 'The record has been updated by another user.' },
+    duplicateTransaction: { code: 'BMXAA5646E', status: 409, text: 'A request with this transaction ID has already been processed.' },
+    duplicateRecord: { code: 'BMXAA4129E', status: 400, text: 'A record with these key values already exists.' },
+    tooLarge: { code: 'BMXAA1720E', status: 413, text: 'The request body is larger than the configured limit.' },
+    unsupportedMedia: { code: 'BMXAA1721E', status: 415, text: 'The media type of the request body is not supported.' },
+    methodNotAllowed: { code: 'BMXAA1722E', status: 405, text: 'The method is not allowed on this resource.' },
+    tooManyLogins: { code: 'BMXAA1723E', status: 429, text: 'Too many failed login attempts. Try again later.' },
+    internal: { code: 'BMXAA1724E', status: 500, text: 'An internal error occurred. The request id identifies it in the server log.' }
+} as const;
+
+export type ReasonName = keyof typeof reasonCodes;
+
+// The code to use for a Boom error that did not come from our own catalog (hapi's router, payload parser, Joi).
+export const reasonForStatus = (status: number): ReasonName => {
+
+    const byStatus: Record<number, ReasonName> = {
+        401: 'loginFailed',
+        403: 'forbidden',
+        404: 'routeNotFound',
+        405: 'methodNotAllowed',
+        409: 'stale',
+        413: 'tooLarge',
+        415: 'unsupportedMedia',
+        429: 'tooManyLogins'
+    };
+
+    return byStatus[status] ?? (status >= 500 ? 'internal' : 'badRequest');
+};

@@ -1,0 +1,89 @@
+import type * as Boom from '@hapi/boom';
+import type * as Hapi from '@hapi/hapi';
+
+import { reasonCodes, reasonForStatus } from './codes';
+import type { MaximoErrorData } from './maximo-error';
+
+
+export interface MaximoErrorBody {
+    Error: {
+        message: string;
+        reasonCode: string;
+        statusCode: string;
+        errorattrname?: string;
+        errorobjpath?: string;
+        attrerrors?: { message: string; reasonCode: string; errorattrname: string; errorobjpath: string }[];
+        extendedError: { moreInfo: { href: string } };
+    };
+}
+
+const ownData = (error: Boom.Boom): MaximoErrorData | undefined => {
+
+    const data = error.data as MaximoErrorData | undefined;
+    return data && typeof data === 'object' && typeof data.reasonCode === 'string' ? data : undefined;
+};
+
+// Turns any Boom into Maximo's `{"Error": …}`. Errors that did not come from the catalog (hapi's router,
+// payload parsing, Joi) get the code of their status; a 5xx never shows its message, only the request id.
+export const toMaximoBody = (error: Boom.Boom, moreInfoHref: string, requestId: string): MaximoErrorBody => {
+
+    const status = error.output.statusCode;
+    const data = ownData(error);
+    const fallback = reasonCodes[reasonForStatus(status)];
+    const reasonCode = data?.reasonCode ?? fallback.code;
+    const detail = status >= 500 ? `${fallback.text} (request id ${requestId})` : (data ? error.message : clientMessage(error, fallback.text));
+
+    const body: MaximoErrorBody = {
+        Error: {
+            message: `${reasonCode} - ${detail}`,
+            reasonCode,
+            statusCode: String(status),
+            extendedError: { moreInfo: { href: moreInfoHref } }
+        }
+    };
+
+    if (data?.attribute) {
+        body.Error.errorattrname = data.attribute;
+        body.Error.errorobjpath = data.objectPath ?? '';
+    }
+
+    if (data?.attrErrors) {
+        body.Error.attrerrors = data.attrErrors.map((item) => {
+
+            const code = reasonCodes[item.reason ?? 'attributeInvalid'].code;
+            return { message: `${code} - ${item.message}`, reasonCode: code, errorattrname: item.attribute, errorobjpath: item.objectPath };
+        });
+    }
+
+    return body;
+};
+
+// hapi's own client errors carry useful text in output.payload.message ("Invalid request payload JSON format").
+const clientMessage = (error: Boom.Boom, fallback: string): string => {
+
+    const message = (error.output.payload as { message?: string }).message;
+    return message && message !== error.output.payload.error ? message : fallback;
+};
+
+export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Lifecycle.ReturnValue => {
+
+    const response = request.response;
+    if (!('isBoom' in response) || !response.isBoom) {
+        return h.continue;
+    }
+
+    const status = response.output.statusCode;
+    if (status >= 500) {
+        request.log(['error'], { message: response.message, stack: response.stack });
+    }
+
+    const href = `${request.url.origin}${request.path}`;
+    const body = toMaximoBody(response, href, request.info.id);
+    const answer = h.response(body).code(status);
+    const authenticate = response.output.headers['WWW-Authenticate'];
+    if (authenticate) {
+        answer.header('WWW-Authenticate', String(authenticate));
+    }
+
+    return answer;
+};

@@ -1,0 +1,10 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { authRoutes } from '../plugins/auth';
+import { health } from '../plugins/health';
+import { info } from '../plugins/info';
+import { resources } from '../plugins/resources';
+
+
+// The feature plugins, registered in this order. Wiring is explicit: only YAML is discovered from disk.
+export const features = [health, authRoutes, info, resources] as Hapi.Plugin<unknown>[];

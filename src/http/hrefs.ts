@@ -1,0 +1,24 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { header } from './headers';
+import { homeOf } from './homes';
+
+
+// The origin hrefs are built on: the x-public-uri header when a proxy sends it, otherwise the request's own
+// scheme and host; empty (relative hrefs) with relativeuri=1.
+export const origin = (request: Hapi.Request): string => {
+
+    if (request.query.relativeuri === '1' || request.query.relativeuri === 'true') {
+        return '';
+    }
+
+    const publicUri = header(request, 'x-public-uri');
+    if (publicUri && /^https?:\/\/[^\s]+$/i.test(publicUri)) {
+        return publicUri.replace(/\/+$/, '');
+    }
+
+    return `${request.url.protocol}//${request.info.host}`;
+};
+
+// The API home the request came in on, e.g. http://host:8080/maximo/oslc.
+export const homeHref = (request: Hapi.Request, contextRoot: string): string => `${origin(request)}/${contextRoot}/${homeOf(request)}`;

@@ -1,0 +1,60 @@
+import { ConfigError, loadOptions } from './config';
+import { databaseKind, sqliteFile } from './db/knex';
+import { MigrationError } from './db/migrate';
+import { NoAdministratorError } from './demo/users';
+import { createLogger } from './http/request-log';
+import { createServer } from './server';
+import { StructureError } from './structures/problems';
+
+
+const argValue = (name: string): string | undefined => {
+
+    const index = process.argv.indexOf(name);
+    return index >= 0 ? process.argv[index + 1] : process.argv.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1);
+};
+
+const known = [ConfigError, StructureError, MigrationError, NoAdministratorError];
+
+// `npm start`: read the settings, compose the server, listen, and drain requests on SIGTERM/SIGINT.
+const main = async () => {
+
+    const options = loadOptions(process.env, argValue('--config'));
+    const log = createLogger(options.logLevel);
+    const server = await createServer({ options, log });
+    await server.start();
+
+    const url = `${server.info.uri}/${options.contextRoot}`;
+    const database = databaseKind(options.databaseUrl) === 'sqlite' ? `SQLite ${sqliteFile(options.databaseUrl)}` : `PostgreSQL ${options.databaseUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}`;
+    const structures = server.app.osprey.registry.list().length;
+    process.stdout.write([
+        `Osprey ${server.app.osprey.version} is listening on ${url}`,
+        `  database:   ${database}`,
+        `  structures: ${structures} from ${options.structures}`,
+        `  try:        curl -H "maxauth: $(printf ${options.demo ? 'wilson:wilson' : 'USER:PASSWORD'} | base64)" ${url}/oslc/whoami`,
+        options.demo ? '  demo users: MAXADMIN / maxadmin (administrator), WILSON / wilson' : '',
+        ''
+    ].filter((line, i, all) => line || i === all.length - 1).join('\n'));
+
+    let stopping = false;
+    const stop = async (signal: string) => {
+
+        if (stopping) {
+            return;
+        }
+
+        stopping = true;
+        log('info', { msg: `received ${signal}, draining requests` });
+        await server.stop({ timeout: 10_000 });
+        log('info', { msg: 'stopped' });
+        process.exit(0);
+    };
+
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+    process.on('SIGINT', () => void stop('SIGINT'));
+};
+
+main().catch((err: Error) => {
+
+    process.stderr.write(known.some((type) => err instanceof type) ? `${err.message}\n` : `Osprey could not start: ${err.stack?.slice(0, 2000)}\n`);
+    process.exit(1);
+});

@@ -1,0 +1,136 @@
+import type { DomainDef, StructureDef } from './definition';
+import type { Problem } from './problems';
+import type { BusinessObject, Structure } from './registry';
+import { eachObject } from './registry';
+
+
+// Cross-file checks: every name a structure uses (keys, joins, relations, lookups, domains) must exist.
+export const linkStructures = (structures: readonly Structure[], domains: ReadonlyMap<string, DomainDef>): Problem[] => {
+
+    const problems: Problem[] = [];
+    const byName = new Map(structures.map((structure) => [structure.name, structure]));
+    const tables = new Map<string, string>();
+
+    for (const structure of structures) {
+        const report = (path: string, message: string) => problems.push({ file: structure.file, path, message });
+        const def = structure.def;
+
+        for (const object of eachObject(structure.root)) {
+            const prefix = object === structure.root ? '' : `children.${object.path.split('.').slice(1).join('.children.')}.`;
+            checkObject(object, prefix, report, domains, def);
+            const owner = tables.get(object.table);
+            if (owner && owner !== structure.name) {
+                report(`${prefix}table`, `table "${object.table}" is already used by ${owner}; each table belongs to one structure`);
+            }
+
+            tables.set(object.table, structure.name);
+            for (const [name, child] of object.children) {
+                for (const [parentAttr, childAttr] of Object.entries(child.join)) {
+                    if (!object.attributes.has(parentAttr)) {
+                        report(`${prefix}children.${name}.join.${parentAttr}`, `join attribute "${parentAttr}" is not an attribute of ${object.name}`);
+                    }
+
+                    if (!child.object.attributes.has(childAttr)) {
+                        report(`${prefix}children.${name}.join.${parentAttr}`, `join attribute "${childAttr}" is not an attribute of ${child.object.name}`);
+                    }
+                }
+            }
+        }
+
+        for (const [name, relation] of Object.entries(def.relations)) {
+            const target = byName.get(relation.structure.toUpperCase());
+            if (!target) {
+                report(`relations.${name}.structure`, `structure "${relation.structure}" does not exist`);
+                continue;
+            }
+
+            for (const [local, remote] of Object.entries(relation.join)) {
+                if (!structure.root.attributes.has(local)) {
+                    report(`relations.${name}.join.${local}`, `"${local}" is not an attribute of ${structure.name}`);
+                }
+
+                if (!target.root.attributes.has(remote)) {
+                    report(`relations.${name}.join.${local}`, `"${remote}" is not an attribute of ${target.name}`);
+                }
+            }
+        }
+
+        for (const [name, lookup] of Object.entries(def.lookups)) {
+            if (lookup.domain && !domains.has(lookup.domain)) {
+                report(`lookups.${name}.domain`, `domain "${lookup.domain}" does not exist`);
+            }
+
+            if (lookup.structure) {
+                const target = byName.get(lookup.structure.toUpperCase());
+                if (!target) {
+                    report(`lookups.${name}.structure`, `structure "${lookup.structure}" does not exist`);
+                }
+                else if (!target.root.attributes.has(lookup.value!)) {
+                    report(`lookups.${name}.value`, `"${lookup.value}" is not an attribute of ${target.name}`);
+                }
+            }
+        }
+
+        checkStatuses(structure, report, domains);
+    }
+
+    return problems;
+};
+
+type Report = (path: string, message: string) => void;
+
+const checkObject = (object: BusinessObject, prefix: string, report: Report, domains: ReadonlyMap<string, DomainDef>, def: StructureDef) => {
+
+    const unique = object.attributes.get(object.uniqueColumn);
+    if (!unique) {
+        report(`${prefix}uniqueColumn`, `"${object.uniqueColumn}" is not an attribute`);
+    }
+    else if (!['bigint', 'integer'].includes(unique.type)) {
+        report(`${prefix}attributes.${object.uniqueColumn}.type`, `the unique column must be bigint or integer, not ${unique.type}`);
+    }
+
+    object.primaryKey.forEach((key, index) => {
+
+        if (!object.attributes.has(key)) {
+            report(`${prefix}primaryKey.${index}`, `"${key}" is not an attribute`);
+        }
+        else if (!object.attributes.get(key)!.persistent) {
+            report(`${prefix}primaryKey.${index}`, `"${key}" is not persistent and cannot be a key`);
+        }
+    });
+
+    for (const attr of object.attributes.values()) {
+        if (attr.domain && !domains.has(attr.domain)) {
+            report(`${prefix}attributes.${attr.name}.domain`, `domain "${attr.domain}" does not exist`);
+        }
+
+        if (attr.lookup && !def.lookups[attr.lookup]) {
+            report(`${prefix}attributes.${attr.name}.lookup`, `lookup "${attr.lookup}" is not declared under lookups`);
+        }
+    }
+};
+
+const checkStatuses = (structure: Structure, report: Report, domains: ReadonlyMap<string, DomainDef>) => {
+
+    const def = structure.def;
+    const statusAttr = structure.root.attributes.get(def.statusAttribute);
+    if (def.statuses && !statusAttr) {
+        report('statusAttribute', `"${def.statusAttribute}" is not an attribute, but statuses are declared`);
+    }
+
+    const domain = statusAttr?.domain ? domains.get(statusAttr.domain) : undefined;
+    if (def.statuses && domain) {
+        const known = new Set(domain.values.map((value) => String(value.value)));
+        for (const [from, targets] of Object.entries(def.statuses)) {
+            for (const status of [from, ...targets]) {
+                if (!known.has(status)) {
+                    report(`statuses.${from}`, `status "${status}" is not a value of domain ${statusAttr!.domain}`);
+                }
+            }
+        }
+    }
+
+    if (def.statusHistory && !structure.root.children.has(def.statusHistory)) {
+        report('statusHistory', `"${def.statusHistory}" is not a child of ${structure.name}`);
+    }
+};

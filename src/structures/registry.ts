@@ -1,0 +1,128 @@
+import type { AttributeDef, ChildObjectDef, DomainDef, ObjectDef, StructureDef } from './definition';
+import { isAttachments } from './definition';
+
+
+export interface Attribute extends AttributeDef {
+    readonly name: string;
+}
+
+export interface BusinessObject {
+    readonly name: string;
+    readonly table: string;
+    readonly uniqueColumn: string;
+    readonly primaryKey: readonly string[];
+    readonly attributes: ReadonlyMap<string, Attribute>;
+    readonly columns: readonly Attribute[];
+    readonly children: ReadonlyMap<string, Child>;
+    readonly attachments: boolean;
+    readonly path: string;
+}
+
+export interface Child {
+    readonly name: string;
+    readonly object: BusinessObject;
+    readonly join: Readonly<Record<string, string>>;
+}
+
+export interface Structure {
+    readonly name: string;
+    readonly id: string;
+    readonly file: string;
+    readonly def: StructureDef;
+    readonly root: BusinessObject;
+}
+
+const buildObject = (def: ObjectDef, path: string): BusinessObject => {
+
+    const attributes = new Map<string, Attribute>(Object.entries(def.attributes).map(([name, attr]) => [name, { ...attr, name }]));
+    const children = new Map<string, Child>();
+    let attachments = false;
+    for (const [name, child] of Object.entries(def.children ?? {})) {
+        if (isAttachments(child)) {
+            attachments = true;
+            continue;
+        }
+
+        children.set(name, { name, object: buildObject(child, `${path}.${name}`), join: (child as ChildObjectDef).join });
+    }
+
+    return {
+        name: def.object,
+        table: def.table ?? def.object.toLowerCase(),
+        uniqueColumn: def.uniqueColumn,
+        primaryKey: def.primaryKey,
+        attributes,
+        columns: [...attributes.values()].filter((attr) => attr.persistent),
+        children,
+        attachments,
+        path
+    };
+};
+
+export const buildStructure = (def: StructureDef, file: string): Structure => {
+
+    return { name: def.name, id: def.name.toLowerCase(), file, def, root: buildObject(def, def.name) };
+};
+
+export const eachObject = function* (object: BusinessObject): Generator<BusinessObject> {
+
+    yield object;
+    for (const child of object.children.values()) {
+        yield* eachObject(child.object);
+    }
+};
+
+// The in-memory catalog of object structures and domains, built once at start.
+export class Registry {
+
+    readonly #structures = new Map<string, Structure>();
+    readonly #domains: ReadonlyMap<string, DomainDef>;
+
+    constructor(structures: readonly Structure[], domains: ReadonlyMap<string, DomainDef>) {
+
+        for (const structure of structures) {
+            this.#structures.set(structure.name.toUpperCase(), structure);
+        }
+
+        this.#domains = domains;
+    }
+
+    // OS names in URLs are case-insensitive.
+    get(name: string): Structure | undefined {
+
+        return this.#structures.get(name.toUpperCase());
+    }
+
+    list(): Structure[] {
+
+        return [...this.#structures.values()].sort((a, b) => a.name.localeCompare(b.name));
+    }
+
+    domain(name: string): DomainDef | undefined {
+
+        return this.#domains.get(name);
+    }
+
+    domains(): ReadonlyMap<string, DomainDef> {
+
+        return this.#domains;
+    }
+
+    byObject(objectName: string): Structure | undefined {
+
+        return this.list().find((structure) => structure.root.name === objectName);
+    }
+
+    // Every table the structures need, each once (children included), in creation order.
+    objects(): BusinessObject[] {
+
+        const seen = new Map<string, BusinessObject>();
+        for (const structure of this.list()) {
+            for (const object of eachObject(structure.root)) {
+                seen.set(object.table, seen.get(object.table) ?? object);
+            }
+        }
+
+        return [...seen.values()];
+    }
+}

@@ -1,0 +1,139 @@
+import Joi from 'joi';
+
+import { maximoTypeNames } from './types';
+
+
+// The Joi schema of one YAML file under structures/. The README's format reference is generated from the
+// descriptions here (npm run docs), so they are written for the people who write the YAML.
+
+const attributeName = /^[a-z][a-z0-9_]*$/;
+const upperName = /^[A-Z][A-Z0-9_]*$/;
+const groupName = Joi.string().pattern(upperName);
+const scalar = Joi.alternatives(Joi.string(), Joi.number(), Joi.boolean());
+
+const reserved = ['rowstamp', 'href', 'localref'];
+
+export const attributeSchema = Joi.object({
+    type: Joi.string().valid(...maximoTypeNames).required().description('Maximo type: upper, aln, lower, integer, smallint, bigint, decimal, amount, date, datetime, yorn or clob'),
+    length: Joi.number().integer().min(1).max(32000).description('maximum length (strings) or precision (decimal, amount)'),
+    scale: Joi.number().integer().min(0).max(10).description('decimal places (decimal, amount; default 2)'),
+    title: Joi.string().description('the label shown to users (jsonschemas, apimeta)'),
+    description: Joi.string().description('a longer explanation'),
+    required: Joi.boolean().default(false).description('a value must be given on create and cannot be cleared'),
+    default: Joi.alternatives(scalar, Joi.string().valid('NOW')).description('the value on create when none is given; NOW for the current date/time'),
+    domain: Joi.string().pattern(upperName).description('the domain (value list) that validates the attribute; adds {attr}_description'),
+    lookup: Joi.string().description('the lookup (under `lookups`) that lists and validates allowed values'),
+    generated: Joi.boolean().default(false).description('the server assigns the value; clients cannot write it'),
+    autokey: Joi.alternatives(Joi.boolean(), Joi.object({
+        prefix: Joi.string().allow('').default(''),
+        start: Joi.number().integer().min(0).default(1000)
+    })).description('a key generated when a create does not give one (like wonum), unique per site'),
+    readonly: Joi.boolean().default(false).description('clients can read but never write it'),
+    persistent: Joi.boolean().default(true).description('false: accepted in writes (like memo) but never stored as a column'),
+    index: Joi.boolean().default(false).description('create a database index on it'),
+    secret: Joi.boolean().default(false).description('never usable in where, orderBy, distinct, group-by or search terms; returned only where its owner allows'),
+    search: Joi.boolean().default(false).description('searched by oslc.searchTerms when no searchAttributes are given')
+}).rename('maxtype', 'type');
+
+const joinSchema = Joi.object().pattern(attributeName, Joi.string().pattern(attributeName)).min(1)
+    .description('parent attribute → child (or related) attribute; all pairs must match');
+
+const objectKeys = {
+    object: Joi.string().pattern(upperName).required().description('the business object (MBO) name, e.g. WORKORDER'),
+    table: Joi.string().pattern(attributeName).description('the database table (default: the object name in lower case)'),
+    description: Joi.string(),
+    uniqueColumn: Joi.string().pattern(attributeName).required().description('the numeric internal id attribute (generated bigint)'),
+    primaryKey: Joi.array().items(Joi.string().pattern(attributeName)).min(1).unique().required().description('the key attributes in Maximo\'s order; they make the resource id'),
+    attributes: Joi.object().pattern(Joi.string().pattern(attributeName).invalid(...reserved), attributeSchema).min(1).required(),
+    children: Joi.object().pattern(Joi.string().pattern(attributeName), Joi.link('#child')).description('child objects written with the record (nested arrays in JSON)')
+};
+
+export const childSchema = Joi.alternatives(
+    Joi.object({
+        attachments: Joi.boolean().valid(true).required().description('the doclinks child: attachments of the record')
+    }),
+    Joi.object({
+        ...objectKeys,
+        join: joinSchema.required()
+    })
+).id('child');
+
+const relationSchema = Joi.object({
+    structure: Joi.string().required().description('the object structure related to'),
+    cardinality: Joi.string().valid('one', 'many').default('one'),
+    join: joinSchema.required(),
+    onDelete: Joi.string().valid('restrict', 'cascade', 'ignore').description('what deleting this record does to related records (default: restrict for many, ignore for one)'),
+    description: Joi.string()
+});
+
+const lookupSchema = Joi.object({
+    structure: Joi.string().description('the object structure whose records are the allowed values'),
+    domain: Joi.string().pattern(upperName).description('or: the domain whose values are allowed'),
+    value: Joi.string().pattern(attributeName).description('the attribute of the looked-up record that holds the value'),
+    where: Joi.string().description('an oslc.where filter; :attr takes the value of the record being edited'),
+    description: Joi.string()
+}).xor('structure', 'domain').with('structure', 'value');
+
+const savedQuerySchema = Joi.object({
+    title: Joi.string().required(),
+    description: Joi.string(),
+    where: Joi.string().required().description('the oslc.where clause; :name is bound from the sqp:name query parameter'),
+    params: Joi.object().pattern(Joi.string(), Joi.object({
+        type: Joi.string().valid(...maximoTypeNames).default('aln'),
+        required: Joi.boolean().default(false)
+    })).default({})
+});
+
+const actionSchema = Joi.object({
+    name: Joi.string().required().description('wsmethod:NAME, workflow:NAME, system:NAME or a plain name'),
+    handler: Joi.string().required().description('the name a plugin registered with registerAction'),
+    description: Joi.string(),
+    scope: Joi.string().valid('record', 'collection').default('record')
+});
+
+const reportSchema = Joi.object({
+    name: Joi.string().pattern(/^[\w.-]+$/).required().description('e.g. woprint.rptdesign'),
+    title: Joi.string().required(),
+    columns: Joi.array().items(Joi.string()).min(1).description('attributes shown, in order'),
+    handler: Joi.string().description('a report renderer registered by a plugin instead of the column table'),
+    where: Joi.string()
+});
+
+const accessSchema = Joi.object({
+    read: Joi.array().items(groupName).default([]),
+    insert: Joi.array().items(groupName).default([]),
+    update: Joi.array().items(groupName).default([]),
+    delete: Joi.array().items(groupName).default([]),
+    actions: Joi.array().items(groupName).default([])
+}).description('groups granted each right; administrators pass everything; EVERYONE means every user');
+
+export const structureSchema = Joi.object({
+    name: Joi.string().pattern(upperName).required().description('the object structure name, e.g. MXAPIASSET; URLs match it case-insensitively'),
+    title: Joi.string(),
+    app: Joi.string().pattern(upperName).description('the application name, used for UI links and authorization'),
+    pageSize: Joi.number().integer().min(1).description('the default oslc.pageSize of queries (100 when absent)'),
+    ...objectKeys,
+    relations: Joi.object().pattern(Joi.string().pattern(attributeName), relationSchema).default({}),
+    lookups: Joi.object().pattern(Joi.string().pattern(attributeName), lookupSchema).default({}),
+    statuses: Joi.object().pattern(Joi.string(), Joi.array().items(Joi.string())).description('allowed status transitions: status → next statuses'),
+    statusAttribute: Joi.string().pattern(attributeName).default('status'),
+    statusHistory: Joi.string().pattern(attributeName).description('the child that records each status change'),
+    savedQueries: Joi.object().pattern(Joi.string(), savedQuerySchema).default({}),
+    actions: Joi.array().items(actionSchema).default([]),
+    reports: Joi.array().items(reportSchema).default([]),
+    access: accessSchema.default()
+}).shared(childSchema);
+
+export const domainSchema = Joi.object({
+    description: Joi.string(),
+    type: Joi.string().valid('ALN', 'NUMERIC', 'SYNONYM').default('ALN'),
+    values: Joi.array().items(Joi.object({
+        value: Joi.alternatives(Joi.string(), Joi.number()).required(),
+        description: Joi.string().allow('').default(''),
+        maxvalue: Joi.string().description('the internal value a synonym stands for')
+    })).min(1).unique('value').required()
+});
+
+export const domainFileSchema = Joi.object({
+    domains: Joi.object().pattern(Joi.string().pattern(upperName), domainSchema).required()
+});

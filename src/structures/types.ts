@@ -1,0 +1,104 @@
+import Joi from 'joi';
+import type { Knex } from 'knex';
+
+
+// The one table that interprets Maximo's attribute types: the column each becomes, how input is validated,
+// and how stored values are written to JSON. Nothing else in the code base switches on a Maximo type.
+
+export const maximoTypeNames = ['upper', 'aln', 'lower', 'integer', 'smallint', 'bigint', 'decimal', 'amount', 'date', 'datetime', 'yorn', 'clob'] as const;
+export type MaximoTypeName = typeof maximoTypeNames[number];
+
+export const isMaximoType = (value: unknown): value is MaximoTypeName => maximoTypeNames.includes(value as MaximoTypeName);
+
+export interface TypedAttribute {
+    readonly type: MaximoTypeName;
+    readonly length?: number;
+    readonly scale?: number;
+}
+
+export type JsonValue = string | number | boolean | null;
+export type ColumnFamily = 'string' | 'integer' | 'decimal' | 'date' | 'datetime' | 'boolean' | 'text';
+
+interface TypeEntry {
+    readonly family: ColumnFamily;
+    readonly jsonType: 'string' | 'integer' | 'number' | 'boolean';
+    readonly defaultLength?: number;
+    readonly defaultScale?: number;
+    readonly column: (table: Knex.CreateTableBuilder | Knex.AlterTableBuilder, name: string, attr: TypedAttribute) => Knex.ColumnBuilder;
+    readonly input: (attr: TypedAttribute) => Joi.Schema;
+}
+
+const two = (value: number) => String(value).padStart(2, '0');
+
+// Datetimes are stored and compared as UTC; the wire form is ISO-8601 with an explicit offset, to the second.
+export const formatDatetime = (value: Date): string => {
+
+    return `${value.getUTCFullYear()}-${two(value.getUTCMonth() + 1)}-${two(value.getUTCDate())}T${two(value.getUTCHours())}:${two(value.getUTCMinutes())}:${two(value.getUTCSeconds())}+00:00`;
+};
+
+export const formatDate = (value: Date): string => `${value.getUTCFullYear()}-${two(value.getUTCMonth() + 1)}-${two(value.getUTCDate())}`;
+
+const maxDecimals = (scale: number) => (value: number, helpers: Joi.CustomHelpers) => {
+
+    const [, fraction = ''] = String(value).split('.');
+    return fraction.length > scale ? helpers.error('number.scale', { limit: scale }) : value;
+};
+
+const string = (attr: TypedAttribute, fallback: number) => Joi.string().max(attr.length ?? fallback).allow('');
+
+const integer = (min: number, max: number) => Joi.number().integer().min(min).max(max);
+
+const decimal = (attr: TypedAttribute, precision: number, scale: number) => {
+
+    const digits = (attr.length ?? precision) - (attr.scale ?? scale);
+    const limit = 10 ** digits;
+    return Joi.number().greater(-limit).less(limit).custom(maxDecimals(attr.scale ?? scale))
+        .messages({ 'number.scale': '{{#label}} must have no more than {{#limit}} decimal places' });
+};
+
+export const typeTable: Record<MaximoTypeName, TypeEntry> = {
+    upper: { family: 'string', jsonType: 'string', defaultLength: 30, column: (t, n, a) => t.string(n, a.length ?? 30), input: (a) => string(a, 30).uppercase() },
+    aln: { family: 'string', jsonType: 'string', defaultLength: 100, column: (t, n, a) => t.string(n, a.length ?? 100), input: (a) => string(a, 100) },
+    lower: { family: 'string', jsonType: 'string', defaultLength: 100, column: (t, n, a) => t.string(n, a.length ?? 100), input: (a) => string(a, 100).lowercase() },
+    integer: { family: 'integer', jsonType: 'integer', column: (t, n) => t.integer(n), input: () => integer(-(2 ** 31), 2 ** 31 - 1) },
+    smallint: { family: 'integer', jsonType: 'integer', column: (t, n) => t.smallint(n), input: () => integer(-32768, 32767) },
+    bigint: { family: 'integer', jsonType: 'integer', column: (t, n) => t.bigInteger(n), input: () => integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) },
+    decimal: { family: 'decimal', jsonType: 'number', defaultLength: 15, defaultScale: 2, column: (t, n, a) => t.decimal(n, a.length ?? 15, a.scale ?? 2), input: (a) => decimal(a, 15, 2) },
+    amount: { family: 'decimal', jsonType: 'number', defaultLength: 15, defaultScale: 2, column: (t, n, a) => t.decimal(n, a.length ?? 15, a.scale ?? 2), input: (a) => decimal(a, 15, 2) },
+    date: { family: 'date', jsonType: 'string', column: (t, n) => t.date(n), input: () => Joi.date().iso() },
+    datetime: { family: 'datetime', jsonType: 'string', column: (t, n) => t.timestamp(n, { useTz: true }), input: () => Joi.date().iso() },
+    yorn: { family: 'boolean', jsonType: 'boolean', column: (t, n) => t.boolean(n), input: () => Joi.boolean().truthy(1, '1', 'Y', 'y').falsy(0, '0', 'N', 'n') },
+    clob: { family: 'text', jsonType: 'string', column: (t, n) => t.text(n), input: () => Joi.string().allow('') }
+};
+
+// A validated input value as it is bound in SQL. Both databases store datetimes as UTC instants and dates as
+// 'YYYY-MM-DD', so comparisons give the same answer on SQLite and PostgreSQL.
+export const toDb = (attr: TypedAttribute, value: unknown): unknown => {
+
+    if (value === null || value === undefined || value === '') {
+        return null;
+    }
+
+    switch (typeTable[attr.type].family) {
+        case 'date': return formatDate(value as Date);
+        case 'datetime': return new Date(Math.floor((value as Date).getTime() / 1000) * 1000).toISOString();
+        default: return value;
+    }
+};
+
+// A stored value as it goes on the wire. Drivers differ (SQLite: 0/1 and strings; pg: booleans and Dates).
+export const toJson = (attr: TypedAttribute, value: unknown): JsonValue => {
+
+    if (value === null || value === undefined) {
+        return null;
+    }
+
+    switch (typeTable[attr.type].family) {
+        case 'integer':
+        case 'decimal': return Number(value);
+        case 'boolean': return value === true || value === 1 || value === '1' || value === 't';
+        case 'date': return `${value instanceof Date ? formatDate(value) : String(value).slice(0, 10)}T00:00:00+00:00`;
+        case 'datetime': return formatDatetime(value instanceof Date ? value : new Date(String(value)));
+        default: return String(value);
+    }
+};
