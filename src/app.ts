@@ -13,6 +13,7 @@ import { ensureUsers } from './demo/users';
 import { seedDemoData } from './demo/seed';
 import { errorEdge } from './errors/edge';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
+import { loadSecret } from './secret';
 import { loadStructures } from './structures/load';
 
 
@@ -30,6 +31,7 @@ export const app: Hapi.Plugin<AppOptions> = {
     register: async (server, { options, log = createLogger(options.logLevel), features }) => {
 
         const registry = loadStructures(options.structures);
+        const secret = loadSecret(options.secret, options.dataDir);
         const kind = databaseKind(options.databaseUrl);
         const knex = createKnex(options);
         const users = new Users(knex);
@@ -51,6 +53,7 @@ export const app: Hapi.Plugin<AppOptions> = {
         server.ext('onPostStop', () => knex.destroy());
         const osprey: Osprey = {
             options,
+            secret,
             registry,
             knex,
             kind,
@@ -72,7 +75,7 @@ export const app: Hapi.Plugin<AppOptions> = {
         server.ext('onPreResponse', errorEdge);
         requestLogging(server, log);
 
-        server.ext('onPostStart', () => osprey.members.join(`${server.info.uri}/${options.contextRoot}`));
+        server.ext('onPreStart', () => osprey.members.join(`http://${options.host}:${options.port}/${options.contextRoot}`));
         server.ext('onPreStop', () => osprey.members.leave());
 
         for (const feature of features) {

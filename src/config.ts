@@ -106,7 +106,11 @@ export const validateOptions = (raw: Record<string, unknown>, source: (key: stri
 
     const { value, error } = optionsSchema.validate(raw, { abortEarly: false, convert: true });
     if (error) {
-        const lines = error.details.map((detail) => `- ${source(String(detail.path[0] ?? detail.context?.label))}: ${detail.message}`);
+        const lines = error.details.map((detail) => {
+
+            const keys = detail.path.length ? [String(detail.path[0])] : [...(detail.context?.present ?? []), ...(detail.context?.missing ?? [])] as string[];
+            return `- ${keys.map(source).join(', ')}: ${detail.message}`;
+        });
         throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
     }
 
@@ -145,5 +149,6 @@ export const loadOptions = (env: NodeJS.ProcessEnv, configFile?: string): Osprey
         }
     }
 
-    return validateOptions(raw, (key) => origin[key] ?? key);
+    const envName = (key: string) => Object.entries(envNames).find(([, option]) => option === key)?.[0] ?? key;
+    return validateOptions(raw, (key) => origin[key] ?? envName(key));
 };

@@ -15,6 +15,8 @@ import type { Registry } from './structures/registry';
 // What every feature plugin reads from `server.app.osprey`: the one place the app's parts meet.
 export interface Osprey {
     readonly options: OspreyOptions;
+    /** 32 bytes of key material for secrets at rest (API keys) and signed tokens (stable paging). */
+    readonly secret: Buffer;
     readonly registry: Registry;
     readonly knex: Knex;
     readonly kind: DatabaseKind;
@@ -39,8 +41,8 @@ declare module '@hapi/hapi' {
         osprey: Osprey;
     }
 
-    interface UserCredentials extends UserProfile {
-    }
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface UserCredentials extends UserProfile { }
 
     interface AuthCredentials {
         method?: Credentials['method'];

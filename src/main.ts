@@ -43,9 +43,9 @@ const main = async () => {
         }
 
         stopping = true;
-        log('info', { msg: `received ${signal}, draining requests` });
+        process.stdout.write(`Osprey received ${signal}, draining requests\n`);
         await server.stop({ timeout: 10_000 });
-        log('info', { msg: 'stopped' });
+        process.stdout.write('Osprey stopped\n');
         process.exit(0);
     };
 

@@ -6,8 +6,10 @@ import { homeRoutes } from '../../src/http/homes';
 import { whoami } from '../info/documents';
 
 
-// Credential login and logout. The session cookie header is written by hand as `Set-Cookie`: some Maximo
-// clients look the header up with exactly that spelling.
+// Credential login and logout. hapi lower-cases the headers it writes, but some Maximo clients look the
+// cookie header up as exactly `Set-Cookie`, so it is set on the raw response with that spelling.
+const setCookie = (request: Hapi.Request, value: string) => request.raw.res.setHeader('Set-Cookie', value);
+
 export const authRoutes: Hapi.Plugin<unknown> = {
     name: 'auth',
     register: (server) => {
@@ -23,7 +25,8 @@ export const authRoutes: Hapi.Plugin<unknown> = {
             }
 
             const token = credentials.sessionToken ?? await osprey.sessions.create(credentials.user!.userid);
-            return h.response(whoami(request)).header('Set-Cookie', sessionCookieHeader(request, contextRoot, token));
+            setCookie(request, sessionCookieHeader(request, contextRoot, token));
+            return h.response(whoami(request));
         };
 
         const logout: Hapi.Lifecycle.Method = async (request, h) => {
@@ -33,7 +36,8 @@ export const authRoutes: Hapi.Plugin<unknown> = {
                 await request.server.app.osprey.sessions.end(token);
             }
 
-            return h.response().code(200).header('Set-Cookie', sessionCookieHeader(request, contextRoot, undefined));
+            setCookie(request, sessionCookieHeader(request, contextRoot, undefined));
+            return h.response().code(200);
         };
 
         server.route(homeRoutes(contextRoot, [

@@ -11,8 +11,9 @@ export type ApiKeyVerifier = (key: string, request: Hapi.Request) => Promise<Use
 
 // The one authentication scheme: API key, then user/password credentials, then the session cookie.
 // Every failure is the same 401 with no hint which part was wrong.
-export const ospreyScheme = (verifiers: { apikey?: ApiKeyVerifier }) => (server: Hapi.Server): Hapi.ServerAuthSchemeObject => ({
-    authenticate: async (request, h) => {
+export const ospreyScheme = (verifiers: { apikey?: ApiKeyVerifier }) => {
+
+    return (server: Hapi.Server): Hapi.ServerAuthSchemeObject => ({ authenticate: async (request, h) => {
 
         const osprey = server.app.osprey;
         const key = header(request, 'apikey') ?? (typeof request.query.apikey === 'string' ? request.query.apikey : undefined);
@@ -43,5 +44,5 @@ export const ospreyScheme = (verifiers: { apikey?: ApiKeyVerifier }) => (server:
         }
 
         throw maximoError('loginFailed');
-    }
-});
+    } });
+};

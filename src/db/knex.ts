@@ -23,10 +23,11 @@ export const sqliteFile = (url: string): string => {
 
 // node-pg turns int8 and numeric into strings and DATE into a local-midnight Date; Osprey wants numbers and
 // 'YYYY-MM-DD' so both databases hand the serializer the same values.
-const pgTypes = {
+export const pgTypes = {
     getTypeParser: (oid: number, format?: string) => {
 
         const Pg = require('pg') as typeof import('pg');
+
         if (oid === 20 || oid === 1700) {
             return (value: string) => Number(value);
         }

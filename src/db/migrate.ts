@@ -208,13 +208,16 @@ export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind
         }
 
         await trx('osprey_column').delete();
-        const rows = registry.objects().flatMap((object) => object.columns.map((attr) => ({
-            tablename: object.table,
-            columnname: attr.name,
-            maximotype: attr.type,
-            length: effective(attr, 'length'),
-            scale: effective(attr, 'scale')
-        })));
+        const rows = registry.objects().flatMap((object) => {
+
+            return object.columns.map((attr) => ({
+                tablename: object.table,
+                columnname: attr.name,
+                maximotype: attr.type,
+                length: effective(attr, 'length'),
+                scale: effective(attr, 'scale')
+            }));
+        });
         for (let i = 0; i < rows.length; i += 100) {
             await trx('osprey_column').insert(rows.slice(i, i + 100));
         }

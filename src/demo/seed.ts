@@ -55,7 +55,7 @@ export const demoRows = (size: DemoSize = demoSize) => {
     for (const siteid of sites) {
         const prefix = siteid === 'BEDFORD' ? 'BR' : 'NA';
         locationsBySite[siteid] = [];
-        for (let i = 0; i < size.locationsPerSite; i++) {
+        for (let i = 0; i < size.locationsPerSite; ++i) {
             const storeroom = i < 2;
             const location = storeroom ? `${prefix}STORE${i + 1}` : `${prefix}${100 + i * 10}`;
             const status = storeroom ? 'OPERATING' : random.pick(['OPERATING', 'OPERATING', 'OPERATING', 'NOT READY', 'DECOMMISSIONED']);
@@ -67,7 +67,7 @@ export const demoRows = (size: DemoSize = demoSize) => {
     }
 
     const assetsBySite: Record<string, string[]> = { BEDFORD: [], NASHUA: [] };
-    for (let i = 0; i < size.assets; i++) {
+    for (let i = 0; i < size.assets; ++i) {
         const siteid = sites[i % 2]!;
         const assetnum = String(11000 + i);
         const kind = random.pick(equipment);
@@ -81,7 +81,7 @@ export const demoRows = (size: DemoSize = demoSize) => {
         }
     }
 
-    for (let i = 0; i < size.workorders; i++) {
+    for (let i = 0; i < size.workorders; ++i) {
         const siteid = sites[i % 2]!;
         const wonum = String(1000 + i);
         const status = random.pick(['WAPPR', 'WAPPR', 'APPR', 'APPR', 'WSCH', 'WMATL', 'INPRG', 'INPRG', 'COMP', 'CLOSE', 'CLOSE', 'CAN']);
@@ -104,16 +104,16 @@ export const demoRows = (size: DemoSize = demoSize) => {
         });
 
         const tasks = random.int(0, 3);
-        for (let t = 1; t <= tasks; t++) {
-            rows.woactivity!.push({ parent: wonum, siteid, taskid: t * 10, description: `Step ${t}: ${random.pick(['Isolate and lock out', 'Inspect', 'Replace part', 'Test run', 'Clean up', 'Record readings'])}`, status: finished ? 'COMP' : 'WAPPR', estdur: random.int(1, 8) / 2, schedstart: iso(reported + (2 * 24 + t) * hour) });
+        for (let j = 1; j <= tasks; ++j) {
+            rows.woactivity!.push({ parent: wonum, siteid, taskid: j * 10, description: `Step ${j}: ${random.pick(['Isolate and lock out', 'Inspect', 'Replace part', 'Test run', 'Clean up', 'Record readings'])}`, status: finished ? 'COMP' : 'WAPPR', estdur: random.int(1, 8) / 2, schedstart: iso(reported + (2 * 24 + j) * hour) });
         }
 
-        for (let l = random.int(1, 2); l > 0; l--) {
+        for (let j = random.int(1, 2); j > 0; --j) {
             const [craft, laborcode] = random.pick(crafts);
             rows.wplabor!.push({ wonum, siteid, laborcode, craft, skilllevel: random.pick(['FIRSTCLASS', 'SECONDCLASS', 'APPRENTICE']), regularhrs: random.int(1, 16) / 2, quantity: 1 });
         }
 
-        for (let m = random.int(0, 2); m > 0; m--) {
+        for (let j = random.int(0, 2); j > 0; --j) {
             const [itemnum, description] = random.pick(items);
             rows.wpmaterial!.push({ wonum, siteid, itemnum, description, itemqty: random.int(1, 6), location: asset.location, storeloc: `${siteid === 'BEDFORD' ? 'BR' : 'NA'}STORE1` });
         }

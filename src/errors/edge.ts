@@ -78,7 +78,7 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
     }
 
     const href = `${request.url.origin}${request.path}`;
-    const body = toMaximoBody(response, href, request.info.id);
+    const body = toMaximoBody(response, href, request.app.requestId ?? request.info.id);
     const answer = h.response(body).code(status);
     const authenticate = response.output.headers['WWW-Authenticate'];
     if (authenticate) {

@@ -38,10 +38,13 @@ export const formatDatetime = (value: Date): string => {
 
 export const formatDate = (value: Date): string => `${value.getUTCFullYear()}-${two(value.getUTCMonth() + 1)}-${two(value.getUTCDate())}`;
 
-const maxDecimals = (scale: number) => (value: number, helpers: Joi.CustomHelpers) => {
+const maxDecimals = (scale: number) => {
 
-    const [, fraction = ''] = String(value).split('.');
-    return fraction.length > scale ? helpers.error('number.scale', { limit: scale }) : value;
+    return (value: number, helpers: Joi.CustomHelpers) => {
+
+        const [, fraction = ''] = String(value).split('.');
+        return fraction.length > scale ? helpers.error('number.scale', { limit: scale }) : value;
+    };
 };
 
 const string = (attr: TypedAttribute, fallback: number) => Joi.string().max(attr.length ?? fallback).allow('');

@@ -1,0 +1,120 @@
+import * as Fs from 'node:fs';
+import * as Http from 'node:http';
+import * as Os from 'node:os';
+import * as Path from 'node:path';
+
+import * as Code from '@hapi/code';
+import * as Lab from '@hapi/lab';
+import { ApiHome, MaximoClientBuilder, type ILogger } from '@maximomize/maximo-api-client';
+
+import { testDatabases } from '../helpers/databases';
+import { runToExit, startProcess } from '../helpers/process';
+import { fixtures, root } from '../helpers/server';
+
+
+const { experiment, test } = exports.lab = Lab.script();
+const { expect } = Code;
+
+const quiet: ILogger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, setLogLevel: () => undefined, getLogLevel: () => 'error' } as unknown as ILogger;
+
+const rawGet = (port: number, path: string, headers: Record<string, string>): Promise<{ status: number; rawHeaders: string[]; body: string }> => new Promise((resolve, reject) => {
+
+
+    Http.get({ host: '127.0.0.1', port, path, headers }, (res) => {
+
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, rawHeaders: res.rawHeaders, body }));
+    }).on('error', reject);
+});
+
+const dataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-'));
+
+for (const database of testDatabases) {
+    experiment(`the real server process (${database.name})`, { timeout: 60_000 }, () => {
+
+        test('serves the demo to the npm Maximo client with credentials on /oslc, and drains on SIGTERM', async () => {
+
+            const created = await database.create();
+            const dir = dataDir();
+            const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: dir });
+            try {
+                expect(running.output()).to.contain(`is listening on http://127.0.0.1:${running.port}/maximo`);
+                expect(running.output()).to.contain(database.name === 'sqlite' ? 'database:   SQLite' : 'database:   PostgreSQL');
+                expect(running.output()).to.contain('WILSON / wilson');
+
+                const login = await rawGet(running.port, '/maximo/oslc/login', { maxauth: Buffer.from('wilson:wilson').toString('base64') });
+                expect(login.status).to.equal(200);
+                expect(login.rawHeaders).to.include('Set-Cookie');
+                expect(login.rawHeaders).to.include('x-request-id');
+
+                const client = new MaximoClientBuilder().baseUrl('127.0.0.1').port(running.port).ssl(false).contextRoot('maximo')
+                    .withCredentials('wilson', 'wilson').apiHome(ApiHome.OSLC).logger(quiet).build();
+                await client.authenticate();
+                const info = client.oslcInfoService;
+                expect((await info.getWhoAmI() as { userName: string }).userName).to.equal('WILSON');
+                expect((await info.fetchApiHomeDocument() as { whoami: { href: string } }).whoami.href).to.equal(`http://127.0.0.1:${running.port}/maximo/oslc/whoami`);
+                expect((await info.getSystemInfo() as { database: { kind: string } }).database.kind).to.equal(database.name);
+                expect((await info.getInstalledProducts() as { member: { name: string }[] }).member[0]!.name).to.equal('Osprey');
+                expect((await info.getServerMembers() as { member: { thisServer: boolean }[] }).member[0]!.thisServer).to.be.true();
+                expect((await info.getLicenses() as { member: unknown[] }).member).to.have.length(1);
+                expect((await info.getApiMetadataDocument() as unknown[]).length).to.equal(5);
+
+                const apiHome = await rawGet(running.port, '/maximo/api/whoami', { maxauth: Buffer.from('maxadmin:maxadmin').toString('base64') });
+                expect(JSON.parse(apiHome.body).userName).to.equal('MAXADMIN');
+            }
+            finally {
+                expect(await running.stop()).to.equal(0);
+                await created.drop();
+            }
+
+            expect(running.output()).to.contain('draining requests');
+            expect(Fs.existsSync(Path.join(dir, 'secret'))).to.be.true();
+        });
+    });
+}
+
+experiment('starting the server', { timeout: 60_000 }, () => {
+
+    test('runs on the sqlite3 driver too', async () => {
+
+        const dir = dataDir();
+        const running = await startProcess({ DATABASE_URL: `sqlite:${Path.join(dir, 'osprey.sqlite')}`, OSPREY_SQLITE_DRIVER: 'sqlite3', OSPREY_DATA: dir });
+        try {
+            const res = await rawGet(running.port, '/maximo/api/os/mxapiasset?count=1', { maxauth: Buffer.from('wilson:wilson').toString('base64') });
+            expect(JSON.parse(res.body)).to.equal({ totalCount: 240 });
+        }
+        finally {
+            await running.stop();
+        }
+    });
+
+    test('a structure file with three mistakes stops the start and names all three', async () => {
+
+        const { code, output } = await runToExit({ OSPREY_STRUCTURES: Path.join(fixtures, 'three-mistakes'), DATABASE_URL: 'sqlite::memory:', OSPREY_DATA: dataDir() });
+        expect(code).to.equal(1);
+        expect(output).to.contain('Object structures are not valid (3 problems)');
+        expect(output).to.contain('mxbroken.yaml at attributes.brokennum.type');
+        expect(output).to.contain('mxbroken.yaml at attributes.description.length');
+        expect(output).to.contain('mxbroken.yaml at attributes.status.colour');
+        expect(output).to.not.contain('    at ');
+    });
+
+    test('a bad setting stops the start naming it', async () => {
+
+        const { code, output } = await runToExit({ PORT: 'x', OSPREY_DATA: dataDir() });
+        expect(code).to.equal(1);
+        expect(output).to.contain('- PORT: "port" must be a number');
+    });
+
+    test('validate checks a folder without starting anything', async () => {
+
+        const Child = await import('node:child_process');
+        const ok = Child.spawnSync(process.execPath, [Path.join(root, 'dist', 'src', 'validate.js'), Path.join(root, 'structures')], { encoding: 'utf8' });
+        expect(ok.status).to.equal(0);
+        expect(ok.stdout).to.contain('5 object structures and 6 domains are valid');
+        const bad = Child.spawnSync(process.execPath, [Path.join(root, 'dist', 'src', 'validate.js'), Path.join(fixtures, 'three-mistakes')], { encoding: 'utf8' });
+        expect(bad.status).to.equal(1);
+        expect(bad.stderr).to.contain('(3 problems)');
+    });
+});

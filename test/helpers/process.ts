@@ -1,0 +1,67 @@
+import * as ChildProcess from 'node:child_process';
+import * as Net from 'node:net';
+import * as Path from 'node:path';
+
+import { root } from './server';
+
+
+export const freePort = (): Promise<number> => new Promise((resolve) => {
+
+
+    const probe = Net.createServer().listen(0, '127.0.0.1', () => {
+
+        const port = (probe.address() as Net.AddressInfo).port;
+        probe.close(() => resolve(port));
+    });
+});
+
+export interface RunningServer {
+    port: number;
+    output: () => string;
+    stop: () => Promise<number | null>;
+}
+
+// Starts the compiled server (npm test compiles before lab runs) as a separate process on a free port.
+export const startProcess = async (env: Record<string, string>): Promise<RunningServer> => {
+
+    const port = await freePort();
+    const child = ChildProcess.spawn(process.execPath, [Path.join(root, 'dist', 'src', 'main.js')], {
+        cwd: root,
+        env: { PATH: process.env.PATH, OSPREY_LOG: 'error', ...env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe']
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+
+    const ready = await Promise.race([
+        new Promise<boolean>((resolve) => child.stdout.on('data', () => output.includes('is listening on') && resolve(true))),
+        exited.then(() => false)
+    ]);
+    if (!ready) {
+        throw new Error(`the server did not start:\n${output}`);
+    }
+
+    return {
+        port,
+        output: () => output,
+        stop: () => {
+
+            child.kill('SIGTERM');
+            return exited;
+        }
+    };
+};
+
+// Runs the server to its exit (for starts that must fail) and returns the exit code and output.
+export const runToExit = (env: Record<string, string>): Promise<{ code: number | null; output: string }> => {
+
+    return new Promise((resolve) => {
+
+        ChildProcess.execFile(process.execPath, [Path.join(root, 'dist', 'src', 'main.js')], { cwd: root, env: { PATH: process.env.PATH, OSPREY_LOG: 'error', PORT: '0', ...env } }, (err, stdout, stderr) => {
+
+            resolve({ code: err ? (err as ChildProcess.ExecFileException).code as number : 0, output: stdout + stderr });
+        });
+    });
+};

@@ -1,0 +1,136 @@
+import * as Fs from 'node:fs';
+import * as Os from 'node:os';
+import * as Path from 'node:path';
+
+import * as Code from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { loadStructures } from '../../src/structures/load';
+import { StructureError, type Problem } from '../../src/structures/problems';
+import { demoStructures, fixtures } from '../helpers/server';
+
+
+const { experiment, test } = exports.lab = Lab.script();
+const { expect } = Code;
+
+const problemsOf = (dir: string): Problem[] => {
+
+    try {
+        loadStructures(dir);
+    }
+    catch (err) {
+        expect(err).to.be.an.instanceof(StructureError);
+        return [...(err as StructureError).problems];
+    }
+
+    throw new Error('expected the structures to be rejected');
+};
+
+// Writes the files into a fresh folder; the valid fixture's domains come along unless replaced.
+const folder = (files: Record<string, string>): string => {
+
+    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-structures-'));
+    Fs.copyFileSync(Path.join(fixtures, 'valid', 'domains.yaml'), Path.join(dir, 'domains.yaml'));
+    for (const [name, content] of Object.entries(files)) {
+        Fs.writeFileSync(Path.join(dir, name), content);
+    }
+
+    return dir;
+};
+
+const minimal = (extra = '', attributes = '') => `\
+name: MXONE
+object: ONE
+uniqueColumn: oneid
+primaryKey: [onenum]
+attributes:
+  oneid: { type: bigint, generated: true }
+  onenum: { type: upper, length: 10, required: true }
+  status: { type: upper, length: 10, domain: TSTATUS }
+${attributes}${extra}`;
+
+experiment('structure loading', () => {
+
+    test('the demo structures and the valid fixture load', () => {
+
+        const demo = loadStructures(demoStructures);
+        expect(demo.list().map((structure) => structure.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIPERSON', 'MXAPIWODETAIL']);
+        expect(demo.domain('WOSTATUS')!.values.length).to.equal(8);
+        const registry = loadStructures(Path.join(fixtures, 'valid'));
+        const pump = registry.get('mxTestPump')!;
+        expect(pump.name).to.equal('MXTESTPUMP');
+        expect(pump.root.table).to.equal('pump');
+        expect(pump.root.attributes.get('status')!.default).to.equal('NEW');
+        expect(pump.root.children.get('seal')!.object.table).to.equal('pumpseal');
+        expect(pump.root.attachments).to.be.true();
+        expect(registry.get('nothing')).to.not.exist();
+        expect(registry.byObject('JOB')!.name).to.equal('MXTESTJOB');
+        expect(registry.objects().map((object) => object.table)).to.equal(['job', 'pump', 'pumpseal']);
+    });
+
+    test('a file with three mistakes reports all three, each with file and path', () => {
+
+        const problems = problemsOf(Path.join(fixtures, 'three-mistakes'));
+        const file = Path.join(fixtures, 'three-mistakes', 'mxbroken.yaml');
+        expect(problems.map((problem) => [problem.file, problem.path])).to.equal([
+            [file, 'attributes.brokennum.type'],
+            [file, 'attributes.description.length'],
+            [file, 'attributes.status.colour']
+        ]);
+        expect(problems[0]!.message).to.contain('must be one of');
+    });
+
+    const invalid: { name: string; files: Record<string, string>; expected: [string, string, RegExp][] }[] = [
+        { name: 'YAML syntax', files: { 'mxone.yaml': 'name: [unclosed' }, expected: [['mxone.yaml', '', /flow sequence|unexpected|missing/i]] },
+        { name: 'not a mapping', files: { 'mxone.yaml': '- a\n- b\n' }, expected: [['mxone.yaml', '', /must hold a mapping/]] },
+        { name: 'missing required keys', files: { 'mxone.yaml': 'name: MXONE\n' }, expected: [['mxone.yaml', 'object', /required/], ['mxone.yaml', 'uniqueColumn', /required/], ['mxone.yaml', 'primaryKey', /required/], ['mxone.yaml', 'attributes', /required/]] },
+        { name: 'lower-case name', files: { 'mxone.yaml': minimal().replace('name: MXONE', 'name: mxone') }, expected: [['mxone.yaml', 'name', /pattern/]] },
+        { name: 'file named after another structure', files: { 'other.yaml': minimal() }, expected: [['other.yaml', 'name', /must be in a file named mxone.yaml/]] },
+        { name: 'unknown key attribute', files: { 'mxone.yaml': minimal().replace('primaryKey: [onenum]', 'primaryKey: [onenum, siteid]') }, expected: [['mxone.yaml', 'primaryKey.1', /"siteid" is not an attribute/]] },
+        { name: 'non-persistent key', files: { 'mxone.yaml': minimal('', '  memo: { type: aln, persistent: false }\n').replace('primaryKey: [onenum]', 'primaryKey: [memo]') }, expected: [['mxone.yaml', 'primaryKey.0', /not persistent/]] },
+        { name: 'unique column missing', files: { 'mxone.yaml': minimal().replace('uniqueColumn: oneid', 'uniqueColumn: nothere') }, expected: [['mxone.yaml', 'uniqueColumn', /"nothere" is not an attribute/]] },
+        { name: 'unique column not numeric', files: { 'mxone.yaml': minimal().replace('uniqueColumn: oneid', 'uniqueColumn: onenum') }, expected: [['mxone.yaml', 'attributes.onenum.type', /must be bigint or integer/]] },
+        { name: 'unknown domain', files: { 'mxone.yaml': minimal().replace('domain: TSTATUS', 'domain: NODOMAIN') }, expected: [['mxone.yaml', 'attributes.status.domain', /domain "NODOMAIN" does not exist/]] },
+        { name: 'reserved attribute name', files: { 'mxone.yaml': minimal('', '  rowstamp: { type: bigint }\n') }, expected: [['mxone.yaml', 'attributes.rowstamp', /not allowed/]] },
+        { name: 'relation to a missing structure', files: { 'mxone.yaml': minimal('relations:\n  other: { structure: MXNONE, join: { onenum: x } }\n') }, expected: [['mxone.yaml', 'relations.other.structure', /"MXNONE" does not exist/]] },
+        { name: 'relation joins unknown attributes', files: { 'mxone.yaml': minimal('relations:\n  self: { structure: mxone, join: { nope: zip } }\n') }, expected: [['mxone.yaml', 'relations.self.join.nope', /"nope" is not an attribute of MXONE/], ['mxone.yaml', 'relations.self.join.nope', /"zip" is not an attribute of MXONE/]] },
+        { name: 'child join unknown attributes', files: { 'mxone.yaml': minimal('children:\n  kid:\n    object: KID\n    uniqueColumn: kidid\n    primaryKey: [kidid]\n    join: { nope: zip }\n    attributes:\n      kidid: { type: bigint, generated: true }\n') }, expected: [['mxone.yaml', 'children.kid.join.nope', /"nope" is not an attribute of ONE/], ['mxone.yaml', 'children.kid.join.nope', /"zip" is not an attribute of KID/]] },
+        { name: 'child with a wrong key', files: { 'mxone.yaml': minimal('children:\n  kid:\n    object: KID\n    uniqueColumn: kidid\n    primaryKey: [kidnum]\n    join: { onenum: onenum }\n    attributes:\n      kidid: { type: bigint, generated: true }\n      onenum: { type: upper }\n') }, expected: [['mxone.yaml', 'children.kid.primaryKey.0', /"kidnum" is not an attribute/]] },
+        { name: 'lookup not declared', files: { 'mxone.yaml': minimal('', '  other: { type: upper, lookup: nolookup }\n') }, expected: [['mxone.yaml', 'attributes.other.lookup', /lookup "nolookup" is not declared/]] },
+        { name: 'lookup of missing things', files: { 'mxone.yaml': minimal('lookups:\n  a: { structure: MXNONE, value: x }\n  b: { domain: NODOMAIN }\n  c: { structure: MXONE, value: nothere }\n') }, expected: [['mxone.yaml', 'lookups.a.structure', /does not exist/], ['mxone.yaml', 'lookups.b.domain', /does not exist/], ['mxone.yaml', 'lookups.c.value', /"nothere" is not an attribute/]] },
+        { name: 'statuses outside the domain', files: { 'mxone.yaml': minimal('statuses:\n  NEW: [GONE]\nstatusHistory: nokid\n') }, expected: [['mxone.yaml', 'statuses.NEW', /"GONE" is not a value of domain TSTATUS/], ['mxone.yaml', 'statusHistory', /not a child/]] },
+        { name: 'statuses without a status attribute', files: { 'mxone.yaml': minimal('statuses:\n  A: [B]\nstatusAttribute: state\n') }, expected: [['mxone.yaml', 'statusAttribute', /"state" is not an attribute/]] },
+        { name: 'duplicate structure', files: { 'mxone.yaml': minimal(), 'mxone.yml': minimal() }, expected: [['mxone.yml', 'name', /declared twice/]] },
+        { name: 'duplicate table', files: { 'mxone.yaml': minimal(), 'mxtwo.yaml': minimal().replace('name: MXONE', 'name: MXTWO') }, expected: [['mxtwo.yaml', 'table', /already used by MXONE/]] },
+        { name: 'duplicate domain and bad domain file', files: { 'more.yaml': 'domains:\n  TSTATUS:\n    values: [{ value: X }]\n', 'bad.yaml': 'domains:\n  lower: { values: [] }\n', 'mxone.yaml': minimal() }, expected: [['bad.yaml', 'domains.lower', /not allowed/], ['more.yaml', 'domains.TSTATUS', /declared twice/]] }
+    ];
+
+    for (const item of invalid) {
+        test(`rejects: ${item.name}`, () => {
+
+            const dir = folder(item.files);
+            const problems = problemsOf(dir);
+            expect(problems.map((problem) => [Path.basename(problem.file), problem.path])).to.equal(item.expected.map(([file, path]) => [file, path]));
+            problems.forEach((problem, i) => expect(problem.message).to.match(item.expected[i]![2]));
+            Fs.rmSync(dir, { recursive: true });
+        });
+    }
+
+    test('a missing or empty folder is reported', () => {
+
+        expect(problemsOf('/nonexistent/structures')[0]!.message).to.contain('does not exist');
+        const empty = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-empty-'));
+        expect(problemsOf(empty)[0]!.message).to.contain('holds no object structure');
+    });
+
+    test('the error message lists every problem', () => {
+
+        try {
+            loadStructures(Path.join(fixtures, 'three-mistakes'));
+        }
+        catch (err) {
+            expect((err as Error).message).to.startWith('Object structures are not valid (3 problems):\n- ');
+            expect((err as Error).message.split('\n')).to.have.length(4);
+        }
+    });
+});

@@ -1,0 +1,96 @@
+import * as Code from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { createKnex, databaseVersion, pgTypes } from '../src/db/knex';
+import { toMaximoBody } from '../src/errors/edge';
+import { attributeError, batchedError } from '../src/errors/maximo-error';
+import { formatDatetime, toDb, toJson, typeTable, type TypedAttribute } from '../src/structures/types';
+
+
+const { experiment, test } = exports.lab = Lab.script();
+const { expect } = Code;
+
+experiment('the Maximo type table', () => {
+
+    const accepts = (attr: TypedAttribute, value: unknown) => typeTable[attr.type].input(attr).validate(value);
+
+    test('validates input per type', () => {
+
+        expect(accepts({ type: 'upper', length: 5 }, 'abc').value).to.equal('ABC');
+        expect(accepts({ type: 'lower' }, 'ABC').value).to.equal('abc');
+        expect(accepts({ type: 'aln', length: 3 }, 'abcd').error!.message).to.contain('length must be less than or equal to 3');
+        expect(accepts({ type: 'integer' }, 1.5).error).to.exist();
+        expect(accepts({ type: 'smallint' }, 40000).error).to.exist();
+        expect(accepts({ type: 'bigint' }, 2 ** 40).value).to.equal(2 ** 40);
+        expect(accepts({ type: 'decimal', length: 5, scale: 2 }, 123.45).value).to.equal(123.45);
+        expect(accepts({ type: 'decimal', length: 5, scale: 2 }, 1.234).error!.message).to.contain('no more than 2 decimal places');
+        expect(accepts({ type: 'amount' }, 1e14).error).to.exist();
+        expect(accepts({ type: 'yorn' }, 'Y').value).to.equal(true);
+        expect(accepts({ type: 'yorn' }, 0).value).to.equal(false);
+        expect(accepts({ type: 'date' }, '2026-01-05').value).to.be.a.date();
+        expect(accepts({ type: 'datetime' }, 'yesterday').error).to.exist();
+        expect(accepts({ type: 'clob' }, 'x'.repeat(100000)).error).to.not.exist();
+    });
+
+    test('converts to stored and wire values the same way on both databases', () => {
+
+        expect(toDb({ type: 'aln' }, '')).to.equal(null);
+        expect(toDb({ type: 'date' }, new Date('2026-01-05T23:00:00Z'))).to.equal('2026-01-05');
+        expect(toDb({ type: 'datetime' }, new Date('2026-01-05T10:11:12.789+02:00'))).to.equal('2026-01-05T08:11:12.000Z');
+        expect(toDb({ type: 'integer' }, 5)).to.equal(5);
+        expect(toJson({ type: 'bigint' }, '42')).to.equal(42);
+        expect(toJson({ type: 'yorn' }, 1)).to.equal(true);
+        expect(toJson({ type: 'yorn' }, 0)).to.equal(false);
+        expect(toJson({ type: 'yorn' }, 't')).to.equal(true);
+        expect(toJson({ type: 'date' }, '2026-01-05')).to.equal('2026-01-05T00:00:00+00:00');
+        expect(toJson({ type: 'date' }, new Date('2026-01-05T00:00:00Z'))).to.equal('2026-01-05T00:00:00+00:00');
+        expect(toJson({ type: 'datetime' }, '2026-01-05T08:11:12.000Z')).to.equal('2026-01-05T08:11:12+00:00');
+        expect(toJson({ type: 'datetime' }, new Date('2026-01-05T08:11:12Z'))).to.equal('2026-01-05T08:11:12+00:00');
+        expect(toJson({ type: 'upper' }, 'X')).to.equal('X');
+        expect(toJson({ type: 'upper' }, null)).to.equal(null);
+        expect(formatDatetime(new Date(Date.UTC(2026, 11, 31, 23, 59, 59)))).to.equal('2026-12-31T23:59:59+00:00');
+    });
+});
+
+experiment('the error shape', () => {
+
+    test('attribute errors name the attribute and object path; batched errors list all', () => {
+
+        const one = toMaximoBody(attributeError({ attribute: 'wonum', objectPath: 'MXAPIWODETAIL', message: 'wonum is required', reason: 'required' }), 'http://x/y', 'id-1');
+        expect(one.Error).to.include({ message: 'BMXAA4195E - wonum is required', reasonCode: 'BMXAA4195E', statusCode: '400', errorattrname: 'wonum', errorobjpath: 'MXAPIWODETAIL' });
+        const all = toMaximoBody(batchedError([
+            { attribute: 'wonum', objectPath: 'MXAPIWODETAIL', message: 'wonum is required', reason: 'required' },
+            { attribute: 'taskid', objectPath: 'MXAPIWODETAIL.woactivity', message: 'taskid must be a number' }
+        ]), 'http://x/y', 'id-2');
+        expect(all.Error.reasonCode).to.equal('BMXAA4195E');
+        expect(all.Error.attrerrors).to.equal([
+            { message: 'BMXAA4195E - wonum is required', reasonCode: 'BMXAA4195E', errorattrname: 'wonum', errorobjpath: 'MXAPIWODETAIL' },
+            { message: 'BMXAA4214E - taskid must be a number', reasonCode: 'BMXAA4214E', errorattrname: 'taskid', errorobjpath: 'MXAPIWODETAIL.woactivity' }
+        ]);
+        const plain = toMaximoBody(attributeError({ attribute: 'x', objectPath: '', message: 'bad' }), 'h', 'i');
+        expect(plain.Error.reasonCode).to.equal('BMXAA4214E');
+    });
+});
+
+experiment('database connections', () => {
+
+    test('PostgreSQL values arrive as numbers and plain dates', () => {
+
+        expect(pgTypes.getTypeParser(20)('9007199254740991')).to.equal(9007199254740991);
+        expect(pgTypes.getTypeParser(1700)('12.50')).to.equal(12.5);
+        expect(pgTypes.getTypeParser(1082)('2026-01-05')).to.equal('2026-01-05');
+        expect(pgTypes.getTypeParser(23)('7')).to.equal(7);
+    });
+
+    test('the sqlite3 driver is selectable and gets the same pragmas', async () => {
+
+        const knex = createKnex({ databaseUrl: 'sqlite::memory:', sqliteDriver: 'sqlite3' });
+        expect(await databaseVersion(knex, 'sqlite')).to.match(/^3\./);
+        const [pragma] = await knex.raw('pragma foreign_keys');
+        expect(pragma.foreign_keys).to.equal(1);
+        await knex.destroy();
+        const pg = createKnex({ databaseUrl: 'postgres://nobody@127.0.0.1:1/none' });
+        expect(pg.client.config.client).to.equal('pg');
+        await pg.destroy();
+    });
+});
