@@ -1,7 +1,11 @@
+import * as Fs from 'node:fs';
+import * as Path from 'node:path';
+
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { createKnex, databaseVersion, pgTypes } from '../src/db/knex';
+import { withFormatDocs } from '../src/docs';
 import { toMaximoBody } from '../src/errors/edge';
 import { attributeError, batchedError } from '../src/errors/maximo-error';
 import { formatDatetime, toDb, toJson, typeTable, type TypedAttribute } from '../src/structures/types';
@@ -92,5 +96,15 @@ experiment('database connections', () => {
         const pg = createKnex({ databaseUrl: 'postgres://nobody@127.0.0.1:1/none' });
         expect(pg.client.config.client).to.equal('pg');
         await pg.destroy();
+    });
+});
+
+experiment('the README', () => {
+
+    test('its YAML reference is the one generated from the schema (run npm run docs after changing it)', () => {
+
+        const readme = Fs.readFileSync(Path.join(__dirname, '..', 'README.md'), 'utf8');
+        expect(withFormatDocs(readme)).to.equal(readme);
+        expect(readme).to.contain('| `uniqueColumn` | string | yes |');
     });
 });

@@ -1,0 +1,31 @@
+import { attributeSchema, structureSchema } from './schema';
+
+
+interface Description {
+    type?: string;
+    flags?: { description?: string; presence?: string; default?: unknown };
+    keys?: Record<string, Description>;
+    allow?: unknown[];
+}
+
+const row = (name: string, item: Description) => {
+
+    const required = item.flags?.presence === 'required' ? 'yes' : '';
+    const fallback = item.flags?.default !== undefined ? `\`${JSON.stringify(item.flags.default)}\`` : '';
+    const text = (item.flags?.description ?? '').replace(/\|/g, '\\|');
+    return `| \`${name}\` | ${item.type ?? ''} | ${required} | ${fallback} | ${text} |`;
+};
+
+const table = (description: Description) => {
+
+    const rows = Object.entries(description.keys ?? {}).map(([name, item]) => row(name, item));
+    return ['| key | type | required | default | meaning |', '|---|---|---|---|---|', ...rows].join('\n');
+};
+
+// The YAML format reference, generated from the Joi schemas so the README cannot drift from the loader.
+export const structureFormatDocs = (): string => {
+
+    const structure = table(structureSchema.describe() as Description);
+    const attribute = table(attributeSchema.describe() as Description);
+    return ['### Top-level keys of a structure file', '', structure, '', '### Keys of an attribute (`attributes.NAME`)', '', attribute].join('\n');
+};
