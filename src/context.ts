@@ -51,6 +51,8 @@ declare module '@hapi/hapi' {
 
     interface RequestApplicationState {
         requestId?: string;
+        /** `x-method-override: MERGE` (a PATCH that keeps the children the body leaves out). */
+        mergeOverride?: boolean;
     }
 }
 

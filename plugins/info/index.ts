@@ -3,20 +3,10 @@ import type * as Hapi from '@hapi/hapi';
 import { maximoError } from '../../src/errors/maximo-error';
 import { homeHref } from '../../src/http/hrefs';
 import { homeRoutes } from '../../src/http/homes';
-import type { Structure } from '../../src/structures/registry';
+import { structureOf } from '../../src/http/structure';
 import { apiHome, apimetaEntry, license, member, products, systemInfo, whoami } from './documents';
 import { jsonSchema } from './json-schema';
 
-
-const structureOf = (request: Hapi.Request): Structure => {
-
-    const structure = request.server.app.osprey.registry.get(String(request.params.os));
-    if (!structure) {
-        throw maximoError('unknownStructure', `The object structure ${String(request.params.os).toUpperCase()} does not exist.`);
-    }
-
-    return structure;
-};
 
 // The information documents (CONTRACT §9), under both homes.
 export const info: Hapi.Plugin<unknown> = {

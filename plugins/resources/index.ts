@@ -1,96 +1,45 @@
 import type * as Hapi from '@hapi/hapi';
 import Joi from 'joi';
 
-import { maximoError } from '../../src/errors/maximo-error';
-import { homeHref } from '../../src/http/hrefs';
+import { header } from '../../src/http/headers';
 import { homeRoutes } from '../../src/http/homes';
-import { memberId, serializeRow } from '../../src/records/serialize';
-import type { Structure } from '../../src/structures/registry';
-import { decodeId } from '../../src/structures/resource-id';
+import { purgeTransactionIds } from '../../src/records/transaction-ids';
+import { readCollection } from './query';
+import { readChildren, readMember } from './read';
+import { deleteMember, patchMember, postCollection, postMember } from './write';
 
 
-const structureOf = (request: Hapi.Request): Structure => {
+// Maximo clients that cannot send PATCH or DELETE POST with x-method-override; route them as the method they
+// mean. MERGE is a PATCH that keeps children. SYNC and BULK stay POSTs to the collection.
+const methodOverride: Hapi.Lifecycle.Method = (request, h) => {
 
-    const structure = request.server.app.osprey.registry.get(String(request.params.os));
-    if (!structure) {
-        throw maximoError('unknownStructure', `The object structure ${String(request.params.os).toUpperCase()} does not exist.`);
+    const override = (header(request, 'x-method-override') ?? '').toUpperCase();
+    if (request.method === 'post' && ['PATCH', 'PUT', 'DELETE', 'MERGE'].includes(override)) {
+        request.app.mergeOverride = override === 'MERGE';
+        request.setMethod(override === 'MERGE' ? 'PATCH' : override.toLowerCase() as 'patch' | 'put' | 'delete');
     }
 
-    return structure;
+    return h.continue;
 };
 
-const flag = (value: unknown) => value === '1' || value === 'true';
-
-const collectionHref = (request: Hapi.Request, structure: Structure) => `${homeHref(request, request.server.app.osprey.options.contextRoot)}/os/${structure.id}`;
-
-// Reads of records: the collection (paged, members as hrefs) and one member by any of its three id forms.
+// Records: reads, queries and single-record writes of every object structure.
 export const resources: Hapi.Plugin<unknown> = {
     name: 'resources',
     register: (server) => {
 
         const osprey = server.app.osprey;
+        server.ext('onRequest', methodOverride);
 
-        const readMember: Hapi.Lifecycle.Method = async (request, h) => {
+        // Transaction ids are remembered for the retention; forgetting older ones is housekeeping.
+        const retentionMs = osprey.options.transactionRetentionHours * 3600_000;
+        const purge = () => purgeTransactionIds(osprey.knex, Date.now(), retentionMs).catch((error: Error) => server.log(['error'], error.message));
+        let timer: NodeJS.Timeout | undefined;
+        server.ext('onPostStart', () => {
 
-            const structure = structureOf(request);
-            const root = structure.root;
-            const decoded = decodeId(String(request.params.id), root.primaryKey);
-            const where = decoded?.kind === 'unique' ? { [root.uniqueColumn]: decoded.value } : Object.fromEntries(root.primaryKey.map((key, i) => [key, decoded?.kind === 'keys' ? decoded.values[i] : undefined]));
-            const row = decoded && Object.values(where).every((value) => value !== null && value !== undefined) ? await osprey.knex(root.table).where(where).first() : undefined;
-            if (!row) {
-                throw maximoError('notFound', `The record ${request.params.id} of ${structure.name} was not found as it does not exist in the system.`);
-            }
-
-            const base = collectionHref(request, structure);
-            const record = serializeRow(root, row, `${base}/${memberId(root, row)}`, {
-                dropNulls: request.query._dropnulls !== '0',
-                collectionRefs: !flag(request.query.ignorecollectionref),
-                domains: osprey.registry.domains()
-            });
-            return h.response(record).etag(String(record._rowstamp));
-        };
-
-        const readCollection: Hapi.Lifecycle.Method = async (request) => {
-
-            const structure = structureOf(request);
-            const root = structure.root;
-            const query = request.query as { 'oslc.pageSize'?: number; pageno: number; collectioncount?: string; count?: string };
-            const pageSize = query['oslc.pageSize'] ?? structure.def.pageSize ?? 100;
-            if (pageSize > osprey.options.maxPageSize) {
-                throw maximoError('badRequest', `oslc.pageSize ${pageSize} is above the maximum of ${osprey.options.maxPageSize}.`);
-            }
-
-            const counting = flag(query.collectioncount) || flag(query.count);
-            const total = counting ? Number((await osprey.knex(root.table).count({ n: '*' }))[0]!.n) : undefined;
-            if (flag(query.count)) {
-                return { totalCount: total };
-            }
-
-            const rows = await osprey.knex(root.table).select(root.primaryKey).orderBy(root.uniqueColumn).limit(pageSize + 1).offset((query.pageno - 1) * pageSize);
-            const base = collectionHref(request, structure);
-            const url = new URL(request.url.href);
-            const page = (pageno: number) => {
-
-                url.searchParams.set('pageno', String(pageno));
-                return { href: `${base}?${url.searchParams.toString()}` };
-            };
-
-            const responseInfo: Record<string, unknown> = { href: `${base}${request.url.search}`, pagenum: query.pageno };
-            if (rows.length > pageSize) {
-                responseInfo.nextPage = page(query.pageno + 1);
-            }
-
-            if (query.pageno > 1) {
-                responseInfo.previousPage = page(query.pageno - 1);
-            }
-
-            if (total !== undefined) {
-                responseInfo.totalCount = total;
-                responseInfo.totalPages = Math.ceil(total / pageSize);
-            }
-
-            return { href: base, member: rows.slice(0, pageSize).map((row) => ({ href: `${base}/${memberId(root, row)}` })), responseInfo };
-        };
+            timer = setInterval(purge, Math.max(60_000, Math.min(retentionMs / 4, 3600_000))).unref();
+            void purge();
+        });
+        server.ext('onPreStop', () => clearInterval(timer));
 
         server.route(homeRoutes(osprey.options.contextRoot, [
             {
@@ -105,7 +54,14 @@ export const resources: Hapi.Plugin<unknown> = {
                     }
                 }
             },
-            { method: 'GET', path: '/os/{os}/{id}', options: { id: 'resources.read', handler: readMember } }
+            { method: 'POST', path: '/os/{os}', options: { id: 'resources.create', handler: postCollection } },
+            { method: 'GET', path: '/os/{os}/{id}', options: { id: 'resources.read', handler: readMember } },
+            { method: 'PATCH', path: '/os/{os}/{id}', options: { id: 'resources.update', handler: patchMember } },
+            { method: 'PUT', path: '/os/{os}/{id}', options: { id: 'resources.replace', handler: patchMember } },
+            { method: 'DELETE', path: '/os/{os}/{id}', options: { id: 'resources.delete', handler: deleteMember } },
+            { method: 'POST', path: '/os/{os}/{id}', options: { id: 'resources.post', handler: postMember } },
+            { method: 'GET', path: '/os/{os}/{id}/{child}', options: { id: 'resources.children', handler: readChildren } },
+            { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}', options: { id: 'resources.child', handler: readChildren } }
         ]));
     }
 };

@@ -52,6 +52,15 @@ const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
         t.string('id', 250).primary();
         t.bigInteger('created').notNullable().index();
     },
+    // The last key handed out per generated attribute and scope (the other key values, e.g. the site).
+    osprey_autokey: (t) => {
+
+        t.string('objectname', 63).notNullable();
+        t.string('attribute', 63).notNullable();
+        t.string('scope', 250).notNullable();
+        t.bigInteger('last').notNullable();
+        t.primary(['objectname', 'attribute', 'scope']);
+    },
     osprey_column: (t) => {
 
         t.string('tablename', 63).notNullable();

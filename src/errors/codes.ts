@@ -13,6 +13,7 @@ export const reasonCodes = {
     required: { code: 'BMXAA4195E', status: 400, text: 'A value is required.' },
     unknownAttribute: { code: 'BMXAA4203E', status: 400, text: 'The attribute does not exist on the object.' },
     stale: { code: 'BMXAA8229W', status: 409, text: 'The record has been updated by another user.' },
+    preconditionFailed: { code: 'BMXAA8229W', status: 412, text: 'The record has been updated by another user (If-Match).' },
     duplicateTransaction: { code: 'BMXAA5646E', status: 409, text: 'A request with this transaction ID has already been processed.' },
     duplicateRecord: { code: 'BMXAA4129E', status: 400, text: 'A record with these key values already exists.' },
     tooLarge: { code: 'BMXAA1720E', status: 413, text: 'The request body is larger than the configured limit.' },
@@ -33,6 +34,7 @@ export const reasonForStatus = (status: number): ReasonName => {
         404: 'routeNotFound',
         405: 'methodNotAllowed',
         409: 'stale',
+        412: 'preconditionFailed',
         413: 'tooLarge',
         415: 'unsupportedMedia',
         429: 'tooManyLogins'

@@ -2,7 +2,8 @@ import type * as Boom from '@hapi/boom';
 import type * as Hapi from '@hapi/hapi';
 
 import { reasonCodes, reasonForStatus } from './codes';
-import type { MaximoErrorData } from './maximo-error';
+import { QueryError } from '../query/query-error';
+import { maximoError, type MaximoErrorData } from './maximo-error';
 
 
 export interface MaximoErrorBody {
@@ -72,15 +73,17 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
         return h.continue;
     }
 
-    const status = response.output.statusCode;
+    // A query the parser or planner refused anywhere in a handler is the client's error, with its position.
+    const error = response instanceof QueryError ? maximoError('badQuery', response.message) : response;
+    const status = error.output.statusCode;
     if (status >= 500) {
         request.log(['error'], { message: response.message, stack: response.stack });
     }
 
     const href = `${request.url.origin}${request.path}`;
-    const body = toMaximoBody(response, href, request.app.requestId ?? request.info.id);
+    const body = toMaximoBody(error, href, request.app.requestId ?? request.info.id);
     const answer = h.response(body).code(status);
-    const authenticate = response.output.headers['WWW-Authenticate'];
+    const authenticate = error.output.headers['WWW-Authenticate'];
     if (authenticate) {
         answer.header('WWW-Authenticate', String(authenticate));
     }

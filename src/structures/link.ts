@@ -1,4 +1,5 @@
 import type { DomainDef, StructureDef } from './definition';
+import { parseWhere } from '../query/where';
 import type { Problem } from './problems';
 import type { BusinessObject, Structure } from './registry';
 import { eachObject } from './registry';
@@ -69,6 +70,12 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
                     report(`lookups.${name}.value`, `"${lookup.value}" is not an attribute of ${target.name}`);
                 }
             }
+
+            checkWhere(lookup.where, `lookups.${name}.where`, report);
+        }
+
+        for (const [name, query] of Object.entries(def.savedQueries)) {
+            checkWhere(query.where, `savedQueries.${name}.where`, report);
         }
 
         checkStatuses(structure, report, domains);
@@ -78,6 +85,19 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
 };
 
 type Report = (path: string, message: string) => void;
+
+// Query text in YAML is parsed at load, so a typo stops the start instead of failing a client's request.
+const checkWhere = (where: string | undefined, path: string, report: Report) => {
+
+    try {
+        if (where !== undefined) {
+            parseWhere(where, 'where');
+        }
+    }
+    catch (error) {
+        report(path, (error as Error).message);
+    }
+};
 
 const checkObject = (object: BusinessObject, prefix: string, report: Report, domains: ReadonlyMap<string, DomainDef>, def: StructureDef) => {
 

@@ -1,0 +1,68 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { requireRight } from '../../src/auth/access';
+import { maximoError } from '../../src/errors/maximo-error';
+import { structureOf } from '../../src/http/structure';
+import { findById, type Row } from '../../src/records/find';
+import { childHref, loadChildRows, memberId, parentKey, serializeRows } from '../../src/records/serialize';
+import type { Structure } from '../../src/structures/registry';
+import { collectionHref, readSelect, serializeOptions } from './request';
+
+
+export const notFound = (structure: Structure, id: string): Error => {
+
+    return maximoError('notFound', `The record ${id} of ${structure.name} was not found as it does not exist in the system.`);
+};
+
+export const memberRow = async (request: Hapi.Request, structure: Structure, options: { lock?: boolean; db?: Hapi.ServerApplicationState['osprey']['knex'] } = {}): Promise<Row> => {
+
+    const id = String(request.params.id);
+    const row = await findById(options.db ?? request.server.app.osprey.knex, structure.root, id, options);
+    if (!row) {
+        throw notFound(structure, id);
+    }
+
+    return row;
+};
+
+// GET {home}/os/{os}/{id}: the bare record, with its rowstamp as ETag.
+export const readMember: Hapi.Lifecycle.Method = async (request, h) => {
+
+    const structure = structureOf(request);
+    requireRight(request, structure, 'read');
+    const plan = readSelect(request, structure.root);
+    const row = await memberRow(request, structure);
+    const href = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
+    const [record] = await serializeRows(request.server.app.osprey.knex, plan, [row], [href], serializeOptions(request));
+    return h.response(record).etag(String(record!._rowstamp));
+};
+
+// GET {home}/os/{os}/{id}/{child}: one child collection of a record; with /{childid}, one child row.
+export const readChildren: Hapi.Lifecycle.Method = async (request) => {
+
+    const structure = structureOf(request);
+    requireRight(request, structure, 'read');
+    const child = structure.root.children.get(String(request.params.child).toLowerCase());
+    if (!child) {
+        throw maximoError('routeNotFound', `${structure.name} has no child object ${request.params.child}.`);
+    }
+
+    const plan = readSelect(request, child.object);
+    const row = await memberRow(request, structure);
+    const knex = request.server.app.osprey.knex;
+    const parentHref = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
+    const all = (await loadChildRows(knex, child, [row])).get(parentKey(child, row)) ?? [];
+    const childId = request.params.childid as string | undefined;
+    const rows = childId === undefined ? all : all.filter((childRow) => memberId(child.object, childRow) === childId);
+    const member = await serializeRows(knex, plan, rows, rows.map((childRow) => childHref(parentHref, child, childRow)), serializeOptions(request), true);
+    if (childId !== undefined) {
+        if (!member.length) {
+            throw maximoError('notFound', `${structure.name} ${request.params.id} has no ${child.object.name} ${childId}.`);
+        }
+
+        return member[0];
+    }
+
+    const href = `${parentHref}/${child.name}`;
+    return { href, member, responseInfo: { href: `${href}${request.url.search}` } };
+};

@@ -1,0 +1,57 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { header } from '../../src/http/headers';
+import { homeHref } from '../../src/http/hrefs';
+import { parseSelect } from '../../src/query/select';
+import type { WriteContext } from '../../src/records/context';
+import { planSelect, type SelectPlan, type SelectSettings } from '../../src/records/select-plan';
+import type { SerializeOptions } from '../../src/records/serialize';
+import type { BusinessObject, Structure } from '../../src/structures/registry';
+
+
+// Reading a request's resource-related parameters, the same way for every route of this plugin.
+
+export const flag = (value: unknown): boolean => value === '1' || value === 'true' || value === 1 || value === true;
+
+export const collectionHref = (request: Hapi.Request, structure: Structure): string => `${homeHref(request, request.server.app.osprey.options.contextRoot)}/os/${structure.id}`;
+
+const text = (value: unknown) => (Array.isArray(value) ? String(value[value.length - 1]) : value === undefined ? undefined : String(value));
+
+// The select of a read: oslc.select, else oslc.properties; undefined when neither is sent.
+export const readSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan => {
+
+    const select = text(request.query['oslc.select']);
+    const parameter = select !== undefined ? 'oslc.select' : 'oslc.properties';
+    const source = select ?? text(request.query['oslc.properties']);
+    return planSelect(object, source?.trim() ? parseSelect(source, parameter) : undefined, { parameter, ...settings });
+};
+
+// The properties a write answers with (header or query parameter); undefined: answer without a body.
+export const writeSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan | undefined => {
+
+    const source = header(request, 'properties') ?? text(request.query.properties);
+    return source?.trim() ? planSelect(object, parseSelect(source, 'properties'), { parameter: 'properties', ...settings }) : undefined;
+};
+
+export const serializeOptions = (request: Hapi.Request): SerializeOptions => {
+
+    return {
+        dropNulls: request.query._dropnulls !== '0' && request.query._dropnulls !== 'false',
+        collectionRefs: !flag(request.query.ignorecollectionref),
+        domains: request.server.app.osprey.registry.domains()
+    };
+};
+
+export const writeContext = (request: Hapi.Request): WriteContext => {
+
+    return {
+        registry: request.server.app.osprey.registry,
+        userid: request.auth.credentials.user!.userid,
+        now: new Date(),
+        batchErrors: flag(header(request, 'batcherror')),
+        allowEvents: !['0', 'false'].includes(header(request, 'x-allow-events') ?? ''),
+        transactionId: header(request, 'transactionid')
+    };
+};
+
+export const isMerge = (request: Hapi.Request): boolean => (header(request, 'patchtype') ?? '').toUpperCase() === 'MERGE' || request.app.mergeOverride === true;

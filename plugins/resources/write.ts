@@ -1,0 +1,165 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { requireRight } from '../../src/auth/access';
+import { maximoError } from '../../src/errors/maximo-error';
+import { header } from '../../src/http/headers';
+import { structureOf } from '../../src/http/structure';
+import { applyPlan } from '../../src/records/apply';
+import type { WriteScope } from '../../src/records/context';
+import { deleteRecord } from '../../src/records/delete';
+import { keyOf, type Row } from '../../src/records/find';
+import { keyValues } from '../../src/records/input';
+import { planInsert, planUpdate, type Plan } from '../../src/records/plan';
+import type { SelectPlan } from '../../src/records/select-plan';
+import { memberId, serializeRows } from '../../src/records/serialize';
+import { runWrite, throwErrors, type WriteSettings } from '../../src/records/write';
+import type { Structure } from '../../src/structures/registry';
+import { memberRow } from './read';
+import { collectionHref, isMerge, serializeOptions, writeContext, writeSelect } from './request';
+
+
+// Create, update/merge, sync and delete of one record (CONTRACT §4). Each runs in one transaction.
+
+const settingsOf = (request: Hapi.Request, structure: Structure): WriteSettings => {
+
+    const osprey = request.server.app.osprey;
+    return { knex: osprey.knex, ctx: writeContext(request), structure, retentionMs: osprey.options.transactionRetentionHours * 3600_000 };
+};
+
+const bodyOf = (request: Hapi.Request): Row => {
+
+    const body = request.payload ?? {};
+    if (typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) {
+        throw maximoError('badRequest', 'The body must be a JSON object with the attributes of the record.');
+    }
+
+    return body as Row;
+};
+
+// If-Match carries the ETag a client read; a different current rowstamp means someone wrote since.
+const checkIfMatch = (request: Hapi.Request, structure: Structure, current: Row) => {
+
+    const expected = header(request, 'if-match')?.replace(/^W\//, '').replace(/"/g, '').trim();
+    if (expected && expected !== '*' && expected !== String(current.rowstamp)) {
+        throw maximoError('preconditionFailed', `The ${structure.root.name} record has changed since ETag ${expected}. Read it again and retry.`);
+    }
+};
+
+interface Outcome {
+    readonly row?: Row;
+    readonly record?: Row;
+}
+
+// Applies a checked plan and renders the written record with the requested properties, in the transaction.
+const finish = async (request: Hapi.Request, scope: WriteScope, plan: Plan, select: SelectPlan | undefined): Promise<Outcome> => {
+
+    throwErrors(scope);
+    if (plan.op === 'delete') {
+        requireRight(request, scope.structure, 'delete');
+    }
+
+    const written = await applyPlan(scope, plan);
+    const root = scope.structure.root;
+    const row = written && await scope.trx(root.table).where(keyOf(root, written)).first() as Row | undefined;
+    if (!row || !select) {
+        return { row };
+    }
+
+    const [record] = await serializeRows(scope.trx, select, [row], [`${collectionHref(request, scope.structure)}/${memberId(root, row)}`], serializeOptions(request));
+    return { row, record };
+};
+
+const created = (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure, outcome: Outcome) => {
+
+    const location = `${collectionHref(request, structure)}/${memberId(structure.root, outcome.row!)}`;
+    return h.response(outcome.record).code(201).header('Location', location);
+};
+
+const updated = (h: Hapi.ResponseToolkit, outcome: Outcome) => (outcome.record ? h.response(outcome.record).code(200) : h.response().code(204));
+
+const create = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure) => {
+
+    requireRight(request, structure, 'insert');
+    const select = writeSelect(request, structure.root);
+    const body = bodyOf(request);
+    const outcome = await runWrite(settingsOf(request, structure), async (scope) => {
+
+        return await finish(request, scope, await planInsert(scope, structure.root, body), select);
+    });
+
+    return created(request, h, structure, outcome);
+};
+
+// SYNC: update the record the body's keys name, or create it when there is none.
+const sync = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure) => {
+
+    const root = structure.root;
+    const select = writeSelect(request, root);
+    const body = bodyOf(request);
+    const keys = keyValues(root, body);
+    let isNew = false;
+    const outcome = await runWrite(settingsOf(request, structure), async (scope) => {
+
+        const query = scope.trx(root.table).where(keys ?? {}).first();
+        const current = keys ? await (scope.trx.client.config.client === 'pg' ? query.forUpdate() : query) as Row | undefined : undefined;
+        isNew = !current;
+        requireRight(request, structure, current ? 'update' : 'insert');
+        const plan = current ? await planUpdate(scope, root, current, body, isMerge(request)) : await planInsert(scope, root, body);
+        return await finish(request, scope, plan, select);
+    });
+
+    return isNew ? created(request, h, structure, outcome) : updated(h, outcome);
+};
+
+// POST {home}/os/{os}: create, or SYNC with x-method-override.
+export const postCollection: Hapi.Lifecycle.Method = async (request, h) => {
+
+    const structure = structureOf(request);
+    const override = (header(request, 'x-method-override') ?? '').toUpperCase();
+    if (override === 'SYNC') {
+        return await sync(request, h, structure);
+    }
+
+    if (override && override !== 'POST') {
+        throw maximoError('badRequest', `x-method-override ${override} is not supported on a collection; send none to create, or SYNC.`);
+    }
+
+    return await create(request, h, structure);
+};
+
+// PATCH/PUT {home}/os/{os}/{id} (or POST with x-method-override: PATCH): update, or merge with patchtype MERGE.
+export const patchMember: Hapi.Lifecycle.Method = async (request, h) => {
+
+    const structure = structureOf(request);
+    requireRight(request, structure, 'update');
+    const select = writeSelect(request, structure.root);
+    const body = bodyOf(request);
+    const outcome = await runWrite(settingsOf(request, structure), async (scope) => {
+
+        const current = await memberRow(request, structure, { lock: true, db: scope.trx });
+        checkIfMatch(request, structure, current);
+        return await finish(request, scope, await planUpdate(scope, structure.root, current, body, isMerge(request)), select);
+    });
+
+    return updated(h, outcome);
+};
+
+export const deleteMember: Hapi.Lifecycle.Method = async (request, h) => {
+
+    const structure = structureOf(request);
+    requireRight(request, structure, 'delete');
+    await runWrite(settingsOf(request, structure), async (scope) => {
+
+        const current = await memberRow(request, structure, { lock: true, db: scope.trx });
+        checkIfMatch(request, structure, current);
+        await deleteRecord(scope, current);
+    });
+
+    return h.response().code(204);
+};
+
+// A POST on a member needs x-method-override (PATCH, MERGE or DELETE are routed before they get here).
+export const postMember: Hapi.Lifecycle.Method = () => {
+
+    throw maximoError('badRequest', 'A POST to a record needs the header x-method-override: PATCH (update), MERGE or DELETE.');
+};

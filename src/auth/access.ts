@@ -1,0 +1,26 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { maximoError } from '../errors/maximo-error';
+import type { AccessDef } from '../structures/definition';
+import type { Structure } from '../structures/registry';
+import type { UserProfile } from './users';
+
+
+export type Right = keyof AccessDef;
+
+const verbs: Record<Right, string> = { read: 'read', insert: 'create', update: 'update', delete: 'delete', actions: 'run actions on' };
+
+// An OS's YAML grants each right to groups; EVERYONE is every signed-in user; administrators pass everything.
+export const isAllowed = (user: UserProfile, structure: Structure, right: Right): boolean => {
+
+    const groups = structure.def.access[right];
+    return user.isAdmin || groups.includes('EVERYONE') || groups.some((group) => user.groups.includes(group));
+};
+
+export const requireRight = (request: Hapi.Request, structure: Structure, right: Right): void => {
+
+    const user = request.auth.credentials.user as UserProfile;
+    if (!isAllowed(user, structure, right)) {
+        throw maximoError('forbidden', `User ${user.userid} is not authorized to ${verbs[right]} ${structure.name} records.`);
+    }
+};

@@ -1,0 +1,63 @@
+import type { Knex } from 'knex';
+
+import type { Attribute, BusinessObject } from '../structures/registry';
+import { typeTable } from '../structures/types';
+import type { Row } from './find';
+
+
+// Generated keys (`autokey`, like a work order's wonum): a counter row per attribute and scope — the values of
+// the record's other key attributes, so work orders number per site. The counter is incremented with an
+// UPDATE inside the write's transaction: PostgreSQL locks the row until commit and SQLite writes one
+// transaction at a time, so concurrent creates never receive the same number.
+
+const counters = 'osprey_autokey';
+
+const settingsOf = (attr: Attribute) => (typeof attr.autokey === 'object' ? attr.autokey : { prefix: '', start: 1 });
+
+const numberIn = (value: unknown, prefix: string) => {
+
+    const text = String(value);
+    return text.startsWith(prefix) && /^\d{1,15}$/.test(text.slice(prefix.length)) ? Number(text.slice(prefix.length)) : 0;
+};
+
+// The first time a scope is numbered, counting continues after the highest number already stored there
+// (demo data, imported records).
+const ensureCounter = async (trx: Knex.Transaction, object: BusinessObject, attr: Attribute, scopeWhere: Row, key: Row) => {
+
+    if (await trx(counters).where(key).first()) {
+        return;
+    }
+
+    const { prefix, start } = settingsOf(attr);
+    const stored = await trx(object.table).where(scopeWhere).select(attr.name) as Row[];
+    const highest = stored.reduce((max: number, row) => Math.max(max, numberIn(row[attr.name], prefix)), start - 1);
+    await trx(counters).insert({ ...key, last: highest }).onConflict(['objectname', 'attribute', 'scope']).ignore();
+};
+
+const nextValue = async (trx: Knex.Transaction, object: BusinessObject, attr: Attribute, values: Row) => {
+
+    const others = object.primaryKey.filter((name) => name !== attr.name);
+    const scopeWhere = Object.fromEntries(others.map((name) => [name, values[name] ?? null]));
+    const key = { objectname: object.name, attribute: attr.name, scope: JSON.stringify(others.map((name) => values[name] ?? null)) };
+    await ensureCounter(trx, object, attr, scopeWhere, key);
+
+    const { prefix } = settingsOf(attr);
+    const numeric = typeTable[attr.type].family === 'integer';
+    for (;;) {
+        const [row] = await trx(counters).where(key).increment('last', 1).returning('last') as { last: number | string }[];
+        const candidate = numeric ? Number(row!.last) : `${prefix}${row!.last}`;
+        // A value typed in by hand may already hold the next number: skip it.
+        if (!await trx(object.table).where({ ...scopeWhere, [attr.name]: candidate }).first(attr.name)) {
+            return candidate;
+        }
+    }
+};
+
+export const assignAutokeys = async (trx: Knex.Transaction, object: BusinessObject, values: Row): Promise<void> => {
+
+    for (const attr of object.columns) {
+        if (attr.autokey && (values[attr.name] === undefined || values[attr.name] === null)) {
+            values[attr.name] = await nextValue(trx, object, attr, values);
+        }
+    }
+};

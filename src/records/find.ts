@@ -1,0 +1,67 @@
+import type { Knex } from 'knex';
+
+import type { BusinessObject, Child } from '../structures/registry';
+import { decodeId } from '../structures/resource-id';
+import { typeTable } from '../structures/types';
+
+
+const keyValue = (object: BusinessObject, key: string, value: string | null): string | number | undefined => {
+
+    if (value === null) {
+        return undefined;
+    }
+
+    const family = typeTable[object.attributes.get(key)!.type].family;
+    if (family !== 'integer' && family !== 'decimal') {
+        return value;
+    }
+
+    return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
+};
+
+export type Row = Record<string, unknown>;
+
+// The WHERE of one record: its primary-key values.
+export const keyOf = (object: BusinessObject, row: Row): Row => {
+
+    return Object.fromEntries(object.primaryKey.map((key) => [key, row[key] ?? null]));
+};
+
+// The WHERE for a member id in any of its three forms; undefined when the id cannot name a record.
+export const idWhere = (object: BusinessObject, id: string): Row | undefined => {
+
+    const decoded = decodeId(id, object.primaryKey);
+    if (!decoded) {
+        return undefined;
+    }
+
+    if (decoded.kind === 'unique') {
+        return { [object.uniqueColumn]: decoded.value };
+    }
+
+    // Ids are text; a key of a numeric type is bound as a number so that both databases compare it as one. A
+    // value that cannot be a key (null, or not a number for a numeric key) names no record.
+    const values = decoded.values.map((value, i) => keyValue(object, object.primaryKey[i]!, value));
+    if (values.some((value) => value === undefined)) {
+        return undefined;
+    }
+
+    return Object.fromEntries(object.primaryKey.map((key, i) => [key, values[i]]));
+};
+
+export const findById = async (knex: Knex, object: BusinessObject, id: string, options: { lock?: boolean } = {}): Promise<Row | undefined> => {
+
+    const where = idWhere(object, id);
+    if (!where) {
+        return undefined;
+    }
+
+    const query = knex(object.table).where(where).first();
+    return await (options.lock && knex.client.config.client === 'pg' ? query.forUpdate() : query) as Row | undefined;
+};
+
+// A child's join columns take their values from the parent row.
+export const joinValues = (child: Child, parent: Row): Row => {
+
+    return Object.fromEntries(Object.entries(child.join).map(([parentAttr, childAttr]) => [childAttr, parent[parentAttr] ?? null]));
+};

@@ -1,0 +1,134 @@
+import * as Code from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { testDatabases } from '../helpers/databases';
+import { startTestServer, wilson, type TestServer } from '../helpers/server';
+
+
+const { experiment, test, before, after } = exports.lab = Lab.script();
+const { expect } = Code;
+
+const wos = '/maximo/oslc/os/mxapiwodetail';
+
+for (const database of testDatabases) {
+    experiment(`queries and selects through HTTP (${database.name})`, () => {
+
+        let t: TestServer;
+        before(async () => {
+
+            t = await startTestServer(database);
+        });
+
+        after(() => t.stop());
+
+        const get = (url: string) => t.inject({ url, headers: wilson });
+        const total = async (where: string, extra = '') => {
+
+            const res = await get(`${wos}?count=1&oslc.where=${encodeURIComponent(where)}${extra}`);
+            expect(res.statusCode, where).to.equal(200);
+            return res.result.totalCount as number;
+        };
+
+        const sql = async (build: (query: any) => unknown) => {
+
+            const query = t.server.app.osprey.knex('workorder').count({ n: '*' });
+            build(query);
+            return Number((await query)[0].n);
+        };
+
+        test('every where form counts what SQL written by hand counts', async () => {
+
+            const knex = t.server.app.osprey.knex;
+            expect(await total('status="APPR"')).to.equal(await sql((q) => q.where({ status: 'APPR' })));
+            expect(await total('status="appr"')).to.equal(await sql((q) => q.where({ status: 'APPR' })));
+            expect(await total('wopriority>=3 and siteid!="NASHUA"')).to.equal(await sql((q) => q.where('wopriority', '>=', 3).whereNot({ siteid: 'NASHUA' })));
+            expect(await total('status in ["APPR","WAPPR"]')).to.equal(await sql((q) => q.whereIn('status', ['APPR', 'WAPPR'])));
+            expect(await total('status!="[APPR,WAPPR]"')).to.equal(await sql((q) => q.whereNotIn('status', ['APPR', 'WAPPR'])));
+            expect(await total('description="%bearing%"')).to.equal(await sql((q) => q.whereRaw('lower(description) like ?', ['%bearing%'])));
+            expect(await total('actfinish="*"')).to.equal(await sql((q) => q.whereNotNull('actfinish')));
+            expect(await total('actfinish!="*"')).to.equal(await sql((q) => q.whereNull('actfinish')));
+            expect(await total('reportdate>="2025-01-01T00:00:00+00:00"')).to.equal(await sql((q) => q.where('reportdate', '>=', database.name === 'sqlite' ? '2025-01-01T00:00:00.000Z' : '2025-01-01T00:00:00Z')));
+            expect(await total('status="APPR" or status="WAPPR"')).to.equal(await total('status in ["APPR","WAPPR"]'));
+            expect(await total('not (status="APPR")')).to.equal(await sql((q) => q.whereNot({ status: 'APPR' })));
+            expect(await total('status="APPR" and status="WAPPR"', '&opmodeor=1')).to.equal(await total('status in ["APPR","WAPPR"]'));
+
+            const operating = await knex('asset').where({ status: 'OPERATING' }).select('assetnum', 'siteid');
+            const viaAsset = await sql((q) => q.whereIn(['assetnum', 'siteid'], operating.map((row: any) => [row.assetnum, row.siteid])));
+            expect(await total('asset.status="OPERATING"')).to.equal(viaAsset);
+            const deep = await total('asset.location.status="OPERATING"');
+            expect(deep).to.be.above(0);
+            expect(deep).to.be.below(600);
+            const withTask = await knex('woactivity').where({ status: 'COMP' }).distinct('parent', 'siteid');
+            expect(await total('woactivity{status="COMP"}')).to.equal(withTask.length);
+            expect(await total('woactivity.status="COMP"')).to.equal(withTask.length);
+        });
+
+        test('query errors are 400 BMXAA8744E naming the problem', async () => {
+
+            for (const [where, text] of [
+                ['colour="red"', 'colour is not an attribute'],
+                ['status=', 'column 8'],
+                ['nowhere.status="X"', 'nowhere is not an attribute, child object or relationship'],
+                ['asset="X"', 'asset is not an attribute'],
+                ['wopriority="high"', 'is a number'],
+                ['reportdate>"someday"', 'is a date'],
+                ['wopriority="%1%"', 'apply to text'],
+                ['asset{status="X"} and woactivity="1"', 'woactivity is not an attribute'],
+                ['status=:missing', 'has no value']
+            ]) {
+                const res = await get(`${wos}?oslc.where=${encodeURIComponent(where!)}`);
+                expect(res.statusCode, where).to.equal(400);
+                expect(res.result.Error.reasonCode).to.equal('BMXAA8744E');
+                expect(res.result.Error.message, where).to.contain(text);
+            }
+
+            const secret = await t.inject({ url: '/maximo/oslc/os/mxapiapikey?oslc.where=apikey="x%25"', headers: { maxauth: Buffer.from('maxadmin:maxadmin').toString('base64') } });
+            expect(secret.statusCode).to.equal(400);
+            expect(secret.result.Error.message).to.contain('secret');
+            const order = await get(`${wos}?oslc.orderBy=-colour`);
+            expect(order.statusCode).to.equal(400);
+            const select = await get(`${wos}?oslc.select=wonum,colour`);
+            expect(select.statusCode).to.equal(400);
+            expect(select.result.Error.message).to.contain('colour');
+        });
+
+        test('a collection with oslc.select, oslc.orderBy and nested children', async () => {
+
+            const res = await get(`${wos}?oslc.where=${encodeURIComponent('siteid="BEDFORD"')}&oslc.select=wonum,status,description--title,woactivity{taskid}&oslc.orderBy=-wonum&oslc.pageSize=3`);
+            expect(res.statusCode).to.equal(200);
+            const members = res.result.member;
+            expect(members.map((row: any) => row.wonum)).to.equal(['1598', '1596', '1594']);
+            expect(members[0].title).to.be.a.string();
+            expect(members[0].description).to.not.exist();
+            expect(members[0].status_description).to.be.a.string();
+            expect(members[0].woactivity).to.not.be.empty();
+            expect(members[0].woactivity_collectionref).to.not.exist();
+            const star = await get(`${wos}?oslc.select=*&oslc.pageSize=1&oslc.orderBy=%2Bwonum`);
+            expect(star.result.member[0]).to.include({ wonum: '1000' });
+            expect(star.result.member[0].woactivity_collectionref).to.exist();
+        });
+
+        test('a record with oslc.select or oslc.properties, and a child collection', async () => {
+
+            const path = `${wos}/_QkVERk9SRC8xMDAw`;
+            const selected = await get(`${path}?oslc.select=wonum,woactivity{taskid,status},href,_rowstamp`);
+            expect(Object.keys(selected.result).sort()).to.equal(['_rowstamp', 'href', 'woactivity', 'wonum']);
+            expect(Object.keys(selected.result.woactivity[0]).sort()).to.equal(['_rowstamp', 'href', 'localref', 'status', 'status_description', 'taskid']);
+            const properties = await get(`${path}?oslc.properties=siteid`);
+            expect(properties.result).to.include({ siteid: 'BEDFORD' });
+            expect(properties.result.wonum).to.not.exist();
+            const children = await get(`${path}/woactivity?oslc.select=taskid`);
+            expect(children.statusCode).to.equal(200);
+            expect(children.result.href.endsWith('/_QkVERk9SRC8xMDAw/woactivity')).to.be.true();
+            expect(children.result.member.every((row: any) => typeof row.taskid === 'number')).to.be.true();
+            const byHref = await get(new URL(children.result.member[0].href).pathname);
+            expect(byHref.statusCode).to.equal(200);
+            expect(byHref.result).to.include({ taskid: children.result.member[0].taskid });
+            expect((await get(`${path}/woactivity/_OTk5`)).statusCode).to.equal(404);
+            const noChild = await get(`${path}/nothing`);
+            expect(noChild.statusCode).to.equal(404);
+            const noRecord = await get(`${wos}/_QkVERk9SRC85OTk5/woactivity`);
+            expect(noRecord.statusCode).to.equal(404);
+        });
+    });
+}
