@@ -4,40 +4,15 @@ import type { Knex } from 'knex';
 import { requireRight } from '../../src/auth/access';
 import { maximoError } from '../../src/errors/maximo-error';
 import { structureOf } from '../../src/http/structure';
-import { applyWhere } from '../../src/query/compile-where';
 import { parseOrderBy } from '../../src/query/order';
 import { QueryError } from '../../src/query/query-error';
-import { parseWhere, withOperatorMode } from '../../src/query/where';
 import type { Row } from '../../src/records/find';
 import { memberId, serializeRows } from '../../src/records/serialize';
 import type { Structure } from '../../src/structures/registry';
+import { filtered, text } from './filter';
+import { distinctValues, groups } from './groups';
 import { collectionHref, flag, readSelect, serializeOptions } from './request';
 
-
-const text = (value: unknown) => (value === undefined ? undefined : String(Array.isArray(value) ? value[value.length - 1] : value));
-
-// The rows a collection request names: oslc.where (opmodeor=1 turns and into or), on the root table as q0.
-const filtered = (request: Hapi.Request, structure: Structure): Knex.QueryBuilder => {
-
-    const osprey = request.server.app.osprey;
-    const query = osprey.knex({ q0: structure.root.table });
-    const where = text(request.query['oslc.where']);
-    if (where?.trim()) {
-        const parsed = parseWhere(where);
-        applyWhere(query, {
-            registry: osprey.registry,
-            kind: osprey.kind,
-            parameter: 'oslc.where',
-            params: {},
-            structure,
-            object: structure.root,
-            alias: 'q0',
-            aliases: { next: 0 }
-        }, flag(request.query.opmodeor) ? withOperatorMode(parsed, 'or') : parsed);
-    }
-
-    return query;
-};
 
 // oslc.orderBy on attributes of the root object, then the unique id so that pages never overlap.
 const ordered = (query: Knex.QueryBuilder, request: Hapi.Request, structure: Structure) => {
@@ -67,6 +42,16 @@ export const readCollection: Hapi.Lifecycle.Method = async (request) => {
     const pageSize = query['oslc.pageSize'] ?? structure.def.pageSize ?? 100;
     if (pageSize > osprey.options.maxPageSize) {
         throw maximoError('badRequest', `oslc.pageSize ${pageSize} is above the maximum of ${osprey.options.maxPageSize}.`);
+    }
+
+    const distinct = text(request.query.distinct);
+    if (distinct !== undefined) {
+        return await distinctValues(request, structure, distinct);
+    }
+
+    const gbcols = text(request.query.gbcols);
+    if (gbcols !== undefined) {
+        return await groups(request, structure, gbcols);
     }
 
     const hasSelect = text(request.query['oslc.select']) ?? text(request.query['oslc.properties']);

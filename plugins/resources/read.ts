@@ -4,7 +4,7 @@ import { requireRight } from '../../src/auth/access';
 import { maximoError } from '../../src/errors/maximo-error';
 import { structureOf } from '../../src/http/structure';
 import { findById, type Row } from '../../src/records/find';
-import { childHref, loadChildRows, memberId, parentKey, serializeRows } from '../../src/records/serialize';
+import { childHref, childLink, loadLinkedRows, memberId, parentKey, serializeRows } from '../../src/records/serialize';
 import type { Structure } from '../../src/structures/registry';
 import { collectionHref, readSelect, serializeOptions } from './request';
 
@@ -51,7 +51,7 @@ export const readChildren: Hapi.Lifecycle.Method = async (request) => {
     const row = await memberRow(request, structure);
     const knex = request.server.app.osprey.knex;
     const parentHref = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
-    const all = (await loadChildRows(knex, child, [row])).get(parentKey(child, row)) ?? [];
+    const all = (await loadLinkedRows(knex, childLink(child), [row])).get(parentKey(child, row)) ?? [];
     const childId = request.params.childid as string | undefined;
     const rows = childId === undefined ? all : all.filter((childRow) => memberId(child.object, childRow) === childId);
     const member = await serializeRows(knex, plan, rows, rows.map((childRow) => childHref(parentHref, child, childRow)), serializeOptions(request), true);

@@ -18,24 +18,32 @@ export const collectionHref = (request: Hapi.Request, structure: Structure): str
 const text = (value: unknown) => (Array.isArray(value) ? String(value[value.length - 1]) : value === undefined ? undefined : String(value));
 
 // The select of a read: oslc.select, else oslc.properties; undefined when neither is sent.
+const selectSettings = (request: Hapi.Request, object: BusinessObject, parameter: string, settings: Partial<SelectSettings>): SelectSettings => {
+
+    const registry = request.server.app.osprey.registry;
+    const structure = registry.byObject(object.name);
+    return { parameter, registry, structure: structure?.root === object ? structure : undefined, ...settings };
+};
+
 export const readSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan => {
 
     const select = text(request.query['oslc.select']);
     const parameter = select !== undefined ? 'oslc.select' : 'oslc.properties';
     const source = select ?? text(request.query['oslc.properties']);
-    return planSelect(object, source?.trim() ? parseSelect(source, parameter) : undefined, { parameter, ...settings });
+    return planSelect(object, source?.trim() ? parseSelect(source, parameter) : undefined, selectSettings(request, object, parameter, settings));
 };
 
 // The properties a write answers with (header or query parameter); undefined: answer without a body.
 export const writeSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan | undefined => {
 
     const source = header(request, 'properties') ?? text(request.query.properties);
-    return source?.trim() ? planSelect(object, parseSelect(source, 'properties'), { parameter: 'properties', ...settings }) : undefined;
+    return source?.trim() ? planSelect(object, parseSelect(source, 'properties'), selectSettings(request, object, 'properties', settings)) : undefined;
 };
 
 export const serializeOptions = (request: Hapi.Request): SerializeOptions => {
 
     return {
+        home: homeHref(request, request.server.app.osprey.options.contextRoot),
         dropNulls: request.query._dropnulls !== '0' && request.query._dropnulls !== 'false',
         collectionRefs: !flag(request.query.ignorecollectionref),
         domains: request.server.app.osprey.registry.domains()

@@ -1,21 +1,44 @@
-import type { SelectItem } from '../query/ast';
+import type { Aggregate, SelectItem } from '../query/ast';
 import { QueryError } from '../query/query-error';
-import type { Attribute, BusinessObject, Child } from '../structures/registry';
+import type { Attribute, BusinessObject, Registry, Structure } from '../structures/registry';
 
 
-// What a record is rendered with: the attributes (under their alias) and the child collections to embed,
-// each with its own plan. Built from a parsed oslc.select / properties, or "everything" when there is none.
+// What a record is rendered with: attributes (under their alias), embedded child collections, related records
+// (a 1:1 relation renders as a nested object, a 1:n one as an array) and aggregates over children or related
+// records. Built from a parsed oslc.select / properties, or "everything" when there is none.
+
+// Rows reached from a row: a child collection or a relation. `join` maps the row's attributes to theirs.
+export interface Link {
+    readonly name: string;
+    readonly object: BusinessObject;
+    readonly join: Readonly<Record<string, string>>;
+    readonly many: boolean;
+    /** The structure of a relation's target (its own relations can be followed); undefined for children. */
+    readonly structure?: Structure;
+    readonly child: boolean;
+}
+
+export interface AggregatePlan {
+    readonly key: string;
+    readonly link: Link;
+    readonly fn: Aggregate;
+    readonly attr?: Attribute;
+}
 
 export interface SelectPlan {
     readonly object: BusinessObject;
     /** Every attribute and the child collection links: no select, or `*`. */
     readonly all: boolean;
     readonly attributes: readonly { readonly attr: Attribute; readonly key: string }[];
-    readonly children: readonly { readonly child: Child; readonly key: string; readonly plan: SelectPlan }[];
+    readonly links: readonly { readonly link: Link; readonly key: string; readonly plan: SelectPlan }[];
+    readonly aggregates: readonly AggregatePlan[];
 }
 
 export interface SelectSettings {
     readonly parameter: string;
+    readonly registry?: Registry;
+    /** The structure whose relations the object's names may follow (root objects only). */
+    readonly structure?: Structure;
     /** Secret attributes (an API key's value) are only rendered where their owner asks for them. */
     readonly secrets?: boolean;
 }
@@ -23,17 +46,38 @@ export interface SelectSettings {
 // Names the server always renders, or computes without a column.
 const alwaysThere = new Set(['href', '_rowstamp', 'localref']);
 
-const visible = (attr: Attribute, settings: SelectSettings) => attr.persistent && (!attr.secret || settings.secrets === true);
+const linkOf = (object: BusinessObject, name: string, settings: SelectSettings): Link | undefined => {
+
+    const child = object.children.get(name);
+    if (child) {
+        return { name, object: child.object, join: child.join, many: true, child: true };
+    }
+
+    const relation = settings.structure?.root === object ? settings.structure.def.relations[name] : undefined;
+    const target = relation && settings.registry?.get(relation.structure);
+    return target ? { name, object: target.root, join: relation.join, many: relation.cardinality === 'many', structure: target, child: false } : undefined;
+};
+
+const fail = (settings: SelectSettings, item: SelectItem, message: string): never => {
+
+    throw new QueryError(settings.parameter, item.position, message);
+};
+
+// `rel.` is Maximo's marker for a relationship name; it is optional here.
+const withoutRel = (path: readonly string[]) => (path[0] === 'rel' && path.length > 1 ? path.slice(1) : path);
 
 export const planSelect = (object: BusinessObject, items: readonly SelectItem[] | undefined, settings: SelectSettings): SelectPlan => {
 
     const everything = () => object.columns.filter((attr) => !attr.secret).map((attr) => ({ attr, key: attr.name }));
     if (!items) {
-        return { object, all: true, attributes: everything(), children: [] };
+        return { object, all: true, attributes: everything(), links: [], aggregates: [] };
     }
 
     const attributes = new Map<string, { attr: Attribute; key: string }>();
-    const children: SelectPlan['children'][number][] = [];
+    const links: { link: Link; key: string; plan: SelectPlan }[] = [];
+    const aggregates: AggregatePlan[] = [];
+    // 1:1 related attributes (`asset.description`, `asset.status`) gather into one nested select per relation.
+    const nested = new Map<string, { link: Link; items: SelectItem[] }>();
     let all = false;
     for (const item of items) {
         if (item.kind === 'star') {
@@ -42,26 +86,46 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             continue;
         }
 
-        const [name, ...rest] = item.path;
+        const path = withoutRel(item.path);
+        const [name, ...rest] = path;
+        if (item.kind === 'aggregate') {
+            const link = linkOf(object, name!, settings) ?? fail(settings, item, `${name} is not a child object or relationship of ${object.name}`);
+            const attr = rest.length ? link.object.attributes.get(rest[0]!) : undefined;
+            if (rest.length > 1 || (rest.length && (!attr?.persistent || attr.secret)) || (item.aggregate !== 'count' && !attr)) {
+                fail(settings, item, `${item.path.join('.')}._db${item.aggregate} needs an attribute of ${link.object.name} (or _dbcount alone)`);
+            }
+
+            aggregates.push({ key: item.alias ?? `${item.path.join('.')}._db${item.aggregate}`, link, fn: item.aggregate, attr });
+            continue;
+        }
+
         if (item.kind === 'attr' && !rest.length && alwaysThere.has(name!)) {
             continue;
         }
 
-        const child = !rest.length && item.kind === 'nested' ? object.children.get(name!) : undefined;
-        if (child && item.kind === 'nested') {
-            children.push({ child, key: item.alias ?? name!, plan: planSelect(child.object, item.select, settings) });
+        if (item.kind === 'nested' || rest.length) {
+            const link = linkOf(object, name!, settings) ?? fail(settings, item, `${name} is not a child object or relationship of ${object.name}`);
+            const inner: SelectItem[] = item.kind === 'nested' ? (rest.length ? [{ ...item, path: rest }] : item.select) : [{ ...item, path: rest }];
+            const key = item.kind === 'nested' && !rest.length ? item.alias ?? name! : name!;
+            const entry = nested.get(key) ?? { link, items: [] };
+            entry.items.push(...inner);
+            nested.set(key, entry);
             continue;
         }
 
-        const attr = item.kind === 'attr' && !rest.length ? object.attributes.get(name!) : undefined;
+        const attr = object.attributes.get(name!);
         if (!attr || (attr.secret && !settings.secrets)) {
-            throw new QueryError(settings.parameter, item.position, `${item.path.join('.')} is not an attribute or child object of ${object.name}.`);
+            fail(settings, item, `${item.path.join('.')} is not an attribute or child object of ${object.name}`);
         }
 
-        if (visible(attr, settings)) {
-            attributes.set(item.alias ?? attr.name, { attr, key: item.alias ?? attr.name });
+        if (attr!.persistent) {
+            attributes.set(item.alias ?? attr!.name, { attr: attr!, key: item.alias ?? attr!.name });
         }
     }
 
-    return { object, all, attributes: [...attributes.values()], children };
+    for (const [key, { link, items: inner }] of nested) {
+        links.push({ link, key, plan: planSelect(link.object, inner, { ...settings, structure: link.structure }) });
+    }
+
+    return { object, all, attributes: [...attributes.values()], links, aggregates };
 };

@@ -6,10 +6,12 @@ import type { BusinessObject, Child } from '../structures/registry';
 import { encodeBase64Id } from '../structures/resource-id';
 import { toJson } from '../structures/types';
 import type { Row } from './find';
-import type { SelectPlan } from './select-plan';
+import type { AggregatePlan, Link, SelectPlan } from './select-plan';
 
 
 export interface SerializeOptions {
+    /** The API home hrefs of related records are built on, e.g. http://host/maximo/oslc. */
+    readonly home: string;
     readonly dropNulls: boolean;
     readonly collectionRefs: boolean;
     readonly domains: ReadonlyMap<string, DomainDef>;
@@ -59,18 +61,37 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
 
 const joinKey = (values: unknown[]) => JSON.stringify(values.map((value) => (value === null || value === undefined ? null : String(value))));
 
-// The child rows of many parents in one statement per child collection (chunked for parameter limits), so a
-// page of records costs the same number of queries whatever its size.
-export const loadChildRows = async (db: Knex, child: Child, parents: readonly Row[]): Promise<Map<string, Row[]>> => {
+const chunked = <T>(items: readonly T[], size = 500) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-    const entries = Object.entries(child.join);
-    const columns = entries.map(([, childAttr]) => childAttr);
-    const tuples = parents.map((parent) => entries.map(([parentAttr]) => parent[parentAttr] ?? null));
+// The rows matching any of the parents' join values, restricted by one statement per 500 parents (parameter
+// limits), so a page of records costs the same number of statements whatever its size.
+const whereLinked = (query: Knex.QueryBuilder, link: Link, tuples: unknown[][]) => {
+
+    const columns = Object.values(link.join);
+    return columns.length === 1 ? query.whereIn(columns[0]!, tuples.map((tuple) => tuple[0]) as Knex.Value[]) : query.whereIn(columns, tuples as Knex.Value[][]);
+};
+
+const tuplesOf = (link: Link, parents: readonly Row[]) => {
+
+    const seen = new Map<string, unknown[]>();
+    for (const parent of parents) {
+        const tuple = Object.keys(link.join).map((attr) => parent[attr] ?? null);
+        if (tuple.every((value) => value !== null)) {
+            seen.set(joinKey(tuple), tuple);
+        }
+    }
+
+    return [...seen.values()];
+};
+
+export const parentKey = (link: Pick<Link, 'join'>, parent: Row): string => joinKey(Object.keys(link.join).map((attr) => parent[attr]));
+
+export const loadLinkedRows = async (db: Knex, link: Link, parents: readonly Row[]): Promise<Map<string, Row[]>> => {
+
+    const columns = Object.values(link.join);
     const byParent = new Map<string, Row[]>();
-    for (let i = 0; i < tuples.length; i += 500) {
-        const chunk = tuples.slice(i, i + 500);
-        const query = db(child.object.table).orderBy(child.object.uniqueColumn);
-        const rows = await (columns.length === 1 ? query.whereIn(columns[0]!, chunk.map((tuple) => tuple[0]) as Knex.Value[]) : query.whereIn(columns, chunk as Knex.Value[][])) as Row[];
+    for (const chunk of chunked(tuplesOf(link, parents))) {
+        const rows = await whereLinked(db(link.object.table).orderBy(link.object.uniqueColumn), link, chunk) as Row[];
         for (const row of rows) {
             const key = joinKey(columns.map((column) => row[column]));
             byParent.set(key, [...byParent.get(key) ?? [], row]);
@@ -80,25 +101,54 @@ export const loadChildRows = async (db: Knex, child: Child, parents: readonly Ro
     return byParent;
 };
 
-export const parentKey = (child: Child, parent: Row): string => joinKey(Object.keys(child.join).map((parentAttr) => parent[parentAttr]));
+export const childLink = (child: Child): Link => ({ name: child.name, object: child.object, join: child.join, many: true, child: true });
 
-export const childHref = (parentHref: string, child: Child, row: Row): string => `${parentHref}/${child.name}/${memberId(child.object, row)}`;
+const loadAggregate = async (db: Knex, aggregate: AggregatePlan, parents: readonly Row[]): Promise<Map<string, number | null>> => {
 
-// Rows with their hrefs, rendered with the plan; embedded child collections are loaded per collection.
+    const { link, fn, attr } = aggregate;
+    const columns = Object.values(link.join);
+    const values = new Map<string, number | null>();
+    for (const chunk of chunked(tuplesOf(link, parents))) {
+        const query = db(link.object.table).select(columns).groupBy(columns);
+        const measured = fn === 'count' ? query.count({ v: attr ? attr.name : '*' }) : query[fn]({ v: attr!.name });
+        for (const row of await whereLinked(measured, link, chunk) as Row[]) {
+            values.set(joinKey(columns.map((column) => row[column])), row.v === null ? null : Number(row.v));
+        }
+    }
+
+    return values;
+};
+
+export const childHref = (parentHref: string, child: Pick<Link, 'name' | 'object'>, row: Row): string => `${parentHref}/${child.name}/${memberId(child.object, row)}`;
+
+// Rows with their hrefs, rendered with the plan; linked rows and aggregates are loaded per link, for all rows.
 export const serializeRows = async (db: Knex, plan: SelectPlan, rows: readonly Row[], hrefs: readonly string[], options: SerializeOptions, child = false): Promise<Row[]> => {
 
     const records = rows.map((row, i) => renderRow(plan, row, hrefs[i]!, options, child));
-    for (const { child: link, key, plan: childPlan } of plan.children) {
-        const byParent = await loadChildRows(db, link, rows);
-        const childRows = rows.map((row) => byParent.get(parentKey(link, row)) ?? []);
-        const flat = childRows.flat();
-        const flatHrefs = rows.flatMap((row, i) => childRows[i]!.map((childRow) => childHref(hrefs[i]!, link, childRow)));
-        const rendered = await serializeRows(db, childPlan, flat, flatHrefs, options, true);
+    for (const { link, key, plan: linkedPlan } of plan.links) {
+        const byParent = await loadLinkedRows(db, link, rows);
+        const linkedRows = rows.map((row) => byParent.get(parentKey(link, row)) ?? []);
+        const linkedHrefs = rows.map((row, i) => linkedRows[i]!.map((linked) => (link.child ? childHref(hrefs[i]!, link, linked) : `${options.home}/os/${link.structure!.id}/${memberId(link.object, linked)}`)));
+        const rendered = await serializeRows(db, linkedPlan, linkedRows.flat(), linkedHrefs.flat(), options, link.child);
         let next = 0;
         records.forEach((record, i) => {
 
-            record[key] = rendered.slice(next, next + childRows[i]!.length);
-            next += childRows[i]!.length;
+            const mine = rendered.slice(next, next + linkedRows[i]!.length);
+            next += mine.length;
+            if (link.many) {
+                record[key] = mine;
+            }
+            else if (mine.length) {
+                record[key] = mine[0];
+            }
+        });
+    }
+
+    for (const aggregate of plan.aggregates) {
+        const values = await loadAggregate(db, aggregate, rows);
+        records.forEach((record, i) => {
+
+            record[aggregate.key] = values.get(parentKey(aggregate.link, rows[i]!)) ?? (aggregate.fn === 'count' ? 0 : null);
         });
     }
 

@@ -77,11 +77,19 @@ export class Registry {
 
     readonly #structures = new Map<string, Structure>();
     readonly #domains: ReadonlyMap<string, DomainDef>;
+    readonly #byObject = new Map<string, Structure>();
 
     constructor(structures: readonly Structure[], domains: ReadonlyMap<string, DomainDef>) {
 
         for (const structure of structures) {
             this.#structures.set(structure.name.toUpperCase(), structure);
+        }
+
+        // Looked up per request (select plans), so computed once; the first structure by name wins.
+        for (const structure of this.list()) {
+            if (!this.#byObject.has(structure.root.name)) {
+                this.#byObject.set(structure.root.name, structure);
+            }
         }
 
         this.#domains = domains;
@@ -110,7 +118,7 @@ export class Registry {
 
     byObject(objectName: string): Structure | undefined {
 
-        return this.list().find((structure) => structure.root.name === objectName);
+        return this.#byObject.get(objectName);
     }
 
     // Every table the structures need, each once (children included), in creation order.

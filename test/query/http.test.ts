@@ -130,5 +130,42 @@ for (const database of testDatabases) {
             const noRecord = await get(`${wos}/_QkVERk9SRC85OTk5/woactivity`);
             expect(noRecord.statusCode).to.equal(404);
         });
+
+        test('selects related records, 1:n relations and aggregates in a fixed number of statements', async () => {
+
+            const select = 'wonum,asset.description,asset.location.description,rel.ownerperson{displayname},woactivity{taskid},woactivity._dbcount,wplabor.regularhrs._dbsum--hours,wpmaterial.itemqty._dbmax';
+            const statements: string[] = [];
+            const knex = t.server.app.osprey.knex;
+            const listen = (query: { sql: string }) => statements.push(query.sql);
+            const page = async (size: number) => {
+
+                statements.length = 0;
+                knex.on('query', listen);
+                const res = await get(`${wos}?oslc.select=${encodeURIComponent(select)}&oslc.pageSize=${size}&oslc.where=${encodeURIComponent('assetnum="*"')}`);
+                knex.off('query', listen);
+                expect(res.statusCode).to.equal(200);
+                return { members: res.result.member, count: statements.filter((text) => !/osprey_session|osprey_user/.test(text)).length };
+            };
+
+            const small = await page(5);
+            const large = await page(100);
+            expect(large.count).to.equal(small.count);
+            const first = large.members[0];
+            expect(first.asset.description).to.be.a.string();
+            expect(first.asset.href).to.contain('/maximo/oslc/os/mxapiasset/_');
+            expect(first.asset.location.description).to.be.a.string();
+            expect(first['woactivity._dbcount']).to.equal(first.woactivity.length);
+            const labor = await knex('wplabor').where({ wonum: first.wonum }).sum({ v: 'regularhrs' });
+            expect(first.hours).to.equal(labor[0].v === null ? null : Number(labor[0].v));
+            expect(Array.isArray(first.ownerperson)).to.be.false();
+
+            const openwo = await t.inject({ url: '/maximo/oslc/os/mxapiasset/assetnum:11001|siteid:NASHUA?oslc.select=assetnum,rel.openwo{wonum},openwo._dbcount', headers: wilson });
+            expect(openwo.statusCode).to.equal(200);
+            expect(openwo.result['openwo._dbcount']).to.equal(openwo.result.openwo?.length ?? 0);
+            for (const bad of ['nothing._dbcount', 'woactivity._dbsum', 'woactivity.nothing._dbsum', 'nothing.description', 'nothing{x}']) {
+                const res = await get(`${wos}?oslc.select=${bad}`);
+                expect(res.statusCode, bad).to.equal(400);
+            }
+        });
     });
 }

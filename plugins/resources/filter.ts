@@ -1,0 +1,107 @@
+import type * as Hapi from '@hapi/hapi';
+import type { Knex } from 'knex';
+
+import type { Where } from '../../src/query/ast';
+import { applyWhere, type WhereScope } from '../../src/query/compile-where';
+import { QueryError } from '../../src/query/query-error';
+import { parseSearchTerms } from '../../src/query/search';
+import { parseWhere, withOperatorMode } from '../../src/query/where';
+import type { Attribute, Structure } from '../../src/structures/registry';
+import { typeTable } from '../../src/structures/types';
+import { flag } from './request';
+
+
+// The rows a collection request names, on the root table aliased q0: oslc.where (opmodeor=1 turns every and
+// into or), a saved query with its sqp: parameters, and search terms — all AND-ed.
+
+export const text = (value: unknown): string | undefined => (value === undefined ? undefined : String(Array.isArray(value) ? value[value.length - 1] : value));
+
+const scopeOf = (request: Hapi.Request, structure: Structure, parameter: string, params: Record<string, unknown> = {}): WhereScope => {
+
+    const osprey = request.server.app.osprey;
+    return { registry: osprey.registry, kind: osprey.kind, parameter, params, structure, object: structure.root, alias: 'q0', aliases: { next: 0 } };
+};
+
+// savedQuery=NAME (case-sensitive, as declared) with its parameters from sqp:NAME query parameters.
+const savedQuery = (request: Hapi.Request, structure: Structure, query: Knex.QueryBuilder, aliases: { next: number }) => {
+
+    const name = text(request.query.savedQuery ?? request.query.savedquery);
+    if (name === undefined || name === '') {
+        return;
+    }
+
+    const saved = structure.def.savedQueries[name];
+    if (!saved) {
+        const known = Object.keys(structure.def.savedQueries);
+        throw new QueryError('savedQuery', 1, `${name} is not a saved query of ${structure.name}${known.length ? ` (${known.join(', ')})` : ''}`);
+    }
+
+    const params: Record<string, unknown> = {};
+    for (const [param, def] of Object.entries(saved.params)) {
+        const value = text(request.query[`sqp:${param}`]);
+        if (value === undefined && def.required) {
+            throw new QueryError('savedQuery', 1, `${name} needs the parameter sqp:${param}`);
+        }
+
+        params[param] = value ?? null;
+    }
+
+    applyWhere(query, { ...scopeOf(request, structure, `savedQuery ${name}`, params), aliases }, parseWhere(saved.where, `savedQuery ${name}`));
+};
+
+export const searchable = (structure: Structure, names: string | undefined, parameter: string): Attribute[] => {
+
+    const root = structure.root;
+    if (!names?.trim()) {
+        return root.columns.filter((attr) => attr.search && !attr.secret);
+    }
+
+    return names.split(',').map((name) => {
+
+        const attr = root.attributes.get(name.trim().toLowerCase());
+        if (!attr?.persistent || attr.secret || !['string', 'text'].includes(typeTable[attr.type].family)) {
+            throw new QueryError(parameter, 1, `${name.trim()} is not a text attribute of ${root.name}`);
+        }
+
+        return attr;
+    });
+};
+
+// oslc.searchTerms: any word in any of the attributes (LIKE, case-insensitive); a quoted phrase matches whole.
+const searchTerms = (request: Hapi.Request, structure: Structure, query: Knex.QueryBuilder) => {
+
+    const terms = parseSearchTerms(text(request.query['oslc.searchTerms']) ?? '');
+    if (!terms.length) {
+        return;
+    }
+
+    const attributes = searchable(structure, text(request.query.searchAttributes), 'searchAttributes');
+    if (!attributes.length) {
+        throw new QueryError('oslc.searchTerms', 1, `${structure.name} declares no search attributes; send searchAttributes`);
+    }
+
+    query.where((builder) => {
+
+        for (const term of terms) {
+            for (const attr of attributes) {
+                const pattern = term.exact ? term.text : `%${term.text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+                builder.orWhereRaw(`lower(??) ${term.exact ? '=' : 'like'} lower(?)${term.exact ? '' : ' escape \'\\\''}`, [`q0.${attr.name}`, pattern]);
+            }
+        }
+    });
+};
+
+export const filtered = (request: Hapi.Request, structure: Structure, options: { where?: string } = {}): Knex.QueryBuilder => {
+
+    const query = request.server.app.osprey.knex({ q0: structure.root.table });
+    const aliases = { next: 0 };
+    const where = options.where ?? text(request.query['oslc.where']);
+    if (where?.trim()) {
+        const parsed: Where = parseWhere(where);
+        applyWhere(query, { ...scopeOf(request, structure, 'oslc.where'), aliases }, flag(request.query.opmodeor) ? withOperatorMode(parsed, 'or') : parsed);
+    }
+
+    savedQuery(request, structure, query, aliases);
+    searchTerms(request, structure, query);
+    return query;
+};

@@ -1,0 +1,91 @@
+import * as Code from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { testDatabases } from '../helpers/databases';
+import { startTestServer, wilson, type TestServer } from '../helpers/server';
+
+
+const { experiment, test, before, after } = exports.lab = Lab.script();
+const { expect } = Code;
+
+const wos = '/maximo/oslc/os/mxapiwodetail';
+
+for (const database of testDatabases) {
+    experiment(`saved queries, search terms, distinct and group-by (${database.name})`, () => {
+
+        let t: TestServer;
+        before(async () => {
+
+            t = await startTestServer(database);
+        });
+
+        after(() => t.stop());
+
+        const get = (url: string) => t.inject({ url, headers: wilson });
+        const rows = (build: (query: any) => unknown) => {
+
+            const query = t.server.app.osprey.knex('workorder');
+            build(query);
+            return query;
+        };
+
+        test('savedQuery runs the declared where with its sqp: parameters, AND-ed with oslc.where', async () => {
+
+            const open = await get(`${wos}?savedQuery=OPENWO&count=1`);
+            expect(open.result.totalCount).to.equal((await rows((q) => q.whereIn('status', ['WAPPR', 'APPR', 'WSCH', 'WMATL', 'INPRG']))).length);
+            const both = await get(`${wos}?savedQuery=OPENWO&count=1&oslc.where=${encodeURIComponent('siteid="BEDFORD"')}`);
+            expect(both.result.totalCount).to.equal((await rows((q) => q.whereIn('status', ['WAPPR', 'APPR', 'WSCH', 'WMATL', 'INPRG']).where({ siteid: 'BEDFORD' }))).length);
+            const byAsset = await get(`${wos}?savedQuery=WOBYASSET&sqp:asset=11001&oslc.select=assetnum`);
+            expect(byAsset.result.member).to.not.be.empty();
+            expect(byAsset.result.member.every((row: any) => row.assetnum === '11001')).to.be.true();
+            for (const url of [`${wos}?savedQuery=openwo`, `${wos}?savedQuery=WOBYASSET`]) {
+                const res = await get(url);
+                expect(res.statusCode, url).to.equal(400);
+                expect(res.result.Error.reasonCode).to.equal('BMXAA8744E');
+            }
+
+            const meta = await get('/maximo/oslc/apimeta/mxapiwodetail');
+            expect(meta.result.queryCapability.map((entry: any) => entry.name)).to.include(['OPENWO', 'EMERGENCYWO', 'WOBYASSET']);
+        });
+
+        test('search terms match any word in the search attributes; a quoted phrase matches whole', async () => {
+
+            const words = await get(`${wos}?oslc.searchTerms=${encodeURIComponent('bearing leak')}&count=1`);
+            const expected = await rows((q) => q.whereRaw('lower(description) like ?', ['%bearing%']).orWhereRaw('lower(description) like ?', ['%leak%']).orWhereRaw('lower(wonum) like ?', ['%bearing%']));
+            expect(words.result.totalCount).to.equal(expected.length);
+            const wonum = await get(`${wos}?oslc.searchTerms=%22%221000%22%22&searchAttributes=wonum&oslc.select=wonum`);
+            expect(wonum.result.member.map((row: any) => row.wonum)).to.equal(['1000']);
+            const bad = await get(`${wos}?oslc.searchTerms=x&searchAttributes=wopriority`);
+            expect(bad.statusCode).to.equal(400);
+            const none = await t.inject({ url: '/maximo/oslc/os/mxapiapikey?oslc.searchTerms=x', headers: { maxauth: Buffer.from('maxadmin:maxadmin').toString('base64') } });
+            expect(none.statusCode).to.equal(400);
+            expect(none.result.Error.message).to.contain('no search attributes');
+        });
+
+        test('distinct answers the distinct values of an attribute', async () => {
+
+            const res = await get(`${wos}?distinct=siteid`);
+            expect(res.result).to.equal(['BEDFORD', 'NASHUA']);
+            const filteredStatus = await get(`${wos}?distinct=status&oslc.where=${encodeURIComponent('status in ["APPR","WAPPR"]')}`);
+            expect(filteredStatus.result).to.equal(['APPR', 'WAPPR']);
+            expect((await get(`${wos}?distinct=colour`)).statusCode).to.equal(400);
+        });
+
+        test('gbcols groups with counts and sums, sorted by gbsortby, each with its query href', async () => {
+
+            const res = await get(`${wos}?gbcols=siteid,status,count.*,sum.wopriority,avg.estdur,min.wopriority,max.wopriority&gbsortby=-count,siteid`);
+            expect(res.statusCode).to.equal(200);
+            const groups = res.result as any[];
+            const expected = await rows((q) => q.select('siteid', 'status').count({ n: '*' }).groupBy('siteid', 'status'));
+            expect(groups.length).to.equal(expected.length);
+            expect(groups.reduce((sum, group) => sum + group.count, 0)).to.equal(600);
+            expect(groups[0].count >= groups[1].count).to.be.true();
+            expect(Object.keys(groups[0]).sort()).to.equal(['avg_estdur', 'collectionref', 'count', 'max_wopriority', 'min_wopriority', 'siteid', 'status', 'sum_wopriority']);
+            const check = await get(`${new URL(groups[0].collectionref).pathname}${new URL(groups[0].collectionref).search}&count=1`);
+            expect(check.result.totalCount).to.equal(groups[0].count);
+            for (const url of [`${wos}?gbcols=colour`, `${wos}?gbcols=siteid,count.*&gbsortby=status`, `${wos}?gbcols=sum.nothing`]) {
+                expect((await get(url)).statusCode, url).to.equal(400);
+            }
+        });
+    });
+}
