@@ -9,6 +9,7 @@ import { parseWhere, withOperatorMode } from '../../src/query/where';
 import type { Attribute, Structure } from '../../src/structures/registry';
 import { typeTable } from '../../src/structures/types';
 import { flag } from './request';
+import { own } from '../../src/structures/own';
 
 
 // The rows a collection request names, on the root table aliased q0: oslc.where (opmodeor=1 turns every and
@@ -30,7 +31,7 @@ const savedQuery = (request: Hapi.Request, structure: Structure, query: Knex.Que
         return;
     }
 
-    const saved = structure.def.savedQueries[name];
+    const saved = own(structure.def.savedQueries, name);
     if (!saved) {
         const known = Object.keys(structure.def.savedQueries);
         throw new QueryError('savedQuery', 1, `${name} is not a saved query of ${structure.name}${known.length ? ` (${known.join(', ')})` : ''}`);

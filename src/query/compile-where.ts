@@ -5,6 +5,7 @@ import type { Attribute, BusinessObject, Registry, Structure } from '../structur
 import { toDb, typeTable } from '../structures/types';
 import type { Literal, Path, Where } from './ast';
 import { QueryError } from './query-error';
+import { own } from '../structures/own';
 
 
 // Compiles a parsed oslc.where onto a knex query. Names are resolved against the structure here: an
@@ -53,7 +54,7 @@ const hopOf = (scope: WhereScope, name: string, position: number): Hop => {
         return { table: child.object.table, on: Object.entries(child.join), structure: undefined, object: child.object };
     }
 
-    const relation = scope.structure?.root === scope.object ? scope.structure.def.relations[name] : undefined;
+    const relation = scope.structure?.root === scope.object ? own(scope.structure.def.relations, name) : undefined;
     if (relation) {
         const target = scope.registry.get(relation.structure)!;
         return { table: target.root.table, on: Object.entries(relation.join), structure: target, object: target.root };
@@ -129,7 +130,12 @@ const bindValue = (scope: WhereScope, attr: Attribute, raw: unknown, position: n
     }
 
     const date = typeof raw === 'string' ? new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(raw) || raw.length <= 10 ? raw : `${raw}Z`) : new Date(NaN);
-    return Number.isNaN(date.getTime()) ? fail(scope, position, `${attr.name} is a date; ${JSON.stringify(raw)} is not.`) : toDb(attr, date);
+    if (Number.isNaN(date.getTime())) {
+        return fail(scope, position, `${attr.name} is a date; ${JSON.stringify(raw)} is not.`);
+    }
+
+    // Stored datetimes are whole seconds; a query value keeps its milliseconds so that < and > stay exact.
+    return family === 'datetime' ? date.toISOString() : toDb(attr, date);
 };
 
 const column = (scope: WhereScope, attr: Attribute) => `${scope.alias}.${attr.name}`;

@@ -40,6 +40,12 @@ export const checkText = (text: unknown, parameter: string): string => {
         throw new QueryError(parameter, maxLength + 1, `expected at most ${maxLength} characters, found ${text.length}`);
     }
 
+    // PostgreSQL cannot store or compare text holding NUL; no query needs one.
+    const nul = text.indexOf('\u0000');
+    if (nul >= 0) {
+        throw new QueryError(parameter, nul + 1, 'found a NUL character');
+    }
+
     return text;
 };
 

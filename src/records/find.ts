@@ -7,7 +7,8 @@ import { typeTable } from '../structures/types';
 
 const keyValue = (object: BusinessObject, key: string, value: string | null): string | number | undefined => {
 
-    if (value === null) {
+    // NUL cannot be in a stored key (PostgreSQL refuses it in text).
+    if (value === null || value.includes('\u0000')) {
         return undefined;
     }
 

@@ -150,6 +150,11 @@ type Fail = (attribute: string, message: string, reason?: AttributeError['reason
 const checkValue = (attr: Attribute, raw: unknown, settings: ParseSettings & { fixed: Row }, fail: Fail, values: Row, transient: Row) => {
 
     const { object, current, fixed } = settings;
+    if (typeof raw === 'string' && raw.includes('\u0000')) {
+        fail(attr.name, `The value of ${object.name}.${attr.name.toUpperCase()} contains a NUL character.`);
+        return;
+    }
+
     const { error, value } = raw === null || raw === '' ? { error: undefined, value: null } : schemaOf(attr).validate(raw);
     if (error) {
         fail(attr.name, `The value ${JSON.stringify(raw)} is not valid for ${object.name}.${attr.name.toUpperCase()}: ${error.message}.`);

@@ -1,6 +1,7 @@
 import type { Aggregate, SelectItem } from '../query/ast';
 import { QueryError } from '../query/query-error';
 import type { Attribute, BusinessObject, Registry, Structure } from '../structures/registry';
+import { own } from '../structures/own';
 
 
 // What a record is rendered with: attributes (under their alias), embedded child collections, related records
@@ -53,7 +54,7 @@ const linkOf = (object: BusinessObject, name: string, settings: SelectSettings):
         return { name, object: child.object, join: child.join, many: true, child: true };
     }
 
-    const relation = settings.structure?.root === object ? settings.structure.def.relations[name] : undefined;
+    const relation = settings.structure?.root === object ? own(settings.structure.def.relations, name) : undefined;
     const target = relation && settings.registry?.get(relation.structure);
     return target ? { name, object: target.root, join: relation.join, many: relation.cardinality === 'many', structure: target, child: false } : undefined;
 };

@@ -4,6 +4,7 @@ import { toDb } from '../structures/types';
 import type { WriteScope } from './context';
 import { joinValues, type Row } from './find';
 import type { ParsedItem } from './input';
+import { own } from '../structures/own';
 
 
 // Status changes follow the transitions the YAML declares (`statuses: {FROM: [TO, ...]}`), stamp
@@ -22,14 +23,15 @@ export const checkStatus = (scope: WriteScope, current: Row | undefined, item: P
     const root = structure.root;
     const fail = (message: string) => scope.errors.push({ attribute: name, objectPath: root.path, message });
     if (!current) {
-        if (!(to in statuses)) {
+        if (!own(statuses, to)) {
             fail(`${to} is not a status of ${structure.name}; one of ${Object.keys(statuses).join(', ')} is expected.`);
         }
     }
     else {
         const from = String(current[name]);
-        if (!(statuses[from] ?? []).includes(to)) {
-            const allowed = statuses[from]?.length ? `from ${from} only ${statuses[from]!.join(', ')} can follow` : `${from} is final`;
+        const next = own(statuses, from);
+        if (!(next ?? []).includes(to)) {
+            const allowed = next?.length ? `from ${from} only ${next.join(', ')} can follow` : `${from} is final`;
             fail(`The status of ${root.name} cannot change from ${from} to ${to}: ${allowed}.`);
             return;
         }
