@@ -40,6 +40,11 @@ export const pgTypes = {
     }
 };
 
+interface BetterConnection {
+    pragma: (sql: string) => void;
+    function: (name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown) => void;
+}
+
 export const createKnex = (options: DatabaseOptions): KnexType => {
 
     if (databaseKind(options.databaseUrl) === 'postgresql') {
@@ -76,9 +81,11 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
         connection: { filename },
         useNullAsDefault: true,
         pool: {
-            afterCreate: (connection: { pragma: (sql: string) => void }, done: (err: Error | null, connection: unknown) => void) => {
+            afterCreate: (connection: BetterConnection, done: (err: Error | null, connection: unknown) => void) => {
 
                 pragmas.forEach((pragma) => connection.pragma(pragma));
+                // SQLite's own lower() folds ASCII only; case-insensitive LIKE must fold "Ü" as PostgreSQL does.
+                connection.function('lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));
                 done(null, connection);
             }
         }

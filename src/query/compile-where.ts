@@ -130,7 +130,8 @@ const bindValue = (scope: WhereScope, attr: Attribute, raw: unknown, position: n
     }
 
     const date = typeof raw === 'string' ? new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(raw) || raw.length <= 10 ? raw : `${raw}Z`) : new Date(NaN);
-    if (Number.isNaN(date.getTime())) {
+    // Years outside 0001–9999 have no common form on both databases (SQLite compares ISO text).
+    if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) {
         return fail(scope, position, `${attr.name} is a date; ${JSON.stringify(raw)} is not.`);
     }
 
@@ -139,6 +140,10 @@ const bindValue = (scope: WhereScope, attr: Attribute, raw: unknown, position: n
 };
 
 const column = (scope: WhereScope, attr: Attribute) => `${scope.alias}.${attr.name}`;
+
+// PostgreSQL types an untyped parameter after its column, so 2.5 against an integer column would fail to parse;
+// as numeric it compares by value, as SQLite does.
+const placeholder = (scope: WhereScope, attr: Attribute) => (scope.kind === 'postgresql' && ['integer', 'decimal'].includes(typeTable[attr.type].family) ? 'cast(? as numeric)' : '?');
 
 type Term = Extract<Where, { path: Path }>;
 
@@ -183,7 +188,8 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
 
         case 'in': {
             const values = term.values.map((value) => bindValue(scope, attr, literalValue(scope, value, position), position));
-            builder[term.negated ? 'whereNotIn' : 'whereIn'](col, values as Knex.Value[]);
+            const list = values.map(() => placeholder(scope, attr)).join(', ');
+            builder.whereRaw(`?? ${term.negated ? 'not in' : 'in'} (${list})`, [col, ...values as Knex.Value[]]);
             return;
         }
 
@@ -195,7 +201,7 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
 
             const op = term.op === '!=' ? '<>' : term.op;
             const collate = binaryText(scope, attr) && op !== '=' && op !== '<>' ? ' collate "C"' : '';
-            builder.whereRaw(`??${collate} ${op} ?`, [col, value as Knex.Value]);
+            builder.whereRaw(`??${collate} ${op} ${placeholder(scope, attr)}`, [col, value as Knex.Value]);
         }
     }
 };

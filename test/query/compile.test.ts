@@ -32,7 +32,7 @@ experiment('compiling oslc.where to SQL', () => {
     test('binds every value, typed by its attribute', () => {
 
         expect(compile('MXAPIASSET', 'isrunning=true and isrunning!=0 and installdate>="2020-01-02" and purchaseprice<"1000.5"')).to.equal({
-            sql: '(("q0"."isrunning" = ?) and ("q0"."isrunning" <> ?) and ("q0"."installdate" >= ?) and ("q0"."purchaseprice" < ?))',
+            sql: '(("q0"."isrunning" = ?) and ("q0"."isrunning" <> ?) and ("q0"."installdate" >= ?) and ("q0"."purchaseprice" < cast(? as numeric)))',
             bindings: [true, false, '2020-01-02', 1000.5]
         });
         expect(compile('MXAPIWODETAIL', 'reportdate<"2026-01-01T10:00:00"').bindings).to.equal(['2026-01-01T10:00:00.000Z']);
@@ -58,7 +58,8 @@ experiment('compiling oslc.where to SQL', () => {
         expect(compile('MXAPIWODETAIL', 'siteid=:site', { site: null }).sql).to.equal('"q0"."siteid" is null');
         expect(compile('MXAPIWODETAIL', 'siteid!=:site', { site: null }).sql).to.equal('"q0"."siteid" is not null');
         expect(compile('MXAPIWODETAIL', 'siteid>:site', { site: undefined }).sql).to.equal('1 = 0');
-        expect(compile('MXAPIWODETAIL', 'wopriority in [:a, 2]', { a: '1' }).bindings).to.equal([1, 2]);
+        expect(compile('MXAPIWODETAIL', 'wopriority in [:a, 2.5]', { a: '1' })).to.equal({ sql: '"q0"."wopriority" in (cast(? as numeric), cast(? as numeric))', bindings: [1, 2.5] });
+        expect(compile('MXAPIWODETAIL', 'wopriority!="[1,2]"', {}, 'sqlite')).to.equal({ sql: '`q0`.`wopriority` not in (?, ?)', bindings: [1, 2] });
     });
 
     test('hops become EXISTS subqueries', () => {
@@ -75,6 +76,8 @@ experiment('compiling oslc.where to SQL', () => {
             ['wopriority=true', 'wopriority is a number; true is not'],
             ['wopriority=:p', 'wopriority is a number; "" is not', { p: '' }],
             ['reportdate=5', 'reportdate is a date; 5 is not'],
+            ['reportdate<"+010000-01-01T00:00:00Z"', 'reportdate is a date; "+010000-01-01T00:00:00Z" is not'],
+            ['installdate>"-000001-01-01"', 'installdate is not an attribute of WORKORDER'],
             ['asset.isrunning="maybe"', 'isrunning is true or false; "maybe" is not'],
             ['schedstart="%1%"', 'schedstart is not text; "%" patterns apply to text attributes at column 1']
         ];
