@@ -8,14 +8,12 @@ import { parseSearchTerms } from '../../src/query/search';
 import { parseWhere, withOperatorMode } from '../../src/query/where';
 import type { Attribute, Structure } from '../../src/structures/registry';
 import { typeTable } from '../../src/structures/types';
-import { flag } from './request';
+import { flag, text } from './request';
 import { own } from '../../src/structures/own';
 
 
 // The rows a collection request names, on the root table aliased q0: oslc.where (opmodeor=1 turns every and
 // into or), a saved query with its sqp: parameters, and search terms — all AND-ed.
-
-export const text = (value: unknown): string | undefined => (value === undefined ? undefined : String(Array.isArray(value) ? value[value.length - 1] : value));
 
 const scopeOf = (request: Hapi.Request, structure: Structure, parameter: string, params: Record<string, unknown> = {}): WhereScope => {
 
@@ -92,11 +90,11 @@ const searchTerms = (request: Hapi.Request, structure: Structure, query: Knex.Qu
     });
 };
 
-export const filtered = (request: Hapi.Request, structure: Structure, options: { where?: string } = {}): Knex.QueryBuilder => {
+export const filtered = (request: Hapi.Request, structure: Structure): Knex.QueryBuilder => {
 
     const query = request.server.app.osprey.knex({ q0: structure.root.table });
     const aliases = { next: 0 };
-    const where = options.where ?? text(request.query['oslc.where']);
+    const where = text(request.query['oslc.where']);
     if (where?.trim()) {
         const parsed: Where = parseWhere(where);
         applyWhere(query, { ...scopeOf(request, structure, 'oslc.where'), aliases }, flag(request.query.opmodeor) ? withOperatorMode(parsed, 'or') : parsed);

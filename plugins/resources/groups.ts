@@ -7,8 +7,8 @@ import { QueryError } from '../../src/query/query-error';
 import type { Row } from '../../src/records/find';
 import type { Attribute, Structure } from '../../src/structures/registry';
 import { toJson } from '../../src/structures/types';
-import { filtered, text } from './filter';
-import { collectionHref } from './request';
+import { filtered } from './filter';
+import { collectionHref, text } from './request';
 
 
 // distinct=attr and gbcols=…: answers computed by the database over the filtered rows (CONTRACT §3).

@@ -9,9 +9,9 @@ import { QueryError } from '../../src/query/query-error';
 import type { Row } from '../../src/records/find';
 import { memberId, serializeRows } from '../../src/records/serialize';
 import type { Structure } from '../../src/structures/registry';
-import { filtered, text } from './filter';
+import { filtered } from './filter';
 import { distinctValues, groups } from './groups';
-import { collectionHref, flag, readSelect, serializeOptions } from './request';
+import { collectionHref, flag, readSelect, serializeOptions, text } from './request';
 
 
 // oslc.orderBy on attributes of the root object, then the unique id so that pages never overlap.
@@ -57,12 +57,14 @@ export const readCollection: Hapi.Lifecycle.Method = async (request) => {
     const hasSelect = text(request.query['oslc.select']) ?? text(request.query['oslc.properties']);
     const plan = hasSelect?.trim() ? readSelect(request, root) : undefined;
     const counting = flag(query.collectioncount) || flag(query.count);
-    const total = counting ? Number((await filtered(request, structure).count({ n: '*' }))[0]!.n) : undefined;
+    // The where is parsed and compiled once; the count and the page are clones of it.
+    const rowsWhere = filtered(request, structure);
+    const total = counting ? Number((await rowsWhere.clone().count({ n: '*' }))[0]!.n) : undefined;
     if (flag(query.count)) {
         return { totalCount: total };
     }
 
-    const rows = await ordered(filtered(request, structure), request, structure).select('q0.*').limit(pageSize + 1).offset((query.pageno - 1) * pageSize) as Row[];
+    const rows = await ordered(rowsWhere, request, structure).select('q0.*').limit(pageSize + 1).offset((query.pageno - 1) * pageSize) as Row[];
     const page = rows.slice(0, pageSize);
     const base = collectionHref(request, structure);
     const hrefs = page.map((row) => `${base}/${memberId(root, row)}`);

@@ -15,7 +15,8 @@ export const flag = (value: unknown): boolean => value === '1' || value === 'tru
 
 export const collectionHref = (request: Hapi.Request, structure: Structure): string => `${homeHref(request, request.server.app.osprey.options.contextRoot)}/os/${structure.id}`;
 
-const text = (value: unknown) => (Array.isArray(value) ? String(value[value.length - 1]) : value === undefined ? undefined : String(value));
+// A query parameter as one string: the last of a repeated one.
+export const text = (value: unknown): string | undefined => (Array.isArray(value) ? String(value[value.length - 1]) : value === undefined ? undefined : String(value));
 
 // The select of a read: oslc.select, else oslc.properties; undefined when neither is sent.
 const selectSettings = (request: Hapi.Request, object: BusinessObject, parameter: string, settings: Partial<SelectSettings>): SelectSettings => {

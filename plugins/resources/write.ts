@@ -1,6 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
 import { requireRight } from '../../src/auth/access';
+import { isPostgres } from '../../src/db/knex';
 import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
 import { structureOf } from '../../src/http/structure';
@@ -101,7 +102,7 @@ const sync = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: S
     const outcome = await runWrite(settingsOf(request, structure), async (scope) => {
 
         const query = scope.trx(root.table).where(keys ?? {}).first();
-        const current = keys ? await (scope.trx.client.config.client === 'pg' ? query.forUpdate() : query) as Row | undefined : undefined;
+        const current = keys ? await (isPostgres(scope.trx) ? query.forUpdate() : query) as Row | undefined : undefined;
         isNew = !current;
         requireRight(request, structure, current ? 'update' : 'insert');
         const plan = current ? await planUpdate(scope, root, current, body, isMerge(request)) : await planInsert(scope, root, body);

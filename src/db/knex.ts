@@ -92,6 +92,9 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
     });
 };
 
+// Row locks (SELECT … FOR UPDATE) exist on PostgreSQL; SQLite runs one write transaction at a time instead.
+export const isPostgres = (knex: KnexType): boolean => knex.client.config.client === 'pg';
+
 export const databaseVersion = async (knex: KnexType, kind: DatabaseKind): Promise<string> => {
 
     const query = kind === 'sqlite' ? 'select sqlite_version() as version' : 'show server_version';

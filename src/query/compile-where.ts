@@ -209,24 +209,13 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
 export const applyWhere = (builder: Builder, scope: WhereScope, where: Where): void => {
 
     switch (where.kind) {
-        case 'and': {
-            builder.where(function (this: Builder) {
-
-                for (const term of where.terms) {
-                    this.andWhere(function (this: Builder) {
-
-                        applyWhere(this, scope, term);
-                    });
-                }
-            });
-            return;
-        }
-
+        case 'and':
         case 'or': {
+            const join = where.kind === 'and' ? 'andWhere' : 'orWhere';
             builder.where(function (this: Builder) {
 
                 for (const term of where.terms) {
-                    this.orWhere(function (this: Builder) {
+                    this[join](function (this: Builder) {
 
                         applyWhere(this, scope, term);
                     });

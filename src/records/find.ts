@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import { isPostgres } from '../db/knex';
 import type { BusinessObject, Child } from '../structures/registry';
 import { decodeId } from '../structures/resource-id';
 import { typeTable } from '../structures/types';
@@ -58,7 +59,7 @@ export const findById = async (knex: Knex, object: BusinessObject, id: string, o
     }
 
     const query = knex(object.table).where(where).first();
-    return await (options.lock && knex.client.config.client === 'pg' ? query.forUpdate() : query) as Row | undefined;
+    return await (options.lock && isPostgres(knex) ? query.forUpdate() : query) as Row | undefined;
 };
 
 // A child's join columns take their values from the parent row.

@@ -1,3 +1,4 @@
+import { isPostgres } from '../db/knex';
 import type { Where } from '../query/ast';
 import { applyWhere } from '../query/compile-where';
 import { parseWhere } from '../query/where';
@@ -55,4 +56,4 @@ export const checkLookups = async (scope: WriteScope, object: BusinessObject, va
     }
 };
 
-const kindOf = (scope: WriteScope) => (scope.trx.client.config.client === 'pg' ? 'postgresql' : 'sqlite');
+const kindOf = (scope: WriteScope) => (isPostgres(scope.trx) ? 'postgresql' : 'sqlite');
