@@ -4,34 +4,54 @@ import type { Knex } from 'knex';
 import { requireRight } from '../../src/auth/access';
 import { maximoError } from '../../src/errors/maximo-error';
 import { structureOf } from '../../src/http/structure';
-import { parseOrderBy } from '../../src/query/order';
-import { QueryError } from '../../src/query/query-error';
 import type { Row } from '../../src/records/find';
+import { applyAfter, applyOrder, orderColumns } from '../../src/records/ordering';
 import { memberId, serializeRows } from '../../src/records/serialize';
+import { decodeCursor, encodeCursor, queryDigest } from '../../src/records/stable-cursor';
 import type { Structure } from '../../src/structures/registry';
 import { filtered } from './filter';
 import { distinctValues, groups } from './groups';
 import { collectionHref, flag, readSelect, serializeOptions, text } from './request';
 
 
-// oslc.orderBy on attributes of the root object, then the unique id so that pages never overlap.
-const ordered = (query: Knex.QueryBuilder, request: Hapi.Request, structure: Structure) => {
+// GET {home}/os/{os}: a page of records (CONTRACT §3).
+// Offset paging (pageno), or with stablepaging=1 a keyset cursor: the next page starts after the last row
+// served, whatever was inserted or deleted before it meanwhile. A cursor only moves forward.
+const pager = (request: Hapi.Request, structure: Structure, base: string, url: URL) => {
 
-    const root = structure.root;
-    const orderBy = text(request.query['oslc.orderBy']);
-    for (const term of orderBy?.trim() ? parseOrderBy(orderBy) : []) {
-        const attr = term.path.length === 1 ? root.attributes.get(term.path[0]!) : undefined;
-        if (!attr?.persistent || attr.secret) {
-            throw new QueryError('oslc.orderBy', term.position, `${term.path.join('.')} is not an attribute of ${root.name}`);
+    const osprey = request.server.app.osprey;
+    const kind = osprey.kind;
+    const columns = orderColumns(structure.root, text(request.query['oslc.orderBy']));
+    const stable = flag(text(request.query.stablepaging));
+    const digest = queryDigest(url.pathname, url.searchParams);
+    const token = stable ? text(request.query.stableId ?? request.query.stableid) : undefined;
+    const cursor = token ? decodeCursor(osprey.secret, digest, token) : undefined;
+    const pageno = (request.query as { pageno: number }).pageno;
+    const page = cursor ? cursor.page + 1 : pageno;
+    const pageSize = Number(request.query['oslc.pageSize'] ?? structure.def.pageSize ?? 100);
+    const href = (n: number, stableId?: string) => {
+
+        url.searchParams.set('pageno', String(n));
+        if (stableId) {
+            url.searchParams.set('stableId', stableId);
         }
 
-        query.orderBy(`q0.${attr.name}`, term.direction);
-    }
+        return `${base}?${url.searchParams.toString()}`;
+    };
 
-    return query.orderBy(`q0.${root.uniqueColumn}`);
+    return {
+        page,
+        stable,
+        href,
+        query: (builder: Knex.QueryBuilder) => {
+
+            applyOrder(builder, kind, 'q0', columns);
+            return cursor ? applyAfter(builder, kind, 'q0', columns, cursor.values) : builder.offset((pageno - 1) * pageSize);
+        },
+        next: (last: Row) => (stable ? href(page + 1, encodeCursor(osprey.secret, digest, { page, values: columns.map(({ attr }) => last[attr.name] ?? null) })) : href(page + 1))
+    };
 };
 
-// GET {home}/os/{os}: a page of records (CONTRACT §3).
 export const readCollection: Hapi.Lifecycle.Method = async (request) => {
 
     const osprey = request.server.app.osprey;
@@ -64,26 +84,21 @@ export const readCollection: Hapi.Lifecycle.Method = async (request) => {
         return { totalCount: total };
     }
 
-    const rows = await ordered(rowsWhere, request, structure).select('q0.*').limit(pageSize + 1).offset((query.pageno - 1) * pageSize) as Row[];
-    const page = rows.slice(0, pageSize);
     const base = collectionHref(request, structure);
+    const url = new URL(request.url.href);
+    const paging = pager(request, structure, base, url);
+    const rows = await paging.query(rowsWhere).select('q0.*').limit(pageSize + 1) as Row[];
+    const page = rows.slice(0, pageSize);
     const hrefs = page.map((row) => `${base}/${memberId(root, row)}`);
     // Without a select, members carry only their href (Maximo's rule).
     const member = plan ? await serializeRows(osprey.knex, plan, page, hrefs, serializeOptions(request)) : hrefs.map((href) => ({ href }));
-    const url = new URL(request.url.href);
-    const pageHref = (pageno: number) => {
-
-        url.searchParams.set('pageno', String(pageno));
-        return { href: `${base}?${url.searchParams.toString()}` };
-    };
-
-    const responseInfo: Row = { href: `${base}${request.url.search}`, pagenum: query.pageno };
+    const responseInfo: Row = { href: `${base}${request.url.search}`, pagenum: paging.page };
     if (rows.length > pageSize) {
-        responseInfo.nextPage = pageHref(query.pageno + 1);
+        responseInfo.nextPage = { href: paging.next(page[page.length - 1]!) };
     }
 
-    if (query.pageno > 1) {
-        responseInfo.previousPage = pageHref(query.pageno - 1);
+    if (paging.page > 1 && !paging.stable) {
+        responseInfo.previousPage = { href: paging.href(paging.page - 1) };
     }
 
     if (total !== undefined) {

@@ -3,6 +3,8 @@ import type * as Hapi from '@hapi/hapi';
 import { header } from '../../src/http/headers';
 import { homeHref } from '../../src/http/hrefs';
 import { parseSelect } from '../../src/query/select';
+import type { UserProfile } from '../../src/auth/users';
+import { allowedActions } from '../../src/records/allowed-actions';
 import type { WriteContext } from '../../src/records/context';
 import { planSelect, type SelectPlan, type SelectSettings } from '../../src/records/select-plan';
 import type { SerializeOptions } from '../../src/records/serialize';
@@ -47,7 +49,8 @@ export const serializeOptions = (request: Hapi.Request): SerializeOptions => {
         home: homeHref(request, request.server.app.osprey.options.contextRoot),
         dropNulls: request.query._dropnulls !== '0' && request.query._dropnulls !== 'false',
         collectionRefs: !flag(request.query.ignorecollectionref),
-        domains: request.server.app.osprey.registry.domains()
+        domains: request.server.app.osprey.registry.domains(),
+        allowedActions: allowedActions(request.server.app.osprey.registry, request.auth.credentials.user as UserProfile)
     };
 };
 

@@ -33,6 +33,8 @@ export interface SelectPlan {
     readonly attributes: readonly { readonly attr: Attribute; readonly key: string }[];
     readonly links: readonly { readonly link: Link; readonly key: string; readonly plan: SelectPlan }[];
     readonly aggregates: readonly AggregatePlan[];
+    /** `allowedactions` was named: each record lists the actions its reader may run on it now. */
+    readonly allowedActions?: boolean;
 }
 
 export interface SelectSettings {
@@ -80,6 +82,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
     // 1:1 related attributes (`asset.description`, `asset.status`) gather into one nested select per relation.
     const nested = new Map<string, { link: Link; items: SelectItem[] }>();
     let all = false;
+    let allowedActions = false;
     for (const item of items) {
         if (item.kind === 'star') {
             all = true;
@@ -115,6 +118,11 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
         }
 
         const attr = object.attributes.get(name!);
+        if (!attr && name === 'allowedactions' && settings.structure?.root === object) {
+            allowedActions = true;
+            continue;
+        }
+
         if (!attr || (attr.secret && !settings.secrets)) {
             fail(settings, item, `${item.path.join('.')} is not an attribute or child object of ${object.name}`);
         }
@@ -128,5 +136,5 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
         links.push({ link, key, plan: planSelect(link.object, inner, { ...settings, structure: link.structure }) });
     }
 
-    return { object, all, attributes: [...attributes.values()], links, aggregates };
+    return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions };
 };

@@ -15,6 +15,8 @@ export interface SerializeOptions {
     readonly dropNulls: boolean;
     readonly collectionRefs: boolean;
     readonly domains: ReadonlyMap<string, DomainDef>;
+    /** The actions the reader may run on a record of a structure's root object, for `allowedactions`. */
+    readonly allowedActions?: (object: BusinessObject, row: Row) => Row;
 }
 
 export const memberId = (object: BusinessObject, row: Row): string => {
@@ -44,6 +46,10 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
         if (description !== undefined) {
             record[`${key}_description`] = description;
         }
+    }
+
+    if (plan.allowedActions && options.allowedActions) {
+        record.allowedactions = options.allowedActions(plan.object, row);
     }
 
     if (options.collectionRefs && plan.all) {

@@ -87,5 +87,24 @@ for (const database of testDatabases) {
                 expect((await get(url)).statusCode, url).to.equal(400);
             }
         });
+
+        test('gbfilter keeps the groups whose outputs match, in the where syntax (SQL HAVING)', async () => {
+
+            // Without gbsortby the groups come in the database's order.
+            const all = (await get(`${wos}?gbcols=siteid,status,count.*,sum.wopriority`)).result as any[];
+            const filter = (text: string) => get(`${wos}?gbcols=siteid,status,count.*,sum.wopriority&gbsortby=siteid,status&gbfilter=${encodeURIComponent(text)}`);
+            const big = await filter('count>=40 and sum.wopriority>100');
+            expect(big.statusCode, big.payload).to.equal(200);
+            const expected = all.filter((group) => group.count >= 40 && group.sum_wopriority > 100).sort((a, b) => `${a.siteid}/${a.status}`.localeCompare(`${b.siteid}/${b.status}`));
+            expect(expected.length > 0 && expected.length < all.length).to.be.true();
+            expect(big.result).to.equal(expected);
+            const site = await filter('siteid="NASHUA" and not status in ["CLOSE","CAN"] and sum_wopriority>0');
+            expect(site.result.length).to.equal(all.filter((group) => group.siteid === 'NASHUA' && !['CLOSE', 'CAN'].includes(group.status) && group.sum_wopriority > 0).length);
+            for (const text of ['wopriority>1', 'count>', 'woactivity.taskid>1', 'avg.estdur>1']) {
+                const res = await filter(text);
+                expect(res.statusCode, text).to.equal(400);
+                expect(res.result.Error.reasonCode, text).to.equal('BMXAA8744E');
+            }
+        });
     });
 }

@@ -27,12 +27,14 @@ for (const database of testDatabases) {
 
         after(() => t.stop());
 
-        for (const parameter of ['oslc.where', 'oslc.select', 'oslc.orderBy', 'gbcols', 'oslc.searchTerms', 'distinct', 'savedQuery']) {
+        // gbfilter and stableId only mean something next to the parameters they belong to.
+        const context: Record<string, string> = { gbfilter: 'gbcols=siteid,status,count.*,sum.estdur&', stableId: 'stablepaging=1&' };
+        for (const parameter of ['oslc.where', 'oslc.select', 'oslc.orderBy', 'gbcols', 'gbfilter', 'oslc.searchTerms', 'distinct', 'savedQuery', 'stableId']) {
             test(`${parameter} answers only 200 or 400`, async () => {
 
                 await Fc.assert(Fc.asyncProperty(anything, async (value) => {
 
-                    const res = await t.inject({ url: `/maximo/oslc/os/mxapiwodetail?oslc.pageSize=5&${parameter}=${encodeURIComponent(value)}`, headers: wilson });
+                    const res = await t.inject({ url: `/maximo/oslc/os/mxapiwodetail?oslc.pageSize=5&${context[parameter] ?? ''}${parameter}=${encodeURIComponent(value)}`, headers: wilson });
                     if (res.statusCode !== 200 && res.statusCode !== 400) {
                         throw new Error(`${parameter}=${JSON.stringify(value)} answered ${res.statusCode}: ${res.payload}`);
                     }

@@ -169,5 +169,25 @@ for (const database of testDatabases) {
                 expect(res.statusCode, bad).to.equal(400);
             }
         });
+
+        test('allowedactions lists the actions the reader may run on each record now', async () => {
+
+            const url = `${wos}?oslc.select=wonum,status,allowedactions&oslc.where=${encodeURIComponent('status in ["WAPPR","CLOSE"]')}&oslc.pageSize=200`;
+            const planner = await get(url);
+            expect(planner.statusCode, planner.payload).to.equal(200);
+            const open = planner.result.member.find((row: any) => row.status === 'WAPPR');
+            const closed = planner.result.member.find((row: any) => row.status === 'CLOSE');
+            expect(open.allowedactions).to.equal({ changeStatus: { httpmethod: 'POST', type: 'wsmethod', description: 'Change the status of the work order' } });
+            // A closed work order has no status left to go to.
+            expect(closed.allowedactions).to.equal({});
+
+            // A user without the actions right on work orders sees none.
+            await t.server.app.osprey.users.create({ userid: 'VIEWER', password: 'viewer-pass', groups: ['EVERYONE'] });
+            const viewer = await t.inject({ url, headers: { maxauth: Buffer.from('viewer:viewer-pass').toString('base64') } });
+            expect(viewer.result.member.every((row: any) => Object.keys(row.allowedactions).length === 0)).to.be.true();
+            // Only the root object of a structure has actions.
+            const child = await get(`${wos}?oslc.select=woactivity{allowedactions}`);
+            expect(child.statusCode).to.equal(400);
+        });
     });
 }

@@ -170,6 +170,44 @@ export class Reference {
         return this;
     }
 
+    // The rows in oslc.orderBy's order as the README defines it: text by code point, numbers by value, false
+    // before true, dates by instant (the API's ISO form sorts as text); a null after every value ascending and
+    // before every value descending; the unique id last.
+    order(structureName: string, rows: Row[], terms: readonly { name: string; direction: 'asc' | 'desc' }[]): Row[] {
+
+        const root = this.registry.get(structureName)!.root;
+        const all = [...terms, { name: root.uniqueColumn, direction: 'asc' as const }];
+        const byValue = (a: JsonValue, b: JsonValue): number => {
+
+            if (typeof a === 'string' && typeof b === 'string') {
+                const [x, y] = [Array.from(a, (c) => c.codePointAt(0)!), Array.from(b, (c) => c.codePointAt(0)!)];
+                for (let i = 0; i < Math.min(x.length, y.length); ++i) {
+                    if (x[i] !== y[i]) {
+                        return x[i]! - y[i]!;
+                    }
+                }
+
+                return x.length - y.length;
+            }
+
+            return Number(a) - Number(b);
+        };
+
+        return [...rows].sort((left, right) => {
+
+            for (const { name, direction } of all) {
+                const [a, b] = [left[name] ?? null, right[name] ?? null];
+                const sign = direction === 'asc' ? 1 : -1;
+                const result = a === null || b === null ? (a === b ? 0 : a === null ? 1 : -1) : byValue(a, b);
+                if (result !== 0) {
+                    return sign * result;
+                }
+            }
+
+            return 0;
+        });
+    }
+
     rows(object: BusinessObject): Row[] {
 
         return this.tables.get(object.table)!;

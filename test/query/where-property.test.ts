@@ -230,5 +230,28 @@ for (const database of testDatabases) {
             expect(details.failed, fc.defaultReportMessage(details)).to.be.false();
             expect(sizes.some, JSON.stringify(sizes)).to.be.above(runs / 3);
         });
+
+        // Random orderings (with a random where) come back in the reference's order, nulls and ties included.
+        test(`${Math.ceil(runs / 3)} random orderings return rows in the reference's order`, { timeout: 60_000 + runs * 300 }, async () => {
+
+            const orderings = structures.map((os) => {
+
+                const names = reference.registry.get(os)!.root.columns.filter((attr) => !attr.secret && attr.type !== 'clob').map((attr) => attr.name);
+                const term = fc.record({ name: fc.constantFrom(...names), direction: fc.constantFrom('asc' as const, 'desc' as const) });
+                return fc.tuple(generator.where(os, 2), fc.array(term, { minLength: 1, maxLength: 3 })).map(([where, terms]) => ({ os, where, terms }));
+            });
+
+            const details = await fc.check(fc.asyncProperty(fc.oneof(...orderings), async ({ os, where, terms }) => {
+
+                const check = whereCase(os, where, false);
+                const orderBy = terms.map(({ name, direction }) => `${direction === 'asc' ? '%2B' : '-'}${name}`).join(',');
+                const page = ok(check, await request(check, `&oslc.orderBy=${orderBy}`));
+                const expected = reference.order(os, reference.select(os, where), terms).map((row) => reference.key(os, row));
+                const actual = (page.member as Record<string, unknown>[]).map((member) => keys[os]!.map((name) => member[name]).join('/'));
+                expect(actual, `${describe(check)} ordered by ${decodeURIComponent(orderBy)}`).to.equal(expected);
+            }), { numRuns: Math.ceil(runs / 3), includeErrorInReport: true });
+
+            expect(details.failed, fc.defaultReportMessage(details)).to.be.false();
+        });
     });
 }
