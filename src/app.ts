@@ -1,5 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
+import { ApiKeys } from './auth/api-keys';
 import { ospreyScheme } from './auth/scheme';
 import { Sessions } from './auth/sessions';
 import { Users } from './auth/users';
@@ -60,6 +61,7 @@ export const app: Hapi.Plugin<AppOptions> = {
             databaseVersion: dbVersion,
             models: createModels(registry, knex),
             users,
+            apiKeys: new ApiKeys(knex, registry, secret),
             sessions: new Sessions(knex, options.sessionMinutes),
             members: new Members(knex, options.heartbeatSeconds, version),
             started: new Date(),
@@ -68,7 +70,7 @@ export const app: Hapi.Plugin<AppOptions> = {
         };
         server.app.osprey = osprey;
 
-        server.auth.scheme('osprey', ospreyScheme({}));
+        server.auth.scheme('osprey', ospreyScheme);
         server.auth.strategy('osprey', 'osprey');
         server.auth.default('osprey');
 

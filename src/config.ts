@@ -31,6 +31,9 @@ export interface OspreyOptions {
     transactionRetentionHours: number;
     heartbeatSeconds: number;
     logLevel: 'silent' | 'error' | 'info' | 'debug';
+    externalApiKeys: boolean;
+    loginAttempts: number;
+    loginLockMinutes: number;
     licenses: LicenseEntry[];
 }
 
@@ -68,6 +71,9 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     transactionRetentionHours: Joi.number().min(0).default(24).description('OSPREY_TRANSACTION_RETENTION_HOURS: how long a transactionid is remembered'),
     heartbeatSeconds: Joi.number().min(0.05).default(5).description('OSPREY_HEARTBEAT_SECONDS: how often a node reports itself in members'),
     logLevel: Joi.string().valid('silent', 'error', 'info', 'debug').default('info').description('OSPREY_LOG: silent, error, info (one line per request) or debug'),
+    externalApiKeys: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(false).description('OSPREY_EXTERNAL_APIKEYS: 1 lets administrators supply a key value (≥ 32 characters) when creating an API key'),
+    loginAttempts: Joi.number().integer().min(1).default(10).description('OSPREY_LOGIN_ATTEMPTS: failed logins of one user (or 5× as many from one address) before 429'),
+    loginLockMinutes: Joi.number().min(0.01).default(15).description('OSPREY_LOGIN_LOCK_MINUTES: how long failures count, and how long a 429 lasts'),
     licenses: Joi.array().items(Joi.object({
         component: Joi.string().required(),
         license: Joi.string().required(),
@@ -94,7 +100,10 @@ const envNames: Record<string, keyof OspreyOptions> = {
     OSPREY_SESSION_MINUTES: 'sessionMinutes',
     OSPREY_TRANSACTION_RETENTION_HOURS: 'transactionRetentionHours',
     OSPREY_HEARTBEAT_SECONDS: 'heartbeatSeconds',
-    OSPREY_LOG: 'logLevel'
+    OSPREY_LOG: 'logLevel',
+    OSPREY_EXTERNAL_APIKEYS: 'externalApiKeys',
+    OSPREY_LOGIN_ATTEMPTS: 'loginAttempts',
+    OSPREY_LOGIN_LOCK_MINUTES: 'loginLockMinutes'
 };
 
 export const settingNames = envNames;

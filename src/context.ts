@@ -3,6 +3,7 @@ import * as Path from 'node:path';
 
 import type { Knex } from 'knex';
 
+import type { ApiKeys } from './auth/api-keys';
 import type { Sessions } from './auth/sessions';
 import type { UserProfile, Users } from './auth/users';
 import type { Members } from './cluster/members';
@@ -23,6 +24,7 @@ export interface Osprey {
     readonly databaseVersion: string;
     readonly models: ReadonlyMap<string, ObjectModel>;
     readonly users: Users;
+    readonly apiKeys: ApiKeys;
     readonly sessions: Sessions;
     readonly members: Members;
     readonly started: Date;

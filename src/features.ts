@@ -1,5 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
+import { apiKeyRoutes } from '../plugins/apikeys';
 import { authRoutes } from '../plugins/auth';
 import { health } from '../plugins/health';
 import { info } from '../plugins/info';
@@ -7,4 +8,4 @@ import { resources } from '../plugins/resources';
 
 
 // The feature plugins, registered in this order. Wiring is explicit: only YAML is discovered from disk.
-export const features = [health, authRoutes, info, resources] as Hapi.Plugin<unknown>[];
+export const features = [health, authRoutes, apiKeyRoutes, info, resources] as Hapi.Plugin<unknown>[];

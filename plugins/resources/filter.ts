@@ -1,6 +1,8 @@
 import type * as Hapi from '@hapi/hapi';
 import type { Knex } from 'knex';
 
+import { ownerOnly } from '../../src/auth/access';
+import type { UserProfile } from '../../src/auth/users';
 import type { Where } from '../../src/query/ast';
 import { applyWhere, type WhereScope } from '../../src/query/compile-where';
 import { QueryError } from '../../src/query/query-error';
@@ -102,5 +104,10 @@ export const filtered = (request: Hapi.Request, structure: Structure): Knex.Quer
 
     savedQuery(request, structure, query, aliases);
     searchTerms(request, structure, query);
+    const owner = ownerOnly(request.auth.credentials.user as UserProfile, structure);
+    if (owner) {
+        query.where(`q0.${owner}`, request.auth.credentials.user!.userid);
+    }
+
     return query;
 };

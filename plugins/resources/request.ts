@@ -3,12 +3,17 @@ import type * as Hapi from '@hapi/hapi';
 import { header } from '../../src/http/headers';
 import { homeHref } from '../../src/http/hrefs';
 import { parseSelect } from '../../src/query/select';
+import { apiKeyObject } from '../../src/auth/api-keys';
 import type { UserProfile } from '../../src/auth/users';
 import { allowedActions } from '../../src/records/allowed-actions';
 import type { WriteContext } from '../../src/records/context';
+import type { Row } from '../../src/records/find';
+import { memberId } from '../../src/records/serialize';
+import type { WriteSettings } from '../../src/records/write';
+import { maximoError } from '../../src/errors/maximo-error';
 import { planSelect, type SelectPlan, type SelectSettings } from '../../src/records/select-plan';
 import type { SerializeOptions } from '../../src/records/serialize';
-import type { BusinessObject, Structure } from '../../src/structures/registry';
+import type { Attribute, BusinessObject, Structure } from '../../src/structures/registry';
 
 
 // Reading a request's resource-related parameters, the same way for every route of this plugin.
@@ -25,7 +30,8 @@ const selectSettings = (request: Hapi.Request, object: BusinessObject, parameter
 
     const registry = request.server.app.osprey.registry;
     const structure = registry.byObject(object.name);
-    return { parameter, registry, structure: structure?.root === object ? structure : undefined, ...settings };
+    // Secret attributes may be named where a reveal rule exists (an API key's value); others never render.
+    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: object.name === apiKeyObject, ...settings };
 };
 
 export const readSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan => {
@@ -43,9 +49,21 @@ export const writeSelect = (request: Hapi.Request, object: BusinessObject, setti
     return source?.trim() ? planSelect(object, parseSelect(source, 'properties'), selectSettings(request, object, 'properties', settings)) : undefined;
 };
 
+// An API key's value is shown to its owner and to administrators; every other secret stays hidden.
+const reveal = (request: Hapi.Request) => {
+
+    const user = request.auth.credentials.user as UserProfile;
+    return (object: BusinessObject, attr: Attribute, row: Record<string, unknown>) => {
+
+        const mine = user.isAdmin || row.userid === user.userid;
+        return object.name === apiKeyObject && attr.name === 'apikey' && mine && row.apikey ? request.server.app.osprey.apiKeys.open(String(row.apikey)) : undefined;
+    };
+};
+
 export const serializeOptions = (request: Hapi.Request): SerializeOptions => {
 
     return {
+        reveal: reveal(request),
         home: homeHref(request, request.server.app.osprey.options.contextRoot),
         dropNulls: request.query._dropnulls !== '0' && request.query._dropnulls !== 'false',
         collectionRefs: !flag(request.query.ignorecollectionref),
@@ -67,3 +85,32 @@ export const writeContext = (request: Hapi.Request): WriteContext => {
 };
 
 export const isMerge = (request: Hapi.Request): boolean => (header(request, 'patchtype') ?? '').toUpperCase() === 'MERGE' || request.app.mergeOverride === true;
+
+export interface Outcome {
+    readonly row?: Row;
+    readonly record?: Row;
+}
+
+export const settingsOf = (request: Hapi.Request, structure: Structure): WriteSettings => {
+
+    const osprey = request.server.app.osprey;
+    return { knex: osprey.knex, ctx: writeContext(request), structure, retentionMs: osprey.options.transactionRetentionHours * 3600_000 };
+};
+
+export const bodyOf = (request: Hapi.Request): Row => {
+
+    const body = request.payload ?? {};
+    if (typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) {
+        throw maximoError('badRequest', 'The body must be a JSON object with the attributes of the record.');
+    }
+
+    return body as Row;
+};
+
+export const created = (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure, outcome: Outcome) => {
+
+    const location = `${collectionHref(request, structure)}/${memberId(structure.root, outcome.row!)}`;
+    return h.response(outcome.record).code(201).header('Location', location);
+};
+
+export const updated = (h: Hapi.ResponseToolkit, outcome: Outcome) => (outcome.record ? h.response(outcome.record).code(200) : h.response().code(204));

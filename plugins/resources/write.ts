@@ -1,6 +1,8 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { requireRight } from '../../src/auth/access';
+import { apiKeyObject } from '../../src/auth/api-keys';
+import { ownerOnly, requireRight } from '../../src/auth/access';
+import type { UserProfile } from '../../src/auth/users';
 import { isPostgres } from '../../src/db/knex';
 import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
@@ -13,29 +15,14 @@ import { keyValues } from '../../src/records/input';
 import { planInsert, planUpdate, type Plan } from '../../src/records/plan';
 import type { SelectPlan } from '../../src/records/select-plan';
 import { memberId, serializeRows } from '../../src/records/serialize';
-import { runWrite, throwErrors, type WriteSettings } from '../../src/records/write';
+import { runWrite, throwErrors } from '../../src/records/write';
 import type { Structure } from '../../src/structures/registry';
+import { createKey } from './api-keys';
 import { memberRow } from './read';
-import { collectionHref, isMerge, serializeOptions, writeContext, writeSelect } from './request';
+import { bodyOf, collectionHref, created, isMerge, serializeOptions, settingsOf, updated, writeSelect, type Outcome } from './request';
 
 
 // Create, update/merge, sync and delete of one record (CONTRACT §4). Each runs in one transaction.
-
-const settingsOf = (request: Hapi.Request, structure: Structure): WriteSettings => {
-
-    const osprey = request.server.app.osprey;
-    return { knex: osprey.knex, ctx: writeContext(request), structure, retentionMs: osprey.options.transactionRetentionHours * 3600_000 };
-};
-
-const bodyOf = (request: Hapi.Request): Row => {
-
-    const body = request.payload ?? {};
-    if (typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) {
-        throw maximoError('badRequest', 'The body must be a JSON object with the attributes of the record.');
-    }
-
-    return body as Row;
-};
 
 // If-Match carries the ETag a client read; a different current rowstamp means someone wrote since.
 const checkIfMatch = (request: Hapi.Request, structure: Structure, current: Row) => {
@@ -45,11 +32,6 @@ const checkIfMatch = (request: Hapi.Request, structure: Structure, current: Row)
         throw maximoError('preconditionFailed', `The ${structure.root.name} record has changed since ETag ${expected}. Read it again and retry.`);
     }
 };
-
-interface Outcome {
-    readonly row?: Row;
-    readonly record?: Row;
-}
 
 // Applies a checked plan and renders the written record with the requested properties, in the transaction.
 const finish = async (request: Hapi.Request, scope: WriteScope, plan: Plan, select: SelectPlan | undefined): Promise<Outcome> => {
@@ -70,19 +52,27 @@ const finish = async (request: Hapi.Request, scope: WriteScope, plan: Plan, sele
     return { row, record };
 };
 
-const created = (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure, outcome: Outcome) => {
+// access.owner: who is not an administrator creates records in their own name only.
+const ownBody = (request: Hapi.Request, structure: Structure, body: Row): Row => {
 
-    const location = `${collectionHref(request, structure)}/${memberId(structure.root, outcome.row!)}`;
-    return h.response(outcome.record).code(201).header('Location', location);
+    const user = request.auth.credentials.user as UserProfile;
+    const owner = ownerOnly(user, structure);
+    if (!owner) {
+        return body;
+    }
+
+    if (body[owner] !== undefined && body[owner] !== null && String(body[owner]).toUpperCase() !== user.userid) {
+        throw maximoError('forbidden', `User ${user.userid} cannot create ${structure.name} records for ${String(body[owner])}.`);
+    }
+
+    return { ...body, [owner]: user.userid };
 };
-
-const updated = (h: Hapi.ResponseToolkit, outcome: Outcome) => (outcome.record ? h.response(outcome.record).code(200) : h.response().code(204));
 
 const create = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure) => {
 
     requireRight(request, structure, 'insert');
     const select = writeSelect(request, structure.root);
-    const body = bodyOf(request);
+    const body = ownBody(request, structure, bodyOf(request));
     const outcome = await runWrite(settingsOf(request, structure), async (scope) => {
 
         return await finish(request, scope, await planInsert(scope, structure.root, body), select);
@@ -112,12 +102,21 @@ const sync = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: S
     return isNew ? created(request, h, structure, outcome) : updated(h, outcome);
 };
 
+// A key is made, used and revoked, never edited: its value and expiry are what was handed out.
+const refuseKeyChange = (structure: Structure) => {
+
+    if (structure.root.name === apiKeyObject) {
+        throw maximoError('badRequest', `${structure.name} records cannot be changed: create a new key and revoke the old one.`);
+    }
+};
+
 // POST {home}/os/{os}: create, or SYNC with x-method-override.
 export const postCollection: Hapi.Lifecycle.Method = async (request, h) => {
 
     const structure = structureOf(request);
     const override = (header(request, 'x-method-override') ?? '').toUpperCase();
     if (override === 'SYNC') {
+        refuseKeyChange(structure);
         return await sync(request, h, structure);
     }
 
@@ -125,7 +124,7 @@ export const postCollection: Hapi.Lifecycle.Method = async (request, h) => {
         throw maximoError('badRequest', `x-method-override ${override} is not supported on a collection; send none to create, or SYNC.`);
     }
 
-    return await create(request, h, structure);
+    return structure.root.name === apiKeyObject ? await createKey(request, h, structure) : await create(request, h, structure);
 };
 
 // PATCH/PUT {home}/os/{os}/{id} (or POST with x-method-override: PATCH): update, or merge with patchtype MERGE.
@@ -133,6 +132,7 @@ export const patchMember: Hapi.Lifecycle.Method = async (request, h) => {
 
     const structure = structureOf(request);
     requireRight(request, structure, 'update');
+    refuseKeyChange(structure);
     const select = writeSelect(request, structure.root);
     const body = bodyOf(request);
     const outcome = await runWrite(settingsOf(request, structure), async (scope) => {

@@ -6,7 +6,7 @@ import type { Structure } from '../structures/registry';
 import type { UserProfile } from './users';
 
 
-export type Right = keyof AccessDef;
+export type Right = Exclude<keyof AccessDef, 'owner'>;
 
 const verbs: Record<Right, string> = { read: 'read', insert: 'create', update: 'update', delete: 'delete', actions: 'run actions on' };
 
@@ -16,6 +16,9 @@ export const isAllowed = (user: UserProfile, structure: Structure, right: Right)
     const groups = structure.def.access[right];
     return user.isAdmin || groups.includes('EVERYONE') || groups.some((group) => user.groups.includes(group));
 };
+
+// access.owner: who is not an administrator only reaches the records that name them (their own API keys).
+export const ownerOnly = (user: UserProfile, structure: Structure): string | undefined => (user.isAdmin ? undefined : structure.def.access.owner);
 
 export const requireRight = (request: Hapi.Request, structure: Structure, right: Right): void => {
 

@@ -83,9 +83,11 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
     const href = `${request.url.origin}${request.path}`;
     const body = toMaximoBody(error, href, request.app.requestId ?? request.info.id);
     const answer = h.response(body).code(status);
-    const authenticate = error.output.headers['WWW-Authenticate'];
-    if (authenticate) {
-        answer.header('WWW-Authenticate', String(authenticate));
+    for (const name of ['WWW-Authenticate', 'Retry-After']) {
+        const value = error.output.headers[name];
+        if (value !== undefined) {
+            answer.header(name, String(value));
+        }
     }
 
     return answer;

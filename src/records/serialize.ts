@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 import { rowstampColumn } from '../db/migrate';
 import type { DomainDef } from '../structures/definition';
-import type { BusinessObject, Child } from '../structures/registry';
+import type { Attribute, BusinessObject, Child } from '../structures/registry';
 import { encodeBase64Id } from '../structures/resource-id';
 import { toJson } from '../structures/types';
 import type { Row } from './find';
@@ -17,6 +17,8 @@ export interface SerializeOptions {
     readonly domains: ReadonlyMap<string, DomainDef>;
     /** The actions the reader may run on a record of a structure's root object, for `allowedactions`. */
     readonly allowedActions?: (object: BusinessObject, row: Row) => Row;
+    /** The value of a secret attribute as this reader may see it; undefined leaves it out. */
+    readonly reveal?: (object: BusinessObject, attr: Attribute, row: Row) => string | undefined;
 }
 
 export const memberId = (object: BusinessObject, row: Row): string => {
@@ -36,7 +38,7 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
     }
 
     for (const { attr, key } of plan.attributes) {
-        const value = toJson(attr, row[attr.name]);
+        const value = attr.secret ? options.reveal?.(plan.object, attr, row) ?? null : toJson(attr, row[attr.name]);
         if (value === null && options.dropNulls) {
             continue;
         }

@@ -86,6 +86,7 @@ export interface AccessDef {
     update: string[];
     delete: string[];
     actions: string[];
+    owner?: string;
 }
 
 export interface StructureDef extends ObjectDef {

@@ -79,6 +79,7 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
         }
 
         checkStatuses(structure, report, domains);
+        checkOwner(structure, report);
     }
 
     return problems;
@@ -127,6 +128,14 @@ const checkObject = (object: BusinessObject, prefix: string, report: Report, dom
         if (attr.lookup && !def.lookups[attr.lookup]) {
             report(`${prefix}attributes.${attr.name}.lookup`, `lookup "${attr.lookup}" is not declared under lookups`);
         }
+    }
+};
+
+const checkOwner = (structure: Structure, report: Report) => {
+
+    const owner = structure.def.access.owner;
+    if (owner && !structure.root.attributes.get(owner)?.persistent) {
+        report('access.owner', `"${owner}" is not a stored attribute of ${structure.root.name}`);
     }
 };
 

@@ -104,7 +104,8 @@ const accessSchema = Joi.object({
     insert: Joi.array().items(groupName).default([]),
     update: Joi.array().items(groupName).default([]),
     delete: Joi.array().items(groupName).default([]),
-    actions: Joi.array().items(groupName).default([])
+    actions: Joi.array().items(groupName).default([]),
+    owner: Joi.string().description('an attribute holding a userid: users who are not administrators see, change and create only the records that name them')
 }).description('groups granted each right; administrators pass everything; EVERYONE means every user');
 
 export const structureSchema = Joi.object({

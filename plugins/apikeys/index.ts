@@ -1,0 +1,69 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { keyInput } from '../resources/api-keys';
+import { maximoError } from '../../src/errors/maximo-error';
+import { homeRoutes } from '../../src/http/homes';
+import { runWrite } from '../../src/records/write';
+import { bodyOf, settingsOf } from '../resources/request';
+
+
+// The caller's own key (CONTRACT §7): get (the current one, or a new one that never expires), create (a new one
+// with the given expiry, replacing the old) and revoke. They need a credential login, not a key: a leaked key
+// must not be able to mint or extend keys.
+
+const credentialOnly = (request: Hapi.Request) => {
+
+    if (request.auth.credentials.method === 'apikey') {
+        throw maximoError('forbidden', 'API keys are managed with a credential login (maxauth, Basic, _lid/_lpwd or a session), not with an API key.');
+    }
+
+    return request.server.app.osprey.apiKeys.available();
+};
+
+const replaceKey = async (request: Hapi.Request, expiration: number) => {
+
+    const structure = credentialOnly(request);
+    const osprey = request.server.app.osprey;
+    const userid = request.auth.credentials.user!.userid;
+    return await runWrite(settingsOf(request, structure), async (scope) => {
+
+        await osprey.apiKeys.revokeAll(scope.trx, userid);
+        const { row, apikey } = await osprey.apiKeys.insert(scope.trx, { userid, expiration }, scope.ctx.now);
+        return { apikey, expiration, ...(row.expirationdate ? { expirationdate: new Date(row.expirationdate as string).toISOString() } : {}) };
+    });
+};
+
+export const apiKeyRoutes: Hapi.Plugin<unknown> = {
+    name: 'apikeys',
+    register: (server) => {
+
+        const get: Hapi.Lifecycle.Method = async (request) => {
+
+            credentialOnly(request);
+            const current = await request.server.app.osprey.apiKeys.current(request.auth.credentials.user!.userid);
+            return current ? { apikey: current } : await replaceKey(request, -1);
+        };
+
+        const create: Hapi.Lifecycle.Method = async (request) => {
+
+            const structure = credentialOnly(request);
+            const body = bodyOf(request);
+            const { expiration } = keyInput(request, structure, { expiration: body.expiration ?? -1 });
+            return await replaceKey(request, expiration);
+        };
+
+        const revoke: Hapi.Lifecycle.Method = async (request, h) => {
+
+            const structure = credentialOnly(request);
+            const userid = request.auth.credentials.user!.userid;
+            await runWrite(settingsOf(request, structure), (scope) => request.server.app.osprey.apiKeys.revokeAll(scope.trx, userid));
+            return h.response().code(204);
+        };
+
+        server.route(homeRoutes(server.app.osprey.options.contextRoot, [
+            { method: 'POST', path: '/apitoken/get', options: { id: 'apikeys.get', handler: get } },
+            { method: 'POST', path: '/apitoken/create', options: { id: 'apikeys.create', handler: create } },
+            { method: 'POST', path: '/apitoken/revoke', options: { id: 'apikeys.revoke', handler: revoke } }
+        ]));
+    }
+};

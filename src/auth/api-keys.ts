@@ -1,0 +1,132 @@
+import * as Crypto from 'node:crypto';
+
+import type { Knex } from 'knex';
+
+import { maximoError } from '../errors/maximo-error';
+import type { Registry, Structure } from '../structures/registry';
+import { rowstampColumn } from '../db/migrate';
+import type { Row } from '../records/find';
+
+
+// API keys at rest (CONTRACT §7): 32 random bytes, stored sealed with AES-256-GCM under the server secret (so
+// apitoken/get can hand an existing key back) and found by an HMAC-SHA256 digest, never by the key itself.
+// They live in the structure on business object APIKEYTOKEN (MXAPIAPIKEY): its columns `apikey` (the sealed
+// key) and `apikeyhash` (the digest) are `secret`, so no query can filter or sort on them.
+
+export const apiKeyObject = 'APIKEYTOKEN';
+const required = ['userid', 'apikey', 'apikeyhash', 'expiration', 'expirationdate', 'creationdate', 'lastused'];
+const lastUsedEveryMs = 60_000;
+
+export interface NewKey {
+    readonly userid: string;
+    readonly expiration: number;
+    readonly apikey?: string;
+}
+
+export class ApiKeys {
+
+    readonly structure: Structure | undefined;
+    readonly #knex: Knex;
+    readonly #cipherKey: Buffer;
+    readonly #digestKey: Buffer;
+
+    constructor(knex: Knex, registry: Registry, secret: Buffer) {
+
+        this.#knex = knex;
+        this.structure = registry.byObject(apiKeyObject);
+        const missing = required.filter((name) => !this.structure?.root.attributes.get(name)?.persistent);
+        if (this.structure && missing.length) {
+            throw new Error(`${this.structure.file}: the API-key structure needs the attributes ${missing.join(', ')}`);
+        }
+
+        // Two keys derived from the one secret: one seals keys, the other makes lookup digests.
+        this.#cipherKey = Crypto.createHmac('sha256', secret).update('osprey apikey seal').digest();
+        this.#digestKey = Crypto.createHmac('sha256', secret).update('osprey apikey digest').digest();
+    }
+
+    get #table(): string {
+
+        return this.available().root.table;
+    }
+
+    available(): Structure {
+
+        if (!this.structure) {
+            throw maximoError('routeNotFound', `API keys need an object structure on ${apiKeyObject} (structures/mxapiapikey.yaml).`);
+        }
+
+        return this.structure;
+    }
+
+    digest(key: string): string {
+
+        return Crypto.createHmac('sha256', this.#digestKey).update(key).digest('hex');
+    }
+
+    seal(key: string): string {
+
+        const iv = Crypto.randomBytes(12);
+        const cipher = Crypto.createCipheriv('aes-256-gcm', this.#cipherKey, iv);
+        const sealed = Buffer.concat([cipher.update(key, 'utf8'), cipher.final()]);
+        return `v1.${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url')}`;
+    }
+
+    open(sealed: string): string {
+
+        const raw = Buffer.from(sealed.slice(3), 'base64url');
+        const decipher = Crypto.createDecipheriv('aes-256-gcm', this.#cipherKey, raw.subarray(0, 12));
+        decipher.setAuthTag(raw.subarray(12, 28));
+        return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    }
+
+    // A new key row, in the caller's transaction. `apikey` is a key supplied from outside (already checked).
+    async insert(trx: Knex, input: NewKey, now: Date): Promise<{ row: Row; apikey: string }> {
+
+        const apikey = input.apikey ?? Crypto.randomBytes(32).toString('base64url');
+        const expirationdate = input.expiration === -1 ? null : new Date(now.getTime() + input.expiration * 60_000).toISOString();
+        const values = { userid: input.userid, apikey: this.seal(apikey), apikeyhash: this.digest(apikey), expiration: input.expiration, expirationdate, creationdate: now.toISOString(), [rowstampColumn]: now.getTime() * 1000 };
+        const unique = this.available().root.uniqueColumn;
+        const [inserted] = await trx(this.#table).insert(values).returning(unique) as Row[];
+        return { row: await trx(this.#table).where(unique, inserted![unique] as number).first() as Row, apikey };
+    }
+
+    // The user a key belongs to, while it is valid; lastused is written at most once a minute per key.
+    async verify(key: string): Promise<string | undefined> {
+
+        if (!this.structure || key.length > 200) {
+            return undefined;
+        }
+
+        const row = await this.#knex(this.#table).where('apikeyhash', this.digest(key)).first() as Row | undefined;
+        const stored = row && this.open(String(row.apikey));
+        if (!stored || stored.length !== key.length || !Crypto.timingSafeEqual(Buffer.from(stored), Buffer.from(key))) {
+            return undefined;
+        }
+
+        const now = Date.now();
+        if (row.expirationdate !== null && new Date(row.expirationdate as string).getTime() <= now) {
+            return undefined;
+        }
+
+        if (row.lastused === null || new Date(row.lastused as string).getTime() < now - lastUsedEveryMs) {
+            const unique = this.structure.root.uniqueColumn;
+            // Not awaited: the request does not wait for bookkeeping, and a lost update only delays lastused.
+            this.#knex(this.#table).where(unique, row[unique] as number).update({ lastused: new Date(now).toISOString() }).catch(() => undefined);
+        }
+
+        return String(row.userid);
+    }
+
+    // The newest key of a user that is still valid, as the user can send it.
+    async current(userid: string): Promise<string | undefined> {
+
+        const row = await this.#knex(this.#table).where({ userid }).where((q) => q.whereNull('expirationdate').orWhere('expirationdate', '>', new Date().toISOString()))
+            .orderBy(this.available().root.uniqueColumn, 'desc').first() as Row | undefined;
+        return row && this.open(String(row.apikey));
+    }
+
+    async revokeAll(trx: Knex, userid: string): Promise<number> {
+
+        return await trx(this.#table).where({ userid }).delete();
+    }
+}
