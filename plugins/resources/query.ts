@@ -86,13 +86,19 @@ export const readCollection: Hapi.Lifecycle.Method = async (request) => {
 
     const base = collectionHref(request, structure);
     const url = new URL(request.url.href);
+    // Credentials sent as query parameters never travel on in the hrefs of the answer.
+    for (const name of ['apikey', '_lid', '_lpwd']) {
+        url.searchParams.delete(name);
+    }
+
+    const search = url.search;
     const paging = pager(request, structure, base, url);
     const rows = await paging.query(rowsWhere).select('q0.*').limit(pageSize + 1) as Row[];
     const page = rows.slice(0, pageSize);
     const hrefs = page.map((row) => `${base}/${memberId(root, row)}`);
     // Without a select, members carry only their href (Maximo's rule).
     const member = plan ? await serializeRows(osprey.knex, plan, page, hrefs, serializeOptions(request)) : hrefs.map((href) => ({ href }));
-    const responseInfo: Row = { href: `${base}${request.url.search}`, pagenum: paging.page };
+    const responseInfo: Row = { href: `${base}${search}`, pagenum: paging.page };
     if (rows.length > pageSize) {
         responseInfo.nextPage = { href: paging.next(page[page.length - 1]!) };
     }

@@ -11,7 +11,9 @@ interface Description {
 const row = (name: string, item: Description) => {
 
     const required = item.flags?.presence === 'required' ? 'yes' : '';
-    const fallback = item.flags?.default !== undefined ? `\`${JSON.stringify(item.flags.default)}\`` : '';
+    // Joi describes `.default()` on an object as {special: 'deep'}: the defaults of its keys.
+    const given = item.flags?.default;
+    const fallback = given === undefined ? '' : JSON.stringify(given) === '{"special":"deep"}' ? 'each key\'s' : `\`${JSON.stringify(given)}\``;
     const text = (item.flags?.description ?? '').replace(/\|/g, '\\|');
     return `| \`${name}\` | ${item.type ?? ''} | ${required} | ${fallback} | ${text} |`;
 };

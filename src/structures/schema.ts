@@ -122,7 +122,7 @@ export const structureSchema = Joi.object({
     savedQueries: Joi.object().pattern(Joi.string(), savedQuerySchema).default({}),
     actions: Joi.array().items(actionSchema).default([]),
     reports: Joi.array().items(reportSchema).default([]),
-    access: accessSchema.default()
+    access: accessSchema.default().description('groups granted read, insert, update, delete and actions (EVERYONE: every user; administrators pass everything), and `owner`: an attribute holding a userid that keeps users who are not administrators to their own records')
 }).shared(childSchema);
 
 export const domainSchema = Joi.object({

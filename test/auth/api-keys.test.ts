@@ -36,6 +36,9 @@ for (const database of testDatabases) {
             // The key works on every route of both homes, as a header or as a query parameter.
             expect((await whoami({ apikey: key })).result.userid).to.equal('WILSON');
             expect((await t.inject({ url: `/maximo/oslc/os/mxapiwodetail?count=1&apikey=${key}` })).result.totalCount).to.equal(600);
+            const page = await t.inject({ url: `/maximo/oslc/os/mxapiwodetail?oslc.pageSize=2&apikey=${key}` });
+            expect(page.result.responseInfo.nextPage.href).to.not.contain('apikey');
+            expect(page.result.responseInfo.href).to.not.contain(key);
 
             // A key cannot manage keys: a leaked key must not mint new ones.
             const byKey = await post('/maximo/api/apitoken/get', { apikey: key });
