@@ -22,8 +22,9 @@ export const evaluateGoals = (results: ScenarioResult[], workorders: number): Go
 
     const latencyGoal = (name: string, label: string): Goal => {
 
-        const p50 = find(name)?.measurements.osprey?.p50;
-        return { goal: `${label} on 200,000 work orders: p50 < 50 ms${rows}`, ...(p50 === undefined ? open(name) : { value: `p50 ${p50.toFixed(1)} ms`, met: p50 < 50 }) };
+        const single = find(name)?.singleConnection?.p50;
+        const loaded = find(name)?.measurements.osprey?.p50;
+        return { goal: `${label} on 200,000 work orders: p50 < 50 ms at one connection${rows}`, ...(single === undefined ? open(name) : { value: `p50 ${single.toFixed(1)} ms (${loaded!.toFixed(1)} ms at the run's connections)`, met: single < 50 }) };
     };
 
     const memoryGoal = (name: string, label: string): Goal => {

@@ -18,6 +18,8 @@ export interface ScenarioResult {
     status: 'measured' | 'not available' | 'failed';
     reason?: string;
     measurements: Partial<Record<TargetName, Measurement>>;
+    // Osprey at one connection, for the scenarios with a latency goal.
+    singleConnection?: Measurement;
 }
 
 export interface Goal {
@@ -58,7 +60,7 @@ const pad = (cells: string[], widths: number[]) => cells.map((cell, i) => (i ? c
 export const scenarioTable = (result: ScenarioResult, duration: string): string => {
 
     const head = `${result.name} — ${result.title}  [${result.connections} connections, ${duration}]`;
-    const widths = [22, 10, 9, 9, 7, 12];
+    const widths = [23, 10, 9, 9, 7, 12];
     const lines = [head, pad(['', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB'], widths)];
     if (result.status !== 'measured') {
         lines.push(`  Osprey: ${result.status}${result.reason ? ` (${result.reason})` : ''}`);
@@ -69,6 +71,11 @@ export const scenarioTable = (result: ScenarioResult, duration: string): string 
         if (m) {
             lines.push(pad([`  ${targetTitles[target]}`, fixed(m.rps, m.rps < 100 ? 2 : 0), fixed(m.p50, 2), fixed(m.p99, 2), String(m.errors), fixed(m.peakRssMb, 0)], widths));
         }
+    }
+
+    if (result.singleConnection) {
+        const m = result.singleConnection;
+        lines.push(pad(['  Osprey, 1 connection', fixed(m.rps, m.rps < 100 ? 2 : 0), fixed(m.p50, 2), fixed(m.p99, 2), String(m.errors), ''], widths));
     }
 
     if (result.measurements.osprey) {
@@ -96,7 +103,7 @@ export const markdownTables = (results: BenchResults): string => {
     });
     return [
         `${database.kind} ${database.version}, ${dataset.assets.toLocaleString('en-US')} assets and ${dataset.workorders.toLocaleString('en-US')} work orders; ${machine.cores} cores (${machine.cpu}), Node ${machine.node}; ` +
-        `commit ${machine.commit.slice(0, 10)}, ${results.started.slice(0, 10)}; ${settings.connections} connections, ${settings.duration} s per target; authentication: ${results.authentication.kind}.`,
+        `commit ${machine.commit.slice(0, 10)}${machine.uncommittedChanges ? ' with uncommitted changes' : ''}, ${results.started.slice(0, 10)}; ${settings.connections} connections, ${settings.duration} s per target; authentication: ${results.authentication.kind}.`,
         '',
         '| scenario | Osprey req/s | p50 ms | p99 ms | errors | peak RSS MB | (a) req/s | ÷ (a) | (b) req/s | (b) p50 ms | ÷ (b) |',
         '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',

@@ -106,7 +106,7 @@ const measureTarget = async (server: ServerProcess, target: Target, scenario: Sc
     return measured;
 };
 
-const line = (scenario: Scenario, target: string, m: Measurement) => log(`  ${scenario.name.padEnd(12)} ${target.padEnd(8)} ${String(m.rps).padStart(8)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  errors ${m.errors}  peak RSS ${m.peakRssMb} MB`);
+const line = (scenario: Scenario, target: string, m: Measurement) => log(`  ${scenario.name.padEnd(12)} ${target.padEnd(8)} ${String(m.rps).padStart(8)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  errors ${m.errors}${m.peakRssMb === undefined ? '' : `  peak RSS ${m.peakRssMb} MB`}`);
 
 const runScenario = async (session: Session, baselines: { hapi: ServerProcess; bare: ServerProcess }, scenario: Scenario, options: BenchOptions, index: number): Promise<ScenarioResult> => {
 
@@ -124,6 +124,10 @@ const runScenario = async (session: Session, baselines: { hapi: ServerProcess; b
     else {
         result.measurements.osprey = await measureTarget(session.server, osprey, scenario, session.data, options, first + 1);
         line(scenario, 'Osprey', result.measurements.osprey);
+        if (scenario.latencyGoal) {
+            result.singleConnection = await measure(osprey, scenario, session.data, { ...loadSettings(options, scenario), connections: 1, seconds: Math.min(options.duration, 5) }, first + 300_000);
+            line(scenario, '1 conn.', result.singleConnection);
+        }
     }
 
     const hapi: Target = { url: baselines.hapi.url, prefix: `/b/${scenario.name}`, headers: session.auth.headers };

@@ -34,6 +34,9 @@ export interface Scenario {
     // Requests per measurement instead of a duration, for requests that take seconds.
     amount?: (bulkRequests: number) => number;
     timeoutSeconds?: number;
+    // The issue sets a latency goal: measure Osprey's p50 at one connection too, where queueing behind the
+    // other connections' requests does not multiply it.
+    latencyGoal?: boolean;
     request: (data: ScenarioData, i: number) => ScenarioRequest;
 }
 
@@ -120,11 +123,13 @@ export const scenarios: Scenario[] = [
     {
         name: 'query-count',
         title: 'the same page with collectioncount=1',
+        latencyGoal: true,
         request: (data, i) => ({ method: 'GET', path: `${collection}?${query({ ...pageQuery(data, i), collectioncount: 1 })}` })
     },
     {
         name: 'count',
         title: 'count=1 over all work orders',
+        latencyGoal: true,
         request: () => ({ method: 'GET', path: `${collection}?count=1` })
     },
     {
