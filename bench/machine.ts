@@ -22,6 +22,7 @@ export const machineFacts = () => ({
     os: `${Os.type()} ${Os.release()} ${Os.arch()}`,
     node: process.version,
     commit: git(['rev-parse', 'HEAD']) || 'unknown',
-    uncommittedChanges: git(['status', '--porcelain', '--untracked-files=no']) !== '',
+    // The README and earlier results change with every run; only code that differs from the commit matters.
+    uncommittedChanges: git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':!README.md', ':!bench/results']) !== '',
     loadAverage: Os.loadavg().map((value) => Math.round(value * 100) / 100)
 });
