@@ -16,6 +16,13 @@ export const freePort = (): Promise<number> => {
     });
 };
 
+// Servers must not outlive the harness, whether it ends normally, fails, is interrupted or loses its stdout.
+const running = new Set<ChildProcess.ChildProcess>();
+process.on('exit', () => running.forEach((child) => child.kill('SIGTERM')));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => process.exit(130));
+}
+
 export interface ServerProcess {
     name: string;
     pid: number;
@@ -36,8 +43,9 @@ export const startServer = async (name: string, script: string, env: Record<stri
         stdio: ['ignore', 'pipe', 'pipe']
     });
 
+    running.add(child);
     let output = '';
-    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve(void running.delete(child))));
     const started = await new Promise<boolean>((resolve) => {
 
         const collect = (chunk: Buffer) => {
