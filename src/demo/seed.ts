@@ -138,3 +138,7 @@ export const seedDemoData = async (knex: Knex, registry: Registry, size: DemoSiz
         }
     });
 };
+
+// The word lists and dates the demo rows are made of, so the generator of large data sets
+// (src/demo/scale-rows.ts) writes rows that look like the demo's.
+export const demoVocabulary = { sites, orgid, epoch, hour, iso, equipment, problems, crafts, items, statusPaths };

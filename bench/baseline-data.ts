@@ -1,0 +1,36 @@
+import type { Row } from './baseline-json';
+
+
+// The data path of the hand-coded baseline: the statements Osprey runs for each scenario (as its query log
+// shows them), prepared once by the driver. The per-request user and group look-ups are left out.
+export interface BaselineData {
+    member: (siteid: string, wonum: string) => Promise<Row | undefined>;
+    page: (siteid: string, statuses: readonly string[], offset: number, counted: boolean) => Promise<{ rows: Row[]; total?: number }>;
+    countAll: () => Promise<number>;
+    childrenPage: (siteid: string, offset: number) => Promise<{ rows: Row[]; assets: Row[]; tasks: Row[] }>;
+    lookup: (siteid: string, wonum: string) => Promise<Row[] | undefined>;
+    report: (maxId: number, columns: readonly string[]) => Promise<Row[]>;
+    create: (values: Row, userid: string) => Promise<{ siteid: string; wonum: string }>;
+    update: (siteid: string, wonum: string, description: string, userid: string) => Promise<Row | undefined>;
+    close: () => Promise<void>;
+}
+
+export class BaselineInputError extends Error { }
+
+// Osprey's page query asks for one row more than the page, to know whether a next page exists.
+export const pageSize = 100;
+
+// Datetimes as Osprey stores them: UTC, to the second.
+export const now = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
+
+// The work order columns a create writes, in Osprey's order.
+export const createColumns = ['assetnum', 'changeby', 'changedate', 'description', 'reportdate', 'rowstamp', 'siteid', 'status', 'statusdate', 'wonum', 'wopriority', 'worktype'] as const;
+
+export const createValues = (values: Row, wonum: string, userid: string): unknown[] => {
+
+    const time = now();
+    const row: Row = { assetnum: values.assetnum ?? null, changeby: userid, changedate: time, description: values.description ?? null, reportdate: time, rowstamp: Date.now() * 1000, siteid: values.siteid, status: 'WAPPR', statusdate: time, wonum, wopriority: values.wopriority ?? null, worktype: values.worktype ?? null };
+    return createColumns.map((column) => row[column]);
+};
+
+export const autokeyScope = (siteid: string) => JSON.stringify([siteid]);

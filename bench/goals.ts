@@ -1,0 +1,46 @@
+import { ratios, type Goal, type ScenarioResult } from './report';
+
+
+// The issue's targets, checked against one run. A scenario that was not measured leaves its goal open (n/a).
+export const evaluateGoals = (results: ScenarioResult[], workorders: number): Goal[] => {
+
+    const find = (name: string) => results.find((result) => result.name === name);
+    const open = (name: string) => {
+
+        const found = find(name);
+        return { value: found ? `${found.status}${found.reason ? ` (${found.reason})` : ''}` : 'not run', met: null };
+    };
+
+    const rows = workorders === 200_000 ? '' : ` (this run: ${workorders.toLocaleString('en-US')} work orders)`;
+
+    const ratioGoal = (name: string, label: string): Goal => {
+
+        const found = find(name);
+        const value = found && ratios(found, 'hapi').rps;
+        return { goal: `${label}: req/s ≥ 0.5 × baseline (b)`, ...(value === undefined ? open(name) : { value: `${value.toFixed(2)} × (b)`, met: value >= 0.5 }) };
+    };
+
+    const latencyGoal = (name: string, label: string): Goal => {
+
+        const single = find(name)?.singleConnection?.p50;
+        const loaded = find(name)?.measurements.osprey?.p50;
+        return { goal: `${label} on 200,000 work orders: p50 < 50 ms at one connection${rows}`, ...(single === undefined ? open(name) : { value: `p50 ${single.toFixed(1)} ms (${loaded!.toFixed(1)} ms at the run's connections)`, met: single < 50 }) };
+    };
+
+    const memoryGoal = (name: string, label: string): Goal => {
+
+        const peak = find(name)?.measurements.osprey?.peakRssMb;
+        return { goal: `${label}: server RSS < 300 MB`, ...(peak === undefined ? open(name) : { value: `peak ${peak} MB`, met: peak < 300 }) };
+    };
+
+    return [
+        ratioGoal('member', 'member GET'),
+        ratioGoal('query', 'query page'),
+        ratioGoal('create', 'create'),
+        ratioGoal('update', 'update'),
+        latencyGoal('count', 'count=1'),
+        latencyGoal('query-count', 'collectioncount=1'),
+        memoryGoal('report', '10,000-row CSV report'),
+        memoryGoal('bulk', 'bulk of 1,000 creates')
+    ];
+};

@@ -1,0 +1,91 @@
+import Autocannon from 'autocannon';
+
+import type { Scenario, ScenarioData, ScenarioRequest } from './scenarios';
+
+
+export interface LoadSettings {
+    seconds: number;
+    amount?: number;
+    connections: number;
+    timeoutSeconds: number;
+}
+
+export interface Measurement {
+    requests: number;
+    seconds: number;
+    rps: number;
+    p50: number;
+    p99: number;
+    errors: number;
+    peakRssMb?: number;
+}
+
+export interface Target {
+    url: string;
+    // Baselines serve every scenario under its own prefix; Osprey serves the real paths.
+    prefix: string;
+    headers: Record<string, string>;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p / 100 * sorted.length) - 1)]! : 0);
+
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+const build = (target: Target, request: ScenarioRequest) => ({ method: request.method, path: target.prefix + request.path, headers: { ...target.headers, ...request.headers }, body: request.body });
+
+// One request outside the load, to see what the target answers (status, type, body) before measuring it.
+export const probe = async (target: Target, scenario: Scenario, data: ScenarioData, i = 0) => {
+
+    const request = build(target, scenario.request(data, i));
+    const res = await fetch(target.url + request.path, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout((scenario.timeoutSeconds ?? 10) * 1000) });
+    const body = await res.text();
+    return { status: res.status, type: res.headers.get('content-type') ?? '', location: res.headers.get('location') ?? undefined, body };
+};
+
+// Closed-loop load: each connection sends its next request when the answer came. autocannon's own latency
+// histogram counts whole milliseconds; the percentiles here come from every response's exact time instead.
+export const measure = (target: Target, scenario: Scenario, data: ScenarioData, settings: LoadSettings, first = 1): Promise<Measurement> => {
+
+    let counter = first;
+    const latencies: number[] = [];
+    const started = performance.now();
+    let last = started;
+    return new Promise((resolve, reject) => {
+
+        const instance = Autocannon({
+            url: target.url,
+            connections: settings.connections,
+            duration: settings.seconds,
+            amount: settings.amount,
+            timeout: settings.timeoutSeconds,
+            requests: [{ setupRequest: (request) => ({ ...request, ...build(target, scenario.request(data, counter++)) }) }]
+        }, (err, result) => {
+
+            if (err) {
+                return reject(err);
+            }
+
+            latencies.sort((a, b) => a - b);
+            // A run of a given number of requests lasts until the last answer; autocannon rounds it up to its
+            // one-second ticks.
+            const seconds = settings.amount ? (last - started) / 1000 : result.duration;
+            const requests = result['2xx'];
+            resolve({
+                requests,
+                seconds: round(seconds, 2),
+                rps: round(requests / seconds, requests / seconds < 100 ? 2 : 0),
+                p50: round(percentile(latencies, 50), 2),
+                p99: round(percentile(latencies, 99), 2),
+                errors: result.non2xx + result.errors
+            });
+        });
+
+        instance.on('response', (_client: unknown, status: number, _bytes: number, time: number) => {
+
+            last = performance.now();
+            if (status >= 200 && status < 300) {
+                latencies.push(time);
+            }
+        });
+    });
+};

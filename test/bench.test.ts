@@ -1,0 +1,70 @@
+import * as ChildProcess from 'node:child_process';
+import * as Fs from 'node:fs';
+import * as Os from 'node:os';
+import * as Path from 'node:path';
+
+import * as Code from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import type { BenchResults } from '../bench/report';
+import { scenarios } from '../bench/scenarios';
+import { root } from './helpers/server';
+
+
+const { experiment, test } = exports.lab = Lab.script();
+const { expect } = Code;
+
+const npmRun = (args: string[]): Promise<{ code: number; output: string }> => new Promise((resolve) => {
+
+
+    ChildProcess.execFile('npm', ['run', '--silent', ...args], { cwd: root, env: process.env, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+
+        resolve({ code: err ? Number((err as ChildProcess.ExecFileException).code ?? 1) : 0, output: stdout + stderr });
+    });
+});
+
+// The benchmark is a tool, not a test; this only checks that its quick form runs end to end (SQLite, a tiny
+// generated data set, about a second per scenario and target) and records every scenario.
+experiment('npm run bench -- --quick', { timeout: 120_000 }, () => {
+
+    test('measures every scenario on SQLite against both baselines and writes the results file', async () => {
+
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-bench-test-'));
+        try {
+            const out = Path.join(dir, 'out');
+            const { code, output } = await npmRun(['bench', '--', '--quick', '--data', Path.join(dir, 'data'), '--out', out]);
+            expect(code, output).to.equal(0);
+            expect(output).to.contain('Authentication: ');
+
+            const files = Fs.readdirSync(out).filter((name) => name.endsWith('-sqlite-quick.json'));
+            expect(files, output).to.have.length(1);
+            const results = JSON.parse(Fs.readFileSync(Path.join(out, files[0]!), 'utf8')) as BenchResults;
+            expect(results.database.kind).to.equal('sqlite');
+            expect(results.dataset).to.include({ assets: 200, workorders: 2000 });
+            expect(results.machine.cores).to.be.above(0);
+            expect(results.machine.node).to.equal(process.version);
+            expect(results.scenarios.map((scenario) => scenario.name)).to.equal(scenarios.map((scenario) => scenario.name));
+            expect(results.goals).to.have.length(8);
+
+            for (const scenario of results.scenarios) {
+                // Features still to come are reported, not measured; everything else is measured without errors.
+                expect(['measured', 'not available'], scenario.name).to.include(scenario.status);
+                const pending = scenarios.find((known) => known.name === scenario.name)!.pending;
+                if (!pending) {
+                    expect(scenario.status, `${scenario.name}: ${scenario.reason}`).to.equal('measured');
+                }
+
+                for (const target of scenario.status === 'measured' ? ['osprey', 'hapi', 'bare'] : ['hapi', 'bare']) {
+                    const measurement = scenario.measurements[target as 'osprey' | 'hapi' | 'bare']!;
+                    expect(measurement, `${scenario.name} ${target}`).to.exist();
+                    expect(measurement.requests, `${scenario.name} ${target}`).to.be.above(0);
+                    expect(measurement.errors, `${scenario.name} ${target}`).to.equal(0);
+                    expect(measurement.peakRssMb!, `${scenario.name} ${target}`).to.be.above(0);
+                }
+            }
+        }
+        finally {
+            Fs.rmSync(dir, { recursive: true, force: true });
+        }
+    });
+});
