@@ -4,6 +4,7 @@ import { keyInput } from '../resources/api-keys';
 import { maximoError } from '../../src/errors/maximo-error';
 import { homeRoutes } from '../../src/http/homes';
 import { runWrite } from '../../src/records/write';
+import type { Structure } from '../../src/structures/registry';
 import { bodyOf, settingsOf } from '../resources/request';
 
 
@@ -20,9 +21,8 @@ const credentialOnly = (request: Hapi.Request) => {
     return request.server.app.osprey.apiKeys.available();
 };
 
-const replaceKey = async (request: Hapi.Request, expiration: number) => {
+const replaceKey = async (request: Hapi.Request, structure: Structure, expiration: number) => {
 
-    const structure = credentialOnly(request);
     const osprey = request.server.app.osprey;
     const userid = request.auth.credentials.user!.userid;
     return await runWrite(settingsOf(request, structure), async (scope) => {
@@ -39,9 +39,9 @@ export const apiKeyRoutes: Hapi.Plugin<unknown> = {
 
         const get: Hapi.Lifecycle.Method = async (request) => {
 
-            credentialOnly(request);
+            const structure = credentialOnly(request);
             const current = await request.server.app.osprey.apiKeys.current(request.auth.credentials.user!.userid);
-            return current ? { apikey: current } : await replaceKey(request, -1);
+            return current ? { apikey: current } : await replaceKey(request, structure, -1);
         };
 
         const create: Hapi.Lifecycle.Method = async (request) => {
@@ -49,7 +49,7 @@ export const apiKeyRoutes: Hapi.Plugin<unknown> = {
             const structure = credentialOnly(request);
             const body = bodyOf(request);
             const { expiration } = keyInput(request, structure, { expiration: body.expiration ?? -1 });
-            return await replaceKey(request, expiration);
+            return await replaceKey(request, structure, expiration);
         };
 
         const revoke: Hapi.Lifecycle.Method = async (request, h) => {

@@ -7,7 +7,7 @@ import type { Row } from '../../src/records/find';
 import { memberId, serializeRows } from '../../src/records/serialize';
 import { runWrite } from '../../src/records/write';
 import type { Structure } from '../../src/structures/registry';
-import { bodyOf, collectionHref, created, serializeOptions, settingsOf, writeSelect } from './request';
+import { bodyOf, collectionHref, created, ownedBody, serializeOptions, settingsOf, writeSelect } from './request';
 
 
 // POST {home}/os/mxapiapikey: a key for a user (CONTRACT §7). The generic create would store what the body
@@ -27,10 +27,9 @@ export const keyInput = (request: Hapi.Request, structure: Structure, body: Row)
         throw invalid(structure, unknown[0]!, `${unknown[0]} cannot be set on an API key; send userid, expiration and (where allowed) apikey.`);
     }
 
-    const userid = body.userid === undefined || body.userid === null ? user.userid : String(body.userid).toUpperCase();
-    if (userid !== user.userid && !user.isAdmin) {
-        throw maximoError('forbidden', `User ${user.userid} cannot create API keys for ${userid}.`);
-    }
+    // access.owner (userid) keeps users to their own keys; administrators name anyone, by default themselves.
+    const owned = ownedBody(request, structure, body);
+    const userid = owned.userid === undefined || owned.userid === null ? user.userid : String(owned.userid).toUpperCase();
 
     const expiration = body.expiration ?? -1;
     if (!Number.isInteger(expiration) || (expiration !== -1 && ((expiration as number) < 1 || (expiration as number) > maxExpiration))) {

@@ -1,8 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 import type { Knex } from 'knex';
 
-import { ownerOnly } from '../../src/auth/access';
-import type { UserProfile } from '../../src/auth/users';
+import { ownerRule } from '../../src/auth/access';
 import type { Where } from '../../src/query/ast';
 import { applyWhere, type WhereScope } from '../../src/query/compile-where';
 import { QueryError } from '../../src/query/query-error';
@@ -104,9 +103,9 @@ export const filtered = (request: Hapi.Request, structure: Structure): Knex.Quer
 
     savedQuery(request, structure, query, aliases);
     searchTerms(request, structure, query);
-    const owner = ownerOnly(request.auth.credentials.user as UserProfile, structure);
+    const owner = ownerRule(request, structure);
     if (owner) {
-        query.where(`q0.${owner}`, request.auth.credentials.user!.userid);
+        query.where(`q0.${owner.attribute}`, owner.userid);
     }
 
     return query;

@@ -17,18 +17,18 @@ import { collectionHref, flag, readSelect, serializeOptions, text } from './requ
 // GET {home}/os/{os}: a page of records (CONTRACT §3).
 // Offset paging (pageno), or with stablepaging=1 a keyset cursor: the next page starts after the last row
 // served, whatever was inserted or deleted before it meanwhile. A cursor only moves forward.
-const pager = (request: Hapi.Request, structure: Structure, base: string, url: URL) => {
+const pager = (request: Hapi.Request, structure: Structure, base: string, url: URL, pageSize: number) => {
 
     const osprey = request.server.app.osprey;
     const kind = osprey.kind;
     const columns = orderColumns(structure.root, text(request.query['oslc.orderBy']));
     const stable = flag(text(request.query.stablepaging));
-    const digest = queryDigest(url.pathname, url.searchParams);
+    // Only a stable page needs the query's digest: it binds the cursor to this query.
+    const digest = stable ? queryDigest(url.pathname, url.searchParams) : '';
     const token = stable ? text(request.query.stableId ?? request.query.stableid) : undefined;
     const cursor = token ? decodeCursor(osprey.secret, digest, token) : undefined;
     const pageno = (request.query as { pageno: number }).pageno;
     const page = cursor ? cursor.page + 1 : pageno;
-    const pageSize = Number(request.query['oslc.pageSize'] ?? structure.def.pageSize ?? 100);
     const href = (n: number, stableId?: string) => {
 
         url.searchParams.set('pageno', String(n));
@@ -92,7 +92,7 @@ export const readCollection: Hapi.Lifecycle.Method = async (request) => {
     }
 
     const search = url.search;
-    const paging = pager(request, structure, base, url);
+    const paging = pager(request, structure, base, url, pageSize);
     const rows = await paging.query(rowsWhere).select('q0.*').limit(pageSize + 1) as Row[];
     const page = rows.slice(0, pageSize);
     const hrefs = page.map((row) => `${base}/${memberId(root, row)}`);

@@ -1,7 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { ownerOnly, requireRight } from '../../src/auth/access';
-import type { UserProfile } from '../../src/auth/users';
+import { ownerRule, requireRight } from '../../src/auth/access';
 import { maximoError } from '../../src/errors/maximo-error';
 import { structureOf } from '../../src/http/structure';
 import { findById, type Row } from '../../src/records/find';
@@ -20,8 +19,8 @@ export const memberRow = async (request: Hapi.Request, structure: Structure, opt
     const id = String(request.params.id);
     const row = await findById(options.db ?? request.server.app.osprey.knex, structure.root, id, options);
     // Another user's record, where the structure keeps records to their owners, is not there for this user.
-    const owner = ownerOnly(request.auth.credentials.user as UserProfile, structure);
-    if (!row || (owner && row[owner] !== request.auth.credentials.user!.userid)) {
+    const owner = ownerRule(request, structure);
+    if (!row || (owner && row[owner.attribute] !== owner.userid)) {
         throw notFound(structure, id);
     }
 

@@ -3,6 +3,7 @@ import type * as Hapi from '@hapi/hapi';
 import { header } from '../../src/http/headers';
 import { homeHref } from '../../src/http/hrefs';
 import { parseSelect } from '../../src/query/select';
+import { ownerRule } from '../../src/auth/access';
 import { apiKeyObject } from '../../src/auth/api-keys';
 import type { UserProfile } from '../../src/auth/users';
 import { allowedActions } from '../../src/records/allowed-actions';
@@ -114,3 +115,19 @@ export const created = (request: Hapi.Request, h: Hapi.ResponseToolkit, structur
 };
 
 export const updated = (h: Hapi.ResponseToolkit, outcome: Outcome) => (outcome.record ? h.response(outcome.record).code(200) : h.response().code(204));
+
+// access.owner: who is not an administrator creates records in their own name only.
+export const ownedBody = (request: Hapi.Request, structure: Structure, body: Row): Row => {
+
+    const owner = ownerRule(request, structure);
+    if (!owner) {
+        return body;
+    }
+
+    const given = body[owner.attribute];
+    if (given !== undefined && given !== null && String(given).toUpperCase() !== owner.userid) {
+        throw maximoError('forbidden', `User ${owner.userid} cannot create ${structure.name} records for ${String(given)}.`);
+    }
+
+    return { ...body, [owner.attribute]: owner.userid };
+};

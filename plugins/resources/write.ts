@@ -1,8 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
 import { apiKeyObject } from '../../src/auth/api-keys';
-import { ownerOnly, requireRight } from '../../src/auth/access';
-import type { UserProfile } from '../../src/auth/users';
+import { requireRight } from '../../src/auth/access';
 import { isPostgres } from '../../src/db/knex';
 import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
@@ -19,7 +18,7 @@ import { runWrite, throwErrors } from '../../src/records/write';
 import type { Structure } from '../../src/structures/registry';
 import { createKey } from './api-keys';
 import { memberRow } from './read';
-import { bodyOf, collectionHref, created, isMerge, serializeOptions, settingsOf, updated, writeSelect, type Outcome } from './request';
+import { bodyOf, collectionHref, created, isMerge, ownedBody, serializeOptions, settingsOf, updated, writeSelect, type Outcome } from './request';
 
 
 // Create, update/merge, sync and delete of one record (CONTRACT §4). Each runs in one transaction.
@@ -52,27 +51,11 @@ const finish = async (request: Hapi.Request, scope: WriteScope, plan: Plan, sele
     return { row, record };
 };
 
-// access.owner: who is not an administrator creates records in their own name only.
-const ownBody = (request: Hapi.Request, structure: Structure, body: Row): Row => {
-
-    const user = request.auth.credentials.user as UserProfile;
-    const owner = ownerOnly(user, structure);
-    if (!owner) {
-        return body;
-    }
-
-    if (body[owner] !== undefined && body[owner] !== null && String(body[owner]).toUpperCase() !== user.userid) {
-        throw maximoError('forbidden', `User ${user.userid} cannot create ${structure.name} records for ${String(body[owner])}.`);
-    }
-
-    return { ...body, [owner]: user.userid };
-};
-
 const create = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure) => {
 
     requireRight(request, structure, 'insert');
     const select = writeSelect(request, structure.root);
-    const body = ownBody(request, structure, bodyOf(request));
+    const body = ownedBody(request, structure, bodyOf(request));
     const outcome = await runWrite(settingsOf(request, structure), async (scope) => {
 
         return await finish(request, scope, await planInsert(scope, structure.root, body), select);

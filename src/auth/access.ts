@@ -17,8 +17,14 @@ export const isAllowed = (user: UserProfile, structure: Structure, right: Right)
     return user.isAdmin || groups.includes('EVERYONE') || groups.some((group) => user.groups.includes(group));
 };
 
-// access.owner: who is not an administrator only reaches the records that name them (their own API keys).
-export const ownerOnly = (user: UserProfile, structure: Structure): string | undefined => (user.isAdmin ? undefined : structure.def.access.owner);
+// access.owner: who is not an administrator only reaches the records whose `attribute` is their userid (their
+// own API keys); undefined when the request's user is not bound so.
+export const ownerRule = (request: Hapi.Request, structure: Structure): { attribute: string; userid: string } | undefined => {
+
+    const user = request.auth.credentials.user as UserProfile;
+    const attribute = structure.def.access.owner;
+    return attribute && !user.isAdmin ? { attribute, userid: user.userid } : undefined;
+};
 
 export const requireRight = (request: Hapi.Request, structure: Structure, right: Right): void => {
 

@@ -39,6 +39,11 @@ export class ApiKeys {
             throw new Error(`${this.structure.file}: the API-key structure needs the attributes ${missing.join(', ')}`);
         }
 
+        // Without it any user could make keys for an administrator: the owner rule is what keeps users to their own.
+        if (this.structure && this.structure.def.access.owner !== 'userid') {
+            throw new Error(`${this.structure.file}: the API-key structure needs access: owner: userid`);
+        }
+
         // Two keys derived from the one secret: one seals keys, the other makes lookup digests.
         this.#cipherKey = Crypto.createHmac('sha256', secret).update('osprey apikey seal').digest();
         this.#digestKey = Crypto.createHmac('sha256', secret).update('osprey apikey digest').digest();

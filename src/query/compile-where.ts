@@ -5,6 +5,7 @@ import type { Attribute, BusinessObject, Registry, Structure } from '../structur
 import { toDb, typeTable } from '../structures/types';
 import type { Literal, Path, Where } from './ast';
 import { QueryError } from './query-error';
+import { isText, orderedColumn, valuePlaceholder } from './sql-types';
 import { own } from '../structures/own';
 
 
@@ -141,13 +142,7 @@ const bindValue = (scope: WhereScope, attr: Attribute, raw: unknown, position: n
 
 const column = (scope: WhereScope, attr: Attribute) => `${scope.alias}.${attr.name}`;
 
-// PostgreSQL types an untyped parameter after its column, so 2.5 against an integer column would fail to parse;
-// as numeric it compares by value, as SQLite does.
-const placeholder = (scope: WhereScope, attr: Attribute) => (scope.kind === 'postgresql' && ['integer', 'decimal'].includes(typeTable[attr.type].family) ? 'cast(? as numeric)' : '?');
-
 type Term = Extract<Where, { path: Path }>;
-
-const binaryText = (scope: WhereScope, attr: Attribute) => scope.kind === 'postgresql' && ['string', 'text'].includes(typeTable[attr.type].family);
 
 const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: readonly string[]) => {
 
@@ -177,7 +172,7 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
         }
 
         case 'like': {
-            if (!['string', 'text'].includes(typeTable[attr.type].family)) {
+            if (!isText(attr)) {
                 fail(scope, position, `${attr.name} is not text; "%" patterns apply to text attributes.`);
             }
 
@@ -188,7 +183,7 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
 
         case 'in': {
             const values = term.values.map((value) => bindValue(scope, attr, literalValue(scope, value, position), position));
-            const list = values.map(() => placeholder(scope, attr)).join(', ');
+            const list = values.map(() => valuePlaceholder(scope.kind, attr)).join(', ');
             builder.whereRaw(`?? ${term.negated ? 'not in' : 'in'} (${list})`, [col, ...values as Knex.Value[]]);
             return;
         }
@@ -200,8 +195,8 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
             }
 
             const op = term.op === '!=' ? '<>' : term.op;
-            const collate = binaryText(scope, attr) && op !== '=' && op !== '<>' ? ' collate "C"' : '';
-            builder.whereRaw(`??${collate} ${op} ${placeholder(scope, attr)}`, [col, value as Knex.Value]);
+            const target = op === '=' || op === '<>' ? '??' : orderedColumn(scope.kind, attr);
+            builder.whereRaw(`${target} ${op} ${valuePlaceholder(scope.kind, attr)}`, [col, value as Knex.Value]);
         }
     }
 };

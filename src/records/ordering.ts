@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 import type { DatabaseKind } from '../db/knex';
 import { parseOrderBy } from '../query/order';
 import { QueryError } from '../query/query-error';
+import { orderedColumn, valuePlaceholder } from '../query/sql-types';
 import type { Attribute, BusinessObject } from '../structures/registry';
-import { typeTable } from '../structures/types';
 
 
 // oslc.orderBy compiled the same way on both databases (README, "Query semantics"):
@@ -34,16 +34,10 @@ export const orderColumns = (object: BusinessObject, text: string | undefined, p
     return columns;
 };
 
-const isText = (attr: Attribute) => ['string', 'text'].includes(typeTable[attr.type].family);
-
-const columnSql = (kind: DatabaseKind, attr: Attribute) => (kind === 'postgresql' && isText(attr) ? '?? collate "C"' : '??');
-
-const placeholder = (kind: DatabaseKind, attr: Attribute) => (kind === 'postgresql' && ['integer', 'decimal'].includes(typeTable[attr.type].family) ? 'cast(? as numeric)' : '?');
-
 export const applyOrder = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: string, columns: readonly OrderColumn[]): Knex.QueryBuilder => {
 
     for (const { attr, direction } of columns) {
-        query.orderByRaw(`${columnSql(kind, attr)} ${direction} nulls ${direction === 'asc' ? 'last' : 'first'}`, [`${alias}.${attr.name}`]);
+        query.orderByRaw(`${orderedColumn(kind, attr)} ${direction} nulls ${direction === 'asc' ? 'last' : 'first'}`, [`${alias}.${attr.name}`]);
     }
 
     return query;
@@ -56,7 +50,7 @@ export const applyAfter = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: 
     const equal = (builder: Knex.QueryBuilder, { attr }: OrderColumn, value: unknown) => {
 
         const col = `${alias}.${attr.name}`;
-        return value === null ? builder.whereNull(col) : builder.whereRaw(`${columnSql(kind, attr)} = ${placeholder(kind, attr)}`, [col, value as Knex.Value]);
+        return value === null ? builder.whereNull(col) : builder.whereRaw(`${orderedColumn(kind, attr)} = ${valuePlaceholder(kind, attr)}`, [col, value as Knex.Value]);
     };
 
     const past = (builder: Knex.QueryBuilder, { attr, direction }: OrderColumn, value: unknown) => {
@@ -70,7 +64,7 @@ export const applyAfter = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: 
         const op = direction === 'asc' ? '>' : '<';
         return builder.where((inner) => {
 
-            inner.whereRaw(`${columnSql(kind, attr)} ${op} ${placeholder(kind, attr)}`, [col, value as Knex.Value]);
+            inner.whereRaw(`${orderedColumn(kind, attr)} ${op} ${valuePlaceholder(kind, attr)}`, [col, value as Knex.Value]);
             if (direction === 'asc') {
                 inner.orWhereNull(col);
             }

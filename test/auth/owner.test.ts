@@ -5,6 +5,7 @@ import * as Path from 'node:path';
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
+import { ApiKeys } from '../../src/auth/api-keys';
 import { loadStructures } from '../../src/structures/load';
 import { testDatabases } from '../helpers/databases';
 import { fixtures, maxauth, startTestServer, type TestServer } from '../helpers/server';
@@ -101,3 +102,17 @@ for (const database of testDatabases) {
         });
     });
 }
+
+experiment('the API-key structure', () => {
+
+    test('must keep its attributes and the owner rule, or the server does not start', () => {
+
+        const registry = (owner: string | undefined, names: string[]) => ({
+            byObject: () => ({ file: 'keys.yaml', def: { access: { owner } }, root: { attributes: new Map(names.map((name) => [name, { persistent: true }])) } })
+        }) as any;
+        const all = ['userid', 'apikey', 'apikeyhash', 'expiration', 'expirationdate', 'creationdate', 'lastused'];
+        expect(() => new ApiKeys({} as any, registry('userid', all.slice(1)), Buffer.alloc(32))).to.throw('keys.yaml: the API-key structure needs the attributes userid');
+        expect(() => new ApiKeys({} as any, registry(undefined, all), Buffer.alloc(32))).to.throw('keys.yaml: the API-key structure needs access: owner: userid');
+        expect(new ApiKeys({} as any, registry('userid', all), Buffer.alloc(32)).structure).to.exist();
+    });
+});

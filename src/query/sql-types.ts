@@ -1,0 +1,15 @@
+import type { DatabaseKind } from '../db/knex';
+import type { Attribute } from '../structures/registry';
+import { typeTable } from '../structures/types';
+
+
+// How a value of an attribute is compared in SQL the same way on both databases (README, "Query semantics").
+
+export const isText = (attr: Attribute): boolean => ['string', 'text'].includes(typeTable[attr.type].family);
+
+// PostgreSQL types an untyped parameter after its column, so 2.5 against an integer column would fail to parse;
+// as numeric it compares by value, as SQLite does.
+export const valuePlaceholder = (kind: DatabaseKind, attr: Attribute): string => (kind === 'postgresql' && ['integer', 'decimal'].includes(typeTable[attr.type].family) ? 'cast(? as numeric)' : '?');
+
+// Text orders by code point: PostgreSQL with COLLATE "C", like SQLite's BINARY. For <, >, and ORDER BY.
+export const orderedColumn = (kind: DatabaseKind, attr: Attribute): string => (kind === 'postgresql' && isText(attr) ? '?? collate "C"' : '??');
