@@ -41,6 +41,7 @@ for (const database of testDatabases) {
             await first.server.stop();
 
             edit(dir, 'mxtestpump.yaml', (text) => text
+                .replace('primaryKey: [siteid, pumpnum]\n', 'primaryKey: [siteid, pumpnum]\nindexes: [[siteid, vendor]]\n')
                 .replace('  ratedkw: { type: integer, index: true }', '  ratedkw: { type: bigint, index: true }\n  vendor: { type: upper, length: 20, index: true }')
                 .replace('description: { type: aln, length: 50 }', 'description: { type: aln, length: 80 }')
                 .replace('  doclinks: { attachments: true }', '  doclinks: { attachments: true }\n  curve:\n    object: PUMPCURVE\n    uniqueColumn: curveid\n    primaryKey: [point]\n    join: { pumpnum: pumpnum, siteid: siteid }\n    attributes:\n      curveid: { type: bigint, generated: true }\n      pumpnum: { type: upper, length: 12 }\n      siteid: { type: upper, length: 8 }\n      point: { type: integer, required: true }'));
@@ -53,6 +54,10 @@ for (const database of testDatabases) {
             const read = await second.inject({ url: `/maximo/oslc/os/mxtestpump/${id}`, headers: maxauth('boss', 'boss-password') });
             expect(read.result).to.include({ vendor: 'ACME', flow: 12.5, curve_collectionref: `${read.result.href}/curve` });
             expect(read.result.status).to.not.exist();
+            const indexes = database.name === 'sqlite' ?
+                await knex('sqlite_master').where({ type: 'index', tbl_name: 'pump' }).pluck('name') :
+                await knex('pg_indexes').where({ tablename: 'pump' }).pluck('indexname');
+            expect(indexes).to.include(['pump_siteid_vendor_ix', 'pump_vendor_ix']);
             await knex('pumpcurve').insert({ pumpnum: 'P1', siteid: 'BEDFORD', point: 1 });
             await expect(knex('pumpcurve').insert({ pumpnum: 'P1', siteid: 'BEDFORD', point: 1 })).to.reject();
             await second.server.stop();

@@ -9,7 +9,7 @@ import { structureOf } from '../../src/http/structure';
 import { applyPlan } from '../../src/records/apply';
 import type { WriteScope } from '../../src/records/context';
 import { deleteRecord } from '../../src/records/delete';
-import { keyOf, type Row } from '../../src/records/find';
+import type { Row } from '../../src/records/find';
 import { keyValues } from '../../src/records/input';
 import { planInsert, planUpdate, type Plan } from '../../src/records/plan';
 import type { SelectPlan } from '../../src/records/select-plan';
@@ -40,9 +40,8 @@ const finish = async (request: Hapi.Request, scope: WriteScope, plan: Plan, sele
         requireRight(request, scope.structure, 'delete');
     }
 
-    const written = await applyPlan(scope, plan);
+    const row = await applyPlan(scope, plan);
     const root = scope.structure.root;
-    const row = written && await scope.trx(root.table).where(keyOf(root, written)).first() as Row | undefined;
     if (!row || !select) {
         return { row };
     }

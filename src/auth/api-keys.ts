@@ -5,7 +5,9 @@ import type { Knex } from 'knex';
 import { maximoError } from '../errors/maximo-error';
 import type { Registry, Structure } from '../structures/registry';
 import { rowstampColumn } from '../db/migrate';
+import { ReadCache } from '../db/read-cache';
 import type { Row } from '../records/find';
+import { profileFromRows, withProfile, type UserProfile } from './users';
 
 
 // API keys at rest (CONTRACT §7): 32 random bytes, stored sealed with AES-256-GCM under the server secret (so
@@ -16,6 +18,8 @@ import type { Row } from '../records/find';
 export const apiKeyObject = 'APIKEYTOKEN';
 const required = ['userid', 'apikey', 'apikeyhash', 'expiration', 'expirationdate', 'creationdate', 'lastused'];
 const lastUsedEveryMs = 60_000;
+
+type KeyRow = Row & Parameters<typeof profileFromRows>[0][number];
 
 export interface NewKey {
     readonly userid: string;
@@ -29,10 +33,12 @@ export class ApiKeys {
     readonly #knex: Knex;
     readonly #cipherKey: Buffer;
     readonly #digestKey: Buffer;
+    readonly #verified: ReadCache<KeyRow[]>;
 
     constructor(knex: Knex, registry: Registry, secret: Buffer) {
 
         this.#knex = knex;
+        this.#verified = new ReadCache(knex);
         this.structure = registry.byObject(apiKeyObject);
         const missing = required.filter((name) => !this.structure?.root.attributes.get(name)?.persistent);
         if (this.structure && missing.length) {
@@ -95,31 +101,37 @@ export class ApiKeys {
         return { row: await trx(this.#table).where(unique, inserted![unique] as number).first() as Row, apikey };
     }
 
-    // The user a key belongs to, while it is valid; lastused is written at most once a minute per key.
-    async verify(key: string): Promise<string | undefined> {
+    // The profile of the user a key belongs to, while the key is valid, in one statement (key, user, groups) —
+    // none where the database can tell it has not changed since the last request with the key (ReadCache).
+    // The key is found by its HMAC digest alone: equal digests under the server's secret mean equal keys, and a
+    // lookup's timing can only tell about a digest, from which no key can be worked out. lastused is written at
+    // most once a minute per key.
+    async verify(key: string): Promise<UserProfile | undefined> {
 
         if (!this.structure || key.length > 200) {
             return undefined;
         }
 
-        const row = await this.#knex(this.#table).where('apikeyhash', this.digest(key)).first() as Row | undefined;
-        const stored = row && this.open(String(row.apikey));
-        if (!stored || stored.length !== key.length || !Crypto.timingSafeEqual(Buffer.from(stored), Buffer.from(key))) {
-            return undefined;
-        }
+        const unique = this.structure.root.uniqueColumn;
+        const digest = this.digest(key);
+        const rows = await this.#verified.read(digest, async () => {
 
+            return await withProfile(this.#knex(`${this.#table} as k`), 'k.userid')
+                .where('k.apikeyhash', digest)
+                .select({ keyid: `k.${unique}`, keyexpires: 'k.expirationdate', keyused: 'k.lastused' }) as KeyRow[];
+        });
+        const row = rows[0];
         const now = Date.now();
-        if (row.expirationdate !== null && new Date(row.expirationdate as string).getTime() <= now) {
+        if (!row || (row.keyexpires !== null && new Date(row.keyexpires as string).getTime() <= now)) {
             return undefined;
         }
 
-        if (row.lastused === null || new Date(row.lastused as string).getTime() < now - lastUsedEveryMs) {
-            const unique = this.structure.root.uniqueColumn;
+        if (row.keyused === null || new Date(row.keyused as string).getTime() < now - lastUsedEveryMs) {
             // Not awaited: the request does not wait for bookkeeping, and a lost update only delays lastused.
-            this.#knex(this.#table).where(unique, row[unique] as number).update({ lastused: new Date(now).toISOString() }).catch(() => undefined);
+            this.#knex(this.#table).where(unique, row.keyid as number).update({ lastused: new Date(now).toISOString() }).catch(() => undefined);
         }
 
-        return String(row.userid);
+        return profileFromRows(rows);
     }
 
     // The newest key of a user that is still valid, as the user can send it.

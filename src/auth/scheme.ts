@@ -39,8 +39,7 @@ export const ospreyScheme = (server: Hapi.Server): Hapi.ServerAuthSchemeObject =
         if (key) {
             const keys = throttleKeys(undefined, address);
             refuseWhenLocked(keys);
-            const userid = await osprey.apiKeys.verify(key);
-            const user = userid ? await osprey.users.profile(userid) : undefined;
+            const user = await osprey.apiKeys.verify(key);
             return user ? h.authenticated({ credentials: { user, method: 'apikey' } }) : await failed(keys);
         }
 

@@ -2,6 +2,7 @@ import * as Crypto from 'node:crypto';
 
 import type { Knex } from 'knex';
 
+import { ReadCache } from '../db/read-cache';
 import { hashPassword, verifyPassword } from './passwords';
 
 
@@ -30,6 +31,8 @@ export interface NewUser {
     groups?: string[];
 }
 
+type ProfileRow = Omit<UserRow, 'passwordhash' | 'status'>;
+
 interface UserRow {
     userid: string;
     passwordhash: string | null;
@@ -43,6 +46,42 @@ interface UserRow {
     langcode: string;
 }
 
+interface GroupRow {
+    groupname: string | null;
+    isadmin: boolean | number | null;
+}
+
+const profileOf = (row: ProfileRow, groups: readonly GroupRow[]): UserProfile => {
+
+    const member = groups.filter((group) => group.groupname !== null);
+    return {
+        userid: row.userid,
+        personid: row.personid,
+        displayname: row.displayname,
+        primaryemail: row.primaryemail,
+        defsite: row.defsite,
+        insertsite: row.insertsite,
+        defaultorg: row.defaultorg,
+        langcode: row.langcode,
+        groups: member.map((group) => group.groupname!),
+        isAdmin: member.some((group) => Boolean(group.isadmin))
+    };
+};
+
+// An authenticated request reads its user and the user's groups in one statement: `withProfile` joins them onto
+// a query that finds the userid (the user table itself, or an API key), one row per group.
+export const withProfile = <T extends Knex.QueryBuilder>(query: T, useridColumn: string): T => {
+
+    const joined = useridColumn === 'u.userid' ? query : query.join('osprey_user as u', 'u.userid', useridColumn);
+    return joined.where('u.status', 'ACTIVE')
+        .leftJoin('osprey_groupuser as gu', 'gu.userid', 'u.userid')
+        .leftJoin('osprey_group as g', 'g.groupname', 'gu.groupname')
+        .orderBy('g.groupname')
+        .select('u.userid', 'u.personid', 'u.displayname', 'u.primaryemail', 'u.defsite', 'u.insertsite', 'u.defaultorg', 'u.langcode', 'g.groupname', 'g.isadmin') as T;
+};
+
+export const profileFromRows = (rows: readonly (ProfileRow & GroupRow)[]): UserProfile | undefined => (rows.length ? profileOf(rows[0]!, rows) : undefined);
+
 // Users and groups live in the database so every server node sees the same ones.
 export class Users {
 
@@ -52,16 +91,18 @@ export class Users {
     // throughput, so a successful check is remembered for a minute under a keyed digest of the credentials.
     readonly #verified = new Map<string, { userid: string; expires: number }>();
     readonly #cacheKey = Crypto.randomBytes(32);
+    readonly #profiles: ReadCache<UserProfile | undefined>;
 
     constructor(knex: Knex) {
 
         this.#knex = knex;
+        this.#profiles = new ReadCache(knex);
     }
 
     async profile(userid: string): Promise<UserProfile | undefined> {
 
-        const row = await this.#knex<UserRow>('osprey_user').where({ userid: userid.toUpperCase(), status: 'ACTIVE' }).first();
-        return row && this.#profile(row);
+        const id = userid.toUpperCase();
+        return await this.#profiles.read(id, async () => profileFromRows(await withProfile(this.#knex('osprey_user as u'), 'u.userid').where('u.userid', id)));
     }
 
     // The profile when the password is right; undefined otherwise, with no hint which part was wrong.
@@ -85,7 +126,7 @@ export class Users {
         }
 
         this.#verified.set(digest, { userid: row!.userid, expires: Date.now() + 60_000 });
-        return await this.#profile(row!);
+        return await this.profile(row!.userid);
     }
 
     async ensureGroup(groupname: string, description: string, isadmin: boolean): Promise<void> {
@@ -115,23 +156,5 @@ export class Users {
             .where('g.isadmin', true).andWhere('u.status', 'ACTIVE')
             .countDistinct({ count: 'gu.userid' });
         return Number(row!.count);
-    }
-
-    async #profile(row: UserRow): Promise<UserProfile> {
-
-        const groups = await this.#knex('osprey_groupuser as gu').join('osprey_group as g', 'g.groupname', 'gu.groupname')
-            .where('gu.userid', row.userid).orderBy('g.groupname').select<{ groupname: string; isadmin: boolean | number }[]>('g.groupname', 'g.isadmin');
-        return {
-            userid: row.userid,
-            personid: row.personid,
-            displayname: row.displayname,
-            primaryemail: row.primaryemail,
-            defsite: row.defsite,
-            insertsite: row.insertsite,
-            defaultorg: row.defaultorg,
-            langcode: row.langcode,
-            groups: groups.map((group) => group.groupname),
-            isAdmin: groups.some((group) => Boolean(group.isadmin))
-        };
     }
 }

@@ -3,6 +3,8 @@ import * as Path from 'node:path';
 
 import Knex, { type Knex as KnexType } from 'knex';
 
+import { cachingSqliteClient } from './sqlite-client';
+
 
 export type DatabaseKind = 'sqlite' | 'postgresql';
 
@@ -77,7 +79,7 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
     }
 
     return Knex({
-        client: 'better-sqlite3',
+        client: cachingSqliteClient(),
         connection: { filename },
         useNullAsDefault: true,
         pool: {

@@ -68,7 +68,8 @@ const narrowing = (attr: Attribute, meta: ColumnMeta): string | undefined => {
 
 const indexName = (table: string, columns: readonly string[], suffix: string) => `${table}_${columns.join('_')}`.slice(0, 55) + `_${suffix}`;
 
-// Indexes: the key (unique), join keys to parents and from relations, and attributes marked `index: true`.
+// Indexes: the key (unique), join keys to parents and from relations, attributes marked `index: true` and the
+// object's `indexes:`.
 const indexesOf = (registry: Registry) => {
 
     const indexes = new Map<string, { table: string; columns: string[]; unique: boolean }>();
@@ -91,6 +92,8 @@ const indexesOf = (registry: Registry) => {
                 add(object.table, [attr.name], false);
             }
         }
+
+        object.indexes.forEach((columns) => add(object.table, [...columns], false));
 
         for (const child of object.children.values()) {
             add(child.object.table, Object.values(child.join), false);

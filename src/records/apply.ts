@@ -47,15 +47,15 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
     const { trx } = scope;
     const { object } = plan;
     const values: Row = { ...plan.values, ...fixed };
-    await assignAutokeys(trx, object, values);
-    if (isRoot(scope, object) && await trx(object.table).where(keyOf(object, values)).first(object.uniqueColumn)) {
+    const newKey = await assignAutokeys(trx, object, values);
+    if (isRoot(scope, object) && !newKey && await trx(object.table).where(keyOf(object, values)).first(object.uniqueColumn)) {
         const keys = object.primaryKey.map((key) => `${key.toUpperCase()}=${String(values[key])}`).join(', ');
         throw maximoError('duplicateRecord', `A ${object.name} with ${keys} already exists.`);
     }
 
     stamp(scope, object, values);
-    const [inserted] = await trx(object.table).insert(values).returning(object.uniqueColumn) as Row[];
-    const row = { ...values, [object.uniqueColumn]: inserted![object.uniqueColumn] };
+    // The row as stored (defaults, generated id, the database's own types): the answer renders it as it is.
+    const [row] = await trx(object.table).insert(values).returning('*') as [Row];
     if (isRoot(scope, object) && scope.structure.def.statuses && scope.structure.def.statusAttribute in row) {
         await addStatusHistory(trx, scope, row, plan.transient.memo);
     }
@@ -71,12 +71,12 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     const values: Row = { ...plan.values };
     stamp(scope, object, values, current);
     // The rowstamp read at plan time must still be current: a concurrent writer makes this update miss.
-    const updated = await trx(object.table).where(keyOf(object, current)).andWhere(rowstampColumn, current[rowstampColumn] as number).update(values);
-    if (updated !== 1) {
+    const updated = await trx(object.table).where(keyOf(object, current)).andWhere(rowstampColumn, current[rowstampColumn] as number).update(values).returning('*') as Row[];
+    if (updated.length !== 1) {
         throw maximoError('stale', `The ${object.name} record has been updated by another user. Read it again and retry.`);
     }
 
-    const row = { ...current, ...values };
+    const row = updated[0]!;
     const statusAttribute = scope.structure.def.statusAttribute;
     if (isRoot(scope, object) && scope.structure.def.statuses && statusAttribute in plan.values) {
         await addStatusHistory(trx, scope, row, plan.transient.memo);

@@ -24,14 +24,17 @@ const numberIn = (value: unknown, prefix: string) => {
 // (demo data, imported records).
 const ensureCounter = async (trx: Knex.Transaction, object: BusinessObject, attr: Attribute, scopeWhere: Row, key: Row) => {
 
-    if (await trx(counters).where(key).first()) {
-        return;
-    }
-
     const { prefix, start } = settingsOf(attr);
     const stored = await trx(object.table).where(scopeWhere).select(attr.name) as Row[];
     const highest = stored.reduce((max: number, row) => Math.max(max, numberIn(row[attr.name], prefix)), start - 1);
     await trx(counters).insert({ ...key, last: highest }).onConflict(['objectname', 'attribute', 'scope']).ignore();
+};
+
+// The counter is incremented first: only the first number of a scope finds no counter row to increment.
+const increment = async (trx: Knex.Transaction, key: Row) => {
+
+    const [row] = await trx(counters).where(key).increment('last', 1).returning('last') as { last: number | string }[];
+    return row?.last;
 };
 
 const nextValue = async (trx: Knex.Transaction, object: BusinessObject, attr: Attribute, values: Row) => {
@@ -39,13 +42,16 @@ const nextValue = async (trx: Knex.Transaction, object: BusinessObject, attr: At
     const others = object.primaryKey.filter((name) => name !== attr.name);
     const scopeWhere = Object.fromEntries(others.map((name) => [name, values[name] ?? null]));
     const key = { objectname: object.name, attribute: attr.name, scope: JSON.stringify(others.map((name) => values[name] ?? null)) };
-    await ensureCounter(trx, object, attr, scopeWhere, key);
-
     const { prefix } = settingsOf(attr);
     const numeric = typeTable[attr.type].family === 'integer';
     for (;;) {
-        const [row] = await trx(counters).where(key).increment('last', 1).returning('last') as { last: number | string }[];
-        const candidate = numeric ? Number(row!.last) : `${prefix}${row!.last}`;
+        let last = await increment(trx, key);
+        if (last === undefined) {
+            await ensureCounter(trx, object, attr, scopeWhere, key);
+            last = await increment(trx, key);
+        }
+
+        const candidate = numeric ? Number(last) : `${prefix}${last!}`;
         // A value typed in by hand may already hold the next number: skip it.
         if (!await trx(object.table).where({ ...scopeWhere, [attr.name]: candidate }).first(attr.name)) {
             return candidate;
@@ -53,11 +59,17 @@ const nextValue = async (trx: Knex.Transaction, object: BusinessObject, attr: At
     }
 };
 
-export const assignAutokeys = async (trx: Knex.Transaction, object: BusinessObject, values: Row): Promise<void> => {
+// Assigns the missing generated values; true when one of them is part of the primary key, which makes the
+// key new (nextValue skipped every number already taken in its scope).
+export const assignAutokeys = async (trx: Knex.Transaction, object: BusinessObject, values: Row): Promise<boolean> => {
 
+    let newKey = false;
     for (const attr of object.columns) {
         if (attr.autokey && (values[attr.name] === undefined || values[attr.name] === null)) {
             values[attr.name] = await nextValue(trx, object, attr, values);
+            newKey ||= object.primaryKey.includes(attr.name);
         }
     }
+
+    return newKey;
 };

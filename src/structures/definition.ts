@@ -29,6 +29,7 @@ export interface ObjectDef {
     uniqueColumn: string;
     primaryKey: string[];
     attributes: Record<string, AttributeDef>;
+    indexes: string[][];
     children?: Record<string, ChildDef>;
 }
 

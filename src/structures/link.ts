@@ -120,6 +120,15 @@ const checkObject = (object: BusinessObject, prefix: string, report: Report, dom
         }
     });
 
+    for (let i = 0; i < object.indexes.length; ++i) {
+        object.indexes[i]!.forEach((name, j) => {
+
+            if (!object.attributes.get(name)?.persistent) {
+                report(`${prefix}indexes.${i}.${j}`, `"${name}" is not a persistent attribute and cannot be indexed`);
+            }
+        });
+    }
+
     for (const attr of object.attributes.values()) {
         if (attr.domain && !domains.has(attr.domain)) {
             report(`${prefix}attributes.${attr.name}.domain`, `domain "${attr.domain}" does not exist`);

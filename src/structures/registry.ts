@@ -13,6 +13,8 @@ export interface BusinessObject {
     readonly primaryKey: readonly string[];
     readonly attributes: ReadonlyMap<string, Attribute>;
     readonly columns: readonly Attribute[];
+    /** Database indexes over several attributes (`indexes:` in the YAML). */
+    readonly indexes: readonly (readonly string[])[];
     readonly children: ReadonlyMap<string, Child>;
     readonly attachments: boolean;
     readonly path: string;
@@ -53,6 +55,7 @@ const buildObject = (def: ObjectDef, path: string): BusinessObject => {
         primaryKey: def.primaryKey,
         attributes,
         columns: [...attributes.values()].filter((attr) => attr.persistent),
+        indexes: def.indexes,
         children,
         attachments,
         path

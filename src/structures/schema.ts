@@ -45,6 +45,8 @@ const objectKeys = {
     uniqueColumn: Joi.string().pattern(attributeName).required().description('the numeric internal id attribute (generated bigint)'),
     primaryKey: Joi.array().items(Joi.string().pattern(attributeName)).min(1).unique().required().description('the key attributes in Maximo\'s order; they make the resource id'),
     attributes: Joi.object().pattern(Joi.string().pattern(attributeName).invalid(...reserved), attributeSchema).min(1).required(),
+    indexes: Joi.array().items(Joi.array().items(Joi.string().pattern(attributeName)).min(1).unique()).default([])
+        .description('database indexes over several attributes, e.g. [[siteid, status]] for a site\'s counts by status (one attribute: `index: true`)'),
     children: Joi.object().pattern(Joi.string().pattern(attributeName), Joi.link('#child')).description('child objects written with the record (nested arrays in JSON)')
 };
 

@@ -88,6 +88,7 @@ experiment('structure loading', () => {
         { name: 'file named after another structure', files: { 'other.yaml': minimal() }, expected: [['other.yaml', 'name', /must be in a file named mxone.yaml/]] },
         { name: 'unknown key attribute', files: { 'mxone.yaml': minimal().replace('primaryKey: [onenum]', 'primaryKey: [onenum, siteid]') }, expected: [['mxone.yaml', 'primaryKey.1', /"siteid" is not an attribute/]] },
         { name: 'non-persistent key', files: { 'mxone.yaml': minimal('', '  memo: { type: aln, persistent: false }\n').replace('primaryKey: [onenum]', 'primaryKey: [memo]') }, expected: [['mxone.yaml', 'primaryKey.0', /not persistent/]] },
+        { name: 'index over an unknown attribute', files: { 'mxone.yaml': minimal().replace('primaryKey: [onenum]', 'primaryKey: [onenum]\nindexes: [[onenum, nothere]]') }, expected: [['mxone.yaml', 'indexes.0.1', /"nothere" is not a persistent attribute/]] },
         { name: 'unique column missing', files: { 'mxone.yaml': minimal().replace('uniqueColumn: oneid', 'uniqueColumn: nothere') }, expected: [['mxone.yaml', 'uniqueColumn', /"nothere" is not an attribute/]] },
         { name: 'unique column not numeric', files: { 'mxone.yaml': minimal().replace('uniqueColumn: oneid', 'uniqueColumn: onenum') }, expected: [['mxone.yaml', 'attributes.onenum.type', /must be bigint or integer/]] },
         { name: 'unknown domain', files: { 'mxone.yaml': minimal().replace('domain: TSTATUS', 'domain: NODOMAIN') }, expected: [['mxone.yaml', 'attributes.status.domain', /domain "NODOMAIN" does not exist/]] },

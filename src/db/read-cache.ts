@@ -1,0 +1,48 @@
+import type { Knex } from 'knex';
+
+import { changeStamp } from './sqlite-client';
+
+
+// Reads that repeat on every request (who the caller is) kept for as long as the database is unchanged. Where
+// that cannot be told (PostgreSQL) every read goes to the database. A value is kept only when no write landed
+// while it was being read, so a cached value is never older than the database it came from.
+export class ReadCache<V> {
+
+    readonly #knex: Knex;
+    readonly #max: number;
+    readonly #entries = new Map<string, V>();
+    #stamp: string | undefined;
+
+    constructor(knex: Knex, max = 10_000) {
+
+        this.#knex = knex;
+        this.#max = max;
+    }
+
+    async read(key: string, load: () => Promise<V>): Promise<V> {
+
+        const stamp = changeStamp(this.#knex);
+        if (stamp === undefined) {
+            return await load();
+        }
+
+        if (stamp !== this.#stamp) {
+            this.#entries.clear();
+            this.#stamp = stamp;
+        }
+        else if (this.#entries.has(key)) {
+            return this.#entries.get(key)!;
+        }
+
+        const value = await load();
+        if (this.#stamp === stamp && changeStamp(this.#knex) === stamp) {
+            if (this.#entries.size >= this.#max) {
+                this.#entries.clear();
+            }
+
+            this.#entries.set(key, value);
+        }
+
+        return value;
+    }
+}

@@ -1,0 +1,146 @@
+import type { Knex } from 'knex';
+
+
+// knex's better-sqlite3 client prepares every statement anew; preparing (parsing and planning the SQL) cost more
+// than running it on a point read (18 % of a member GET's CPU in the benchmark profile). Osprey's statements
+// repeat by shape — the same SQL text with other bindings — so each connection keeps its prepared statements by
+// SQL text, least recently used dropped first. SQLite re-prepares a cached statement by itself when the schema
+// changes under it, so a cached statement never runs a stale plan.
+
+interface Statement {
+    readonly reader: boolean;
+    readonly readonly: boolean;
+    get: () => unknown;
+    all: (bindings: unknown[]) => unknown[];
+    run: (bindings: unknown[]) => { lastInsertRowid: number | bigint; changes: number };
+}
+
+interface Connection {
+    prepare: (sql: string) => Statement;
+}
+
+interface QueryObject {
+    sql?: string;
+    bindings?: unknown[];
+    options?: { safeIntegers?: unknown };
+    response?: unknown;
+    context?: { lastID: number | bigint; changes: number };
+}
+
+interface BaseClient {
+    acquireRawConnection(): Promise<Connection>;
+    destroyRawConnection(connection: Connection): Promise<void>;
+    _formatBindings(bindings: unknown[] | undefined): unknown[];
+    _query(connection: Connection, obj: QueryObject): Promise<QueryObject>;
+}
+
+export const statementCacheSize = 500;
+
+const caches = new WeakMap<Connection, Map<string, Statement>>();
+
+export const preparedStatement = (connection: Connection, sql: string): Statement => {
+
+    let cache = caches.get(connection);
+    if (!cache) {
+        cache = new Map();
+        caches.set(connection, cache);
+    }
+
+    let statement = cache.get(sql);
+    if (statement) {
+        cache.delete(sql);                                  // re-inserted below: the Map's order is recency
+    }
+    else {
+        statement = connection.prepare(sql);
+        if (cache.size >= statementCacheSize) {
+            cache.delete(cache.keys().next().value!);
+        }
+    }
+
+    cache.set(sql, statement);
+    return statement;
+};
+
+// Writes are counted per connection, not per client object: knex runs a transaction's statements through a
+// copy of the client made with Object.create, which has none of the client's own fields.
+const counters = new WeakMap<Connection, { readonly serial: number; writes: number }>();
+let serials = 0;
+
+const counted = (connection: Connection) => {
+
+    const counter = counters.get(connection);
+    if (counter) {
+        ++counter.writes;
+    }
+};
+
+// The knex client class: knex's own, with `_query` running cached statements. Statements that set per-query
+// options (safeIntegers) are left to knex, because those options change the statement object.
+//
+// It also tells when the database may have changed (`changeStamp`), so that reads can be cached exactly as long
+// as nothing was written: SQLite's `data_version` moves when another connection commits (another server node or
+// process on the same file), and the client counts the writing statements of its own connection.
+export const cachingSqliteClient = (): typeof Knex.Client => {
+
+    const Base = require('knex/lib/dialects/better-sqlite3') as new (...args: unknown[]) => BaseClient;
+
+    const Client = class extends Base {
+
+        readonly connections = new Set<Connection>();
+
+        override async acquireRawConnection(): Promise<Connection> {
+
+            const connection = await super.acquireRawConnection();
+            counters.set(connection, { serial: ++serials, writes: 0 });
+            this.connections.add(connection);
+            return connection;
+        }
+
+        override async destroyRawConnection(connection: Connection): Promise<void> {
+
+            this.connections.delete(connection);
+            await super.destroyRawConnection(connection);
+        }
+
+        changeStamp(): string | undefined {
+
+            const [connection, ...more] = this.connections;
+            if (!connection || more.length) {
+                return undefined;
+            }
+
+            const { serial, writes } = counters.get(connection)!;
+            return `${serial}.${(preparedStatement(connection, 'PRAGMA data_version').get() as { data_version: number }).data_version}.${writes}`;
+        }
+
+        override async _query(connection: Connection, obj: QueryObject): Promise<QueryObject> {
+
+            if (!obj.sql || obj.options?.safeIntegers !== undefined) {
+                counted(connection);
+                return await super._query(connection, obj);
+            }
+
+            const statement = preparedStatement(connection, obj.sql);
+            const bindings = this._formatBindings(obj.bindings);
+            if (!statement.readonly) {
+                counted(connection);
+            }
+
+            if (statement.reader) {
+                obj.response = statement.all(bindings);
+                return obj;
+            }
+
+            const response = statement.run(bindings);
+            obj.response = response;
+            obj.context = { lastID: response.lastInsertRowid, changes: response.changes };
+            return obj;
+        }
+    };
+
+    return Client as unknown as typeof Knex.Client;
+};
+
+// A stamp that changes whenever the database may have changed, or undefined where that cannot be told
+// cheaply (PostgreSQL, the sqlite3 driver): then nothing may be cached.
+export const changeStamp = (knex: Knex): string | undefined => (knex.client as { changeStamp?: () => string | undefined }).changeStamp?.();

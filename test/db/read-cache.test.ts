@@ -1,0 +1,173 @@
+import Database from 'better-sqlite3';
+import * as Code from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { createKnex, sqliteFile } from '../../src/db/knex';
+import { ReadCache } from '../../src/db/read-cache';
+import { changeStamp, preparedStatement, statementCacheSize } from '../../src/db/sqlite-client';
+import { testDatabases } from '../helpers/databases';
+
+
+const { experiment, test } = exports.lab = Lab.script();
+const { expect } = Code;
+
+experiment('the SQLite statement cache', () => {
+
+    test('prepares a statement once per SQL text and drops the least recently used beyond its size', () => {
+
+        const db = new Database(':memory:');
+        const first = preparedStatement(db, 'select 1 as n');
+        expect(preparedStatement(db, 'select 1 as n')).to.shallow.equal(first);
+        for (let i = 0; i < statementCacheSize; ++i) {
+            preparedStatement(db, `select ${i + 2} as n`);
+        }
+
+        const again = preparedStatement(db, 'select 1 as n');
+        expect(again).to.not.shallow.equal(first);
+        expect(again.get()).to.equal({ n: 1 });
+        db.close();
+    });
+
+    test('runs statements with per-query options through knex itself', async () => {
+
+        const database = await testDatabases[0]!.create();
+        const knex = createKnex({ databaseUrl: database.url });
+        try {
+            const [row] = await knex.raw('select 9007199254740993 as n').options({ safeIntegers: true }) as { n: bigint }[];
+            expect(row!.n).to.equal(9007199254740993n);
+            const [plain] = await knex.raw('select 2 as n') as { n: number }[];
+            expect(plain!.n).to.equal(2);
+        }
+        finally {
+            await knex.destroy();
+            await database.drop();
+        }
+    });
+});
+
+for (const database of testDatabases) {
+
+    experiment(`reads cached while the database is unchanged (${database.name})`, () => {
+
+        const withTable = async (work: (knex: ReturnType<typeof createKnex>, url: string) => Promise<void>) => {
+
+            const db = await database.create();
+            const knex = createKnex({ databaseUrl: db.url });
+            try {
+                await knex.schema.createTable('item', (t) => {
+
+                    t.string('name').primary();
+                    t.integer('qty');
+                });
+                await knex('item').insert({ name: 'a', qty: 1 });
+                await work(knex, db.url);
+            }
+            finally {
+                await knex.destroy();
+                await db.drop();
+            }
+        };
+
+        const loader = (knex: ReturnType<typeof createKnex>) => {
+
+            const counter = { loads: 0 };
+            const load = async () => {
+
+                ++counter.loads;
+                const row = await knex('item').where({ name: 'a' }).first() as { qty: number };
+                return row.qty;
+            };
+
+            return { counter, load };
+        };
+
+        test('a value is read again after a write of this server, and only then', async () => {
+
+            await withTable(async (knex) => {
+
+                const cache = new ReadCache<number>(knex);
+                const { counter, load } = loader(knex);
+                expect(await cache.read('a', load)).to.equal(1);
+                expect(await cache.read('a', load)).to.equal(1);
+                const cached = database.name === 'sqlite';
+                expect(counter.loads).to.equal(cached ? 1 : 2);
+
+                await knex.transaction(async (trx) => {
+
+                    await trx('item').where({ name: 'a' }).update({ qty: 2 });
+                });
+                expect(await cache.read('a', load)).to.equal(2);
+                expect(await cache.read('a', load)).to.equal(2);
+                expect(counter.loads).to.equal(cached ? 2 : 4);
+            });
+        });
+
+        // PostgreSQL cannot tell cheaply that nothing changed, so it caches nothing (the test above).
+        const sqliteOnly = database.name === 'sqlite' ? test : () => undefined;
+
+        sqliteOnly('a value is read again after another connection (another node) wrote', async () => {
+
+            await withTable(async (knex, url) => {
+
+                const cache = new ReadCache<number>(knex);
+                const { counter, load } = loader(knex);
+                expect(await cache.read('a', load)).to.equal(1);
+                const other = new Database(sqliteFile(url));
+                other.prepare('update item set qty = 3').run();
+                other.close();
+                expect(await cache.read('a', load)).to.equal(3);
+                expect(await cache.read('a', load)).to.equal(3);
+                expect(counter.loads).to.equal(2);
+            });
+        });
+
+        sqliteOnly('a value read while a write landed is not kept, and the cache stays bounded', async () => {
+
+            await withTable(async (knex) => {
+
+                const cache = new ReadCache<number>(knex, 1);
+                const { counter, load } = loader(knex);
+                await cache.read('a', async () => {
+
+                    const value = await load();
+                    await knex('item').insert({ name: 'b', qty: 5 });
+                    return value;
+                });
+                expect(await cache.read('a', load)).to.equal(1);
+                expect(counter.loads).to.equal(2);
+
+                const b = async () => {
+
+                    ++counter.loads;
+                    return ((await knex('item').where({ name: 'b' }).first()) as { qty: number }).qty;
+                };
+
+                expect(await cache.read('b', b)).to.equal(5);
+                expect(await cache.read('a', load)).to.equal(1);
+                expect(counter.loads).to.equal(4);
+                expect(await cache.read('a', load)).to.equal(1);
+                expect(counter.loads).to.equal(4);
+            });
+        });
+    });
+}
+
+experiment('change stamps', () => {
+
+    test('are only given where the database can tell them', async () => {
+
+        const pg = createKnex({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none' });
+        expect(changeStamp(pg)).to.be.undefined();
+        await pg.destroy();
+
+        const database = await testDatabases[0]!.create();
+        const knex = createKnex({ databaseUrl: database.url });
+        try {
+            await knex.destroy();                           // no open connection: nothing to ask
+            expect(changeStamp(knex)).to.be.undefined();
+        }
+        finally {
+            await database.drop();
+        }
+    });
+});
