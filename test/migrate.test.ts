@@ -38,6 +38,11 @@ for (const database of testDatabases) {
             const first = await startTestServer(database, { ...admin, structures: dir, databaseUrl: created.url });
             await first.server.app.osprey.knex('pump').insert({ pumpnum: 'P1', siteid: 'BEDFORD', description: 'Main pump', flow: 12.5 });
             expect((await first.inject({ url: '/maximo/oslc/whoami', headers: maxauth('boss', 'boss-password') })).result.isAdmin).to.be.true();
+            if (database.name !== 'sqlite') {
+                // As a database made before text columns were given the code-point collation.
+                await first.server.app.osprey.knex.raw('alter table pump alter column pumpnum type varchar(12) collate "default"');
+            }
+
             await first.server.stop();
 
             edit(dir, 'mxtestpump.yaml', (text) => text
@@ -58,6 +63,13 @@ for (const database of testDatabases) {
                 await knex('sqlite_master').where({ type: 'index', tbl_name: 'pump' }).pluck('name') :
                 await knex('pg_indexes').where({ tablename: 'pump' }).pluck('indexname');
             expect(indexes).to.include(['pump_siteid_vendor_ix', 'pump_vendor_ix']);
+            if (database.name !== 'sqlite') {
+                // Text compares by code point, so that indexes serve oslc.orderBy: new, widened and old columns alike.
+                const text = knex('information_schema.columns').whereRaw('table_schema = current_schema()').whereIn('table_name', ['pump', 'pumpcurve']).whereIn('data_type', ['character varying', 'text']);
+                expect(await text.clone().distinct('collation_name').pluck('collation_name')).to.equal(['C']);
+                expect(await text.clone().whereIn('column_name', ['pumpnum', 'description', 'vendor', 'notes']).where('table_name', 'pump').pluck('column_name')).to.have.length(4);
+            }
+
             await knex('pumpcurve').insert({ pumpnum: 'P1', siteid: 'BEDFORD', point: 1 });
             await expect(knex('pumpcurve').insert({ pumpnum: 'P1', siteid: 'BEDFORD', point: 1 })).to.reject();
             await second.server.stop();

@@ -5,6 +5,7 @@ import { ownerRule } from '../../src/auth/access';
 import type { Where } from '../../src/query/ast';
 import { applyWhere, type WhereScope } from '../../src/query/compile-where';
 import { QueryError } from '../../src/query/query-error';
+import { foldedColumn } from '../../src/query/sql-types';
 import { parseSearchTerms } from '../../src/query/search';
 import { parseWhere, withOperatorMode } from '../../src/query/where';
 import type { Attribute, Structure } from '../../src/structures/registry';
@@ -85,7 +86,7 @@ const searchTerms = (request: Hapi.Request, structure: Structure, query: Knex.Qu
         for (const term of terms) {
             for (const attr of attributes) {
                 const pattern = term.exact ? term.text : `%${term.text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-                builder.orWhereRaw(`lower(??) ${term.exact ? '=' : 'like'} lower(?)${term.exact ? '' : ' escape \'\\\''}`, [`q0.${attr.name}`, pattern]);
+                builder.orWhereRaw(`${foldedColumn(request.server.app.osprey.kind)} ${term.exact ? '=' : 'like'} lower(?)${term.exact ? '' : ' escape \'\\\''}`, [`q0.${attr.name}`, pattern]);
             }
         }
     });

@@ -133,6 +133,31 @@ const createTable = (knex: Knex, object: BusinessObject) => {
     });
 };
 
+// Text is compared and ordered by code point (COLLATE "C" in the SQL, like SQLite's BINARY). An index serves
+// such an ORDER BY or range only when it has that collation too, and an equality only when its collation is
+// the column's; so on PostgreSQL text columns themselves are "C", which keeps every index usable for both.
+// Also mends columns created before, or widened by a type change (which falls back to the default collation).
+const collateByCodePoint = async (knex: Knex, tables: string[]) => {
+
+    const { rows } = await knex.raw<{ rows: { table: string; column: string; type: string }[] }>(`
+        select c.relname as "table", a.attname as "column", format_type(a.atttypid, a.atttypmod) as "type"
+        from pg_attribute a
+        join pg_class c on c.oid = a.attrelid
+        join pg_namespace n on n.oid = c.relnamespace
+        join pg_collation co on co.oid = a.attcollation
+        where n.nspname = current_schema() and c.relname = any(?) and a.attnum > 0 and not a.attisdropped and co.collname <> 'C'`, [tables]);
+
+    for (const { table, column, type } of rows) {
+        await knex.raw(`alter table ?? alter column ?? type ${type} collate "C"`, [table, column]);
+    }
+
+    // Changing a column's type forgets its statistics, and without them the planner sorts instead of walking
+    // an index.
+    for (const table of new Set(rows.map((row) => row.table))) {
+        await knex.raw('analyze ??', [table]);
+    }
+};
+
 // Creates missing tables, adds new columns and indexes; refuses (before touching anything) a change that
 // would lose data, and says what to do instead.
 export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind): Promise<void> => {
@@ -203,6 +228,10 @@ export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind
                     change.widen.forEach((attr) => typeTable[attr.type].column(t, attr.name, attr).alter({ alterNullable: false }));
                 });
             }
+        }
+
+        if (kind === 'postgresql') {
+            await collateByCodePoint(trx, registry.objects().map((object) => object.table));
         }
 
         for (const [name, index] of indexesOf(registry)) {

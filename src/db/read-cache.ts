@@ -4,8 +4,9 @@ import { changeStamp } from './sqlite-client';
 
 
 // Reads that repeat on every request (who the caller is) kept for as long as the database is unchanged. Where
-// that cannot be told (PostgreSQL) every read goes to the database. A value is kept only when no write landed
-// while it was being read, so a cached value is never older than the database it came from.
+// that cannot be told (PostgreSQL) every read goes to the database. A value is kept under the stamp taken
+// before it was read: a write that lands while it is being read moves the stamp, so the next read drops it —
+// a cached value is never older than the database it came from.
 export class ReadCache<V> {
 
     readonly #knex: Knex;
@@ -35,7 +36,7 @@ export class ReadCache<V> {
         }
 
         const value = await load();
-        if (this.#stamp === stamp && changeStamp(this.#knex) === stamp) {
+        if (this.#stamp === stamp) {
             if (this.#entries.size >= this.#max) {
                 this.#entries.clear();
             }

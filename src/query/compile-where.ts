@@ -5,7 +5,7 @@ import type { Attribute, BusinessObject, Registry, Structure } from '../structur
 import { toDb, typeTable } from '../structures/types';
 import type { Literal, Path, Where } from './ast';
 import { QueryError } from './query-error';
-import { isText, orderedColumn, valuePlaceholder } from './sql-types';
+import { foldedColumn, isText, orderedColumn, valuePlaceholder } from './sql-types';
 import { own } from '../structures/own';
 
 
@@ -177,7 +177,7 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
             }
 
             const pattern = term.pattern.replace(/[\\_]/g, (char) => `\\${char}`);
-            builder.whereRaw(`${term.negated ? 'not ' : ''}lower(??) like lower(?) escape '\\'`, [col, pattern]);
+            builder.whereRaw(`${term.negated ? 'not ' : ''}${foldedColumn(scope.kind)} like lower(?) escape '\\'`, [col, pattern]);
             return;
         }
 

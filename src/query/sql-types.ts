@@ -13,3 +13,7 @@ export const valuePlaceholder = (kind: DatabaseKind, attr: Attribute): string =>
 
 // Text orders by code point: PostgreSQL with COLLATE "C", like SQLite's BINARY. For <, >, and ORDER BY.
 export const orderedColumn = (kind: DatabaseKind, attr: Attribute): string => (kind === 'postgresql' && isText(attr) ? '?? collate "C"' : '??');
+
+// Case-insensitive matching folds with the database's own collation: the code-point collation of PostgreSQL's
+// text columns ("C") would fold ASCII only, so "É" would not match "é".
+export const foldedColumn = (kind: DatabaseKind): string => (kind === 'postgresql' ? 'lower(?? collate "default")' : 'lower(??)');

@@ -121,7 +121,7 @@ for (const database of testDatabases) {
             });
         });
 
-        sqliteOnly('a value read while a write landed is not kept, and the cache stays bounded', async () => {
+        sqliteOnly('a value read while a write landed is read again next time, and the cache stays bounded', async () => {
 
             await withTable(async (knex) => {
 

@@ -55,6 +55,10 @@ for (const database of testDatabases) {
             expect(words.result.totalCount).to.equal(expected.length);
             const wonum = await get(`${wos}?oslc.searchTerms=%22%221000%22%22&searchAttributes=wonum&oslc.select=wonum`);
             expect(wonum.result.member.map((row: any) => row.wonum)).to.equal(['1000']);
+            // Case folds beyond ASCII on both databases (PostgreSQL's text columns collate by code point).
+            await t.server.app.osprey.knex('workorder').where({ wonum: '1000' }).update({ description: 'Contrôle des ÉMISSIONS' });
+            const accented = await get(`${wos}?oslc.searchTerms=${encodeURIComponent('émissions')}&searchAttributes=description&oslc.select=wonum`);
+            expect(accented.result.member.map((row: any) => row.wonum)).to.equal(['1000']);
             const bad = await get(`${wos}?oslc.searchTerms=x&searchAttributes=wopriority`);
             expect(bad.statusCode).to.equal(400);
             const none = await t.inject({ url: '/maximo/oslc/os/mxapiapikey?oslc.searchTerms=x', headers: { maxauth: Buffer.from('maxadmin:maxadmin').toString('base64') } });

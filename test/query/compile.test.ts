@@ -49,7 +49,7 @@ experiment('compiling oslc.where to SQL', () => {
 
     test('like escapes _ and backslash', () => {
 
-        expect(compile('MXAPIWODETAIL', 'description!="%a_b\\\\%"')).to.equal({ sql: 'not lower("q0"."description") like lower(?) escape \'\\\'', bindings: ['%a\\_b\\\\%'] });
+        expect(compile('MXAPIWODETAIL', 'description!="%a_b\\\\%"')).to.equal({ sql: 'not lower("q0"."description" collate "default") like lower(?) escape \'\\\'', bindings: ['%a\\_b\\\\%'] });
     });
 
     test('parameters; a null parameter tests for null', () => {
