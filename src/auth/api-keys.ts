@@ -7,7 +7,7 @@ import type { Registry, Structure } from '../structures/registry';
 import { rowstampColumn } from '../db/migrate';
 import { ReadCache } from '../db/read-cache';
 import type { Row } from '../records/find';
-import { profileFromRows, withProfile, type UserProfile } from './users';
+import { profileFromRows, profileTables, withProfile, type UserProfile } from './users';
 
 
 // API keys at rest (CONTRACT §7): 32 random bytes, stored sealed with AES-256-GCM under the server secret (so
@@ -38,8 +38,8 @@ export class ApiKeys {
     constructor(knex: Knex, registry: Registry, secret: Buffer) {
 
         this.#knex = knex;
-        this.#verified = new ReadCache(knex);
         this.structure = registry.byObject(apiKeyObject);
+        this.#verified = new ReadCache(knex, [...profileTables, this.structure?.root.table ?? apiKeyObject]);
         const missing = required.filter((name) => !this.structure?.root.attributes.get(name)?.persistent);
         if (this.structure && missing.length) {
             throw new Error(`${this.structure.file}: the API-key structure needs the attributes ${missing.join(', ')}`);

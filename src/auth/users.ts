@@ -80,6 +80,9 @@ export const withProfile = <T extends Knex.QueryBuilder>(query: T, useridColumn:
         .select('u.userid', 'u.personid', 'u.displayname', 'u.primaryemail', 'u.defsite', 'u.insertsite', 'u.defaultorg', 'u.langcode', 'g.groupname', 'g.isadmin') as T;
 };
 
+// The tables withProfile reads (a read cached on them is dropped when one is written).
+export const profileTables: readonly string[] = ['osprey_user', 'osprey_groupuser', 'osprey_group'];
+
 export const profileFromRows = (rows: readonly (ProfileRow & GroupRow)[]): UserProfile | undefined => (rows.length ? profileOf(rows[0]!, rows) : undefined);
 
 // Users and groups live in the database so every server node sees the same ones.
@@ -96,7 +99,7 @@ export class Users {
     constructor(knex: Knex) {
 
         this.#knex = knex;
-        this.#profiles = new ReadCache(knex);
+        this.#profiles = new ReadCache(knex, profileTables);
     }
 
     async profile(userid: string): Promise<UserProfile | undefined> {

@@ -36,9 +36,18 @@ interface BaseClient {
 
 export const statementCacheSize = 500;
 
-const caches = new WeakMap<Connection, Map<string, Statement>>();
+// A cached statement with the table it writes, when it writes one table that its SQL names (see `counted`).
+interface Cached {
+    readonly statement: Statement;
+    readonly writes: string | undefined;
+}
 
-export const preparedStatement = (connection: Connection, sql: string): Statement => {
+const caches = new WeakMap<Connection, Map<string, Cached>>();
+
+// The table an INSERT, UPDATE or DELETE names; undefined for anything else a statement may write (DDL, CTEs).
+const writtenTable = (sql: string) => /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+[`"]?(\w+)[`"]?(?:\s|\(|$)/i.exec(sql)?.[1]?.toLowerCase();
+
+const cachedStatement = (connection: Connection, sql: string): Cached => {
 
     let cache = caches.get(connection);
     if (!cache) {
@@ -46,31 +55,50 @@ export const preparedStatement = (connection: Connection, sql: string): Statemen
         caches.set(connection, cache);
     }
 
-    let statement = cache.get(sql);
-    if (statement) {
+    let cached = cache.get(sql);
+    if (cached) {
         cache.delete(sql);                                  // re-inserted below: the Map's order is recency
     }
     else {
-        statement = connection.prepare(sql);
+        const statement = connection.prepare(sql);
+        cached = { statement, writes: statement.readonly ? undefined : writtenTable(sql) };
         if (cache.size >= statementCacheSize) {
             cache.delete(cache.keys().next().value!);
         }
     }
 
-    cache.set(sql, statement);
-    return statement;
+    cache.set(sql, cached);
+    return cached;
 };
 
+export const preparedStatement = (connection: Connection, sql: string): Statement => cachedStatement(connection, sql).statement;
+
 // Writes are counted per connection, not per client object: knex runs a transaction's statements through a
-// copy of the client made with Object.create, which has none of the client's own fields.
-const counters = new WeakMap<Connection, { readonly serial: number; writes: number }>();
+// copy of the client made with Object.create, which has none of the client's own fields. A write is counted
+// against the table it names, so that a read cached for some tables outlives writes to others; a write that
+// names no table (DDL, a statement knex runs itself) counts against every table. A table changed by a
+// foreign key's cascade is not counted: a cached read lists the tables whose deletes cascade into it.
+interface Counter {
+    readonly serial: number;
+    anyTable: number;
+    readonly tables: Map<string, number>;
+}
+
+const counters = new WeakMap<Connection, Counter>();
 let serials = 0;
 
-const counted = (connection: Connection) => {
+const counted = (connection: Connection, table?: string) => {
 
     const counter = counters.get(connection);
-    if (counter) {
-        ++counter.writes;
+    if (!counter) {
+        return;
+    }
+
+    if (table === undefined) {
+        ++counter.anyTable;
+    }
+    else {
+        counter.tables.set(table, (counter.tables.get(table) ?? 0) + 1);
     }
 };
 
@@ -91,7 +119,7 @@ export const cachingSqliteClient = (): typeof Knex.Client => {
         override async acquireRawConnection(): Promise<Connection> {
 
             const connection = await super.acquireRawConnection();
-            counters.set(connection, { serial: ++serials, writes: 0 });
+            counters.set(connection, { serial: ++serials, anyTable: 0, tables: new Map() });
             this.connections.add(connection);
             return connection;
         }
@@ -102,15 +130,16 @@ export const cachingSqliteClient = (): typeof Knex.Client => {
             await super.destroyRawConnection(connection);
         }
 
-        changeStamp(): string | undefined {
+        changeStamp(tables: readonly string[]): string | undefined {
 
             const [connection, ...more] = this.connections;
             if (!connection || more.length) {
                 return undefined;
             }
 
-            const { serial, writes } = counters.get(connection)!;
-            return `${serial}.${(preparedStatement(connection, 'PRAGMA data_version').get() as { data_version: number }).data_version}.${writes}`;
+            const counter = counters.get(connection)!;
+            const dataVersion = (preparedStatement(connection, 'PRAGMA data_version').get() as { data_version: number }).data_version;
+            return [counter.serial, dataVersion, counter.anyTable, ...tables.map((table) => counter.tables.get(table.toLowerCase()) ?? 0)].join('.');
         }
 
         override async _query(connection: Connection, obj: QueryObject): Promise<QueryObject> {
@@ -120,10 +149,10 @@ export const cachingSqliteClient = (): typeof Knex.Client => {
                 return await super._query(connection, obj);
             }
 
-            const statement = preparedStatement(connection, obj.sql);
+            const { statement, writes } = cachedStatement(connection, obj.sql);
             const bindings = this._formatBindings(obj.bindings);
             if (!statement.readonly) {
-                counted(connection);
+                counted(connection, writes);
             }
 
             if (statement.reader) {
@@ -141,6 +170,6 @@ export const cachingSqliteClient = (): typeof Knex.Client => {
     return Client as unknown as typeof Knex.Client;
 };
 
-// A stamp that changes whenever the database may have changed, or undefined where that cannot be told
-// cheaply (PostgreSQL, the sqlite3 driver): then nothing may be cached.
-export const changeStamp = (knex: Knex): string | undefined => (knex.client as { changeStamp?: () => string | undefined }).changeStamp?.();
+// A stamp that changes whenever the tables may have changed, or undefined where that cannot be told cheaply
+// (PostgreSQL, the sqlite3 driver): then nothing may be cached.
+export const changeStamp = (knex: Knex, tables: readonly string[]): string | undefined => (knex.client as { changeStamp?: (tables: readonly string[]) => string | undefined }).changeStamp?.(tables);

@@ -1,4 +1,5 @@
 import { rowstampColumn } from '../db/migrate';
+import { insertReturning, selectOne, updateReturning } from '../db/statements';
 import { maximoError } from '../errors/maximo-error';
 import type { BusinessObject } from '../structures/registry';
 import { toDb } from '../structures/types';
@@ -48,14 +49,14 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
     const { object } = plan;
     const values: Row = { ...plan.values, ...fixed };
     const newKey = await assignAutokeys(trx, object, values);
-    if (isRoot(scope, object) && !newKey && await trx(object.table).where(keyOf(object, values)).first(object.uniqueColumn)) {
+    if (isRoot(scope, object) && !newKey && await selectOne(trx, object.table, keyOf(object, values), { columns: [object.uniqueColumn] })) {
         const keys = object.primaryKey.map((key) => `${key.toUpperCase()}=${String(values[key])}`).join(', ');
         throw maximoError('duplicateRecord', `A ${object.name} with ${keys} already exists.`);
     }
 
     stamp(scope, object, values);
     // The row as stored (defaults, generated id, the database's own types): the answer renders it as it is.
-    const [row] = await trx(object.table).insert(values).returning('*') as [Row];
+    const row = await insertReturning(trx, object.table, values);
     if (isRoot(scope, object) && scope.structure.def.statuses && scope.structure.def.statusAttribute in row) {
         await addStatusHistory(trx, scope, row, plan.transient.memo);
     }
@@ -71,7 +72,7 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     const values: Row = { ...plan.values };
     stamp(scope, object, values, current);
     // The rowstamp read at plan time must still be current: a concurrent writer makes this update miss.
-    const updated = await trx(object.table).where(keyOf(object, current)).andWhere(rowstampColumn, current[rowstampColumn] as number).update(values).returning('*') as Row[];
+    const updated = await updateReturning(trx, object.table, values, { ...keyOf(object, current), [rowstampColumn]: current[rowstampColumn] });
     if (updated.length !== 1) {
         throw maximoError('stale', `The ${object.name} record has been updated by another user. Read it again and retry.`);
     }

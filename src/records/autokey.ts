@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import { rawRows, selectOne } from '../db/statements';
 import type { Attribute, BusinessObject } from '../structures/registry';
 import { typeTable } from '../structures/types';
 import type { Row } from './find';
@@ -31,10 +32,10 @@ const ensureCounter = async (trx: Knex.Transaction, object: BusinessObject, attr
 };
 
 // The counter is incremented first: only the first number of a scope finds no counter row to increment.
-const increment = async (trx: Knex.Transaction, key: Row) => {
+const increment = async (trx: Knex.Transaction, key: { objectname: string; attribute: string; scope: string }) => {
 
-    const [row] = await trx(counters).where(key).increment('last', 1).returning('last') as { last: number | string }[];
-    return row?.last;
+    const [row] = await rawRows(trx, 'update "osprey_autokey" set "last" = "last" + 1 where "objectname" = ? and "attribute" = ? and "scope" = ? returning "last"', [key.objectname, key.attribute, key.scope]);
+    return row?.last as number | string | undefined;
 };
 
 const nextValue = async (trx: Knex.Transaction, object: BusinessObject, attr: Attribute, values: Row) => {
@@ -53,7 +54,7 @@ const nextValue = async (trx: Knex.Transaction, object: BusinessObject, attr: At
 
         const candidate = numeric ? Number(last) : `${prefix}${last!}`;
         // A value typed in by hand may already hold the next number: skip it.
-        if (!await trx(object.table).where({ ...scopeWhere, [attr.name]: candidate }).first(attr.name)) {
+        if (!await selectOne(trx, object.table, { ...scopeWhere, [attr.name]: candidate }, { columns: [attr.name] })) {
             return candidate;
         }
     }

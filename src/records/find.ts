@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import { isPostgres } from '../db/knex';
+import { selectOne } from '../db/statements';
 import type { BusinessObject, Child } from '../structures/registry';
 import { decodeId } from '../structures/resource-id';
 import { typeTable } from '../structures/types';
@@ -58,8 +59,7 @@ export const findById = async (knex: Knex, object: BusinessObject, id: string, o
         return undefined;
     }
 
-    const query = knex(object.table).where(where).first();
-    return await (options.lock && isPostgres(knex) ? query.forUpdate() : query) as Row | undefined;
+    return await selectOne(knex, object.table, where, { lock: options.lock && isPostgres(knex) });
 };
 
 // A child's join columns take their values from the parent row.

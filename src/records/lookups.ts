@@ -1,4 +1,7 @@
-import { isPostgres } from '../db/knex';
+import type { Knex } from 'knex';
+
+import { isPostgres, type DatabaseKind } from '../db/knex';
+import { rawRows, remember } from '../db/statements';
 import type { Where } from '../query/ast';
 import { applyWhere } from '../query/compile-where';
 import { parseWhere } from '../query/where';
@@ -23,9 +26,57 @@ const whereOf = (lookup: LookupDef) => {
     return parsed.get(lookup);
 };
 
+// A lookup's query depends on the record only through the parameters its where reads, so its SQL is compiled
+// once per lookup and values of those parameters (building and compiling it with knex was the largest part of
+// knex's share of a create's CPU). The value looked up is the first binding: its where comes first.
+interface Compiled {
+    readonly sql: string;
+    readonly rest: readonly Knex.Value[];
+}
+
+interface LookupQueries {
+    readonly names: readonly string[];
+    readonly byParams: Map<string, Compiled>;
+}
+
+const compiledLookups = new WeakMap<LookupDef, LookupQueries>();
+
+// The parameter values exactly as the where sees them: absent, undefined, null and a value of each type apart.
+const paramValue = (row: Row, name: string) => {
+
+    const value = row[name];
+    return !(name in row) ? 'absent' : value === undefined ? 'undefined' : [typeof value, value instanceof Date ? value.toISOString() : value];
+};
+
+const paramKey = (kind: DatabaseKind, queries: LookupQueries, row: Row) => JSON.stringify([kind, ...queries.names.map((name) => paramValue(row, name))]);
+
+const compiledQuery = (kind: DatabaseKind, build: (params: Row) => Knex.QueryBuilder, lookup: LookupDef, row: Row): Compiled => {
+
+    let queries = compiledLookups.get(lookup);
+    const known = queries && queries.byParams.get(paramKey(kind, queries, row));
+    if (known) {
+        return known;
+    }
+
+    // The parameters the where reads, as it reads them.
+    const names = new Set<string>();
+    const params = new Proxy(row, {
+        get: (target, name) => (names.add(String(name)), target[name as string]),
+        has: (target, name) => (names.add(String(name)), name in target)
+    });
+    const { sql, bindings } = build(params).toSQL();
+    if (!queries) {
+        queries = { names: [...names], byParams: new Map() };
+        compiledLookups.set(lookup, queries);
+    }
+
+    return remember(queries.byParams, paramKey(kind, queries, row), { sql, rest: bindings.slice(1) });
+};
+
 export const checkLookups = async (scope: WriteScope, object: BusinessObject, values: Row, row: Row): Promise<void> => {
 
     const { registry } = scope.ctx;
+    const kind = kindOf(scope);
     for (const [name, value] of Object.entries(values)) {
         const attr = object.attributes.get(name)!;
         const lookup = attr.lookup ? scope.structure.def.lookups[attr.lookup] : undefined;
@@ -44,13 +95,19 @@ export const checkLookups = async (scope: WriteScope, object: BusinessObject, va
 
         const target = registry.get(lookup.structure!)!;
         const column = lookup.value ?? name;
-        const query = scope.trx({ q0: target.root.table }).where(`q0.${column}`, value as string).first(`q0.${column}`);
-        const where = whereOf(lookup);
-        if (where) {
-            applyWhere(query, { registry, kind: kindOf(scope), parameter: 'lookup where', params: row, structure: target, object: target.root, alias: 'q0', aliases: { next: 0 } }, where);
-        }
+        const build = (params: Row) => {
 
-        if (!await query) {
+            const query = scope.trx({ q0: target.root.table }).where(`q0.${column}`, value as string).first(`q0.${column}`);
+            const where = whereOf(lookup);
+            if (where) {
+                applyWhere(query, { registry, kind, parameter: 'lookup where', params, structure: target, object: target.root, alias: 'q0', aliases: { next: 0 } }, where);
+            }
+
+            return query;
+        };
+
+        const { sql, rest } = compiledQuery(kind, build, lookup, row);
+        if (!(await rawRows(scope.trx, sql, [value as Knex.Value, ...rest])).length) {
             fail(`${target.name}${lookup.where ? ` where ${lookup.where}` : ''}`);
         }
     }

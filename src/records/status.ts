@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import { insertReturning } from '../db/statements';
 import { toDb } from '../structures/types';
 import type { WriteScope } from './context';
 import { joinValues, type Row } from './find';
@@ -68,5 +69,5 @@ export const addStatusHistory = async (trx: Knex.Transaction, scope: WriteScope,
         }
     }
 
-    await trx(object.table).insert(values);
+    await insertReturning(trx, object.table, values);
 };

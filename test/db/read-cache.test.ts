@@ -85,7 +85,7 @@ for (const database of testDatabases) {
 
             await withTable(async (knex) => {
 
-                const cache = new ReadCache<number>(knex);
+                const cache = new ReadCache<number>(knex, ['item']);
                 const { counter, load } = loader(knex);
                 expect(await cache.read('a', load)).to.equal(1);
                 expect(await cache.read('a', load)).to.equal(1);
@@ -105,11 +105,38 @@ for (const database of testDatabases) {
         // PostgreSQL cannot tell cheaply that nothing changed, so it caches nothing (the test above).
         const sqliteOnly = database.name === 'sqlite' ? test : () => undefined;
 
+        sqliteOnly('writes to other tables keep the value; a write to its table or a schema change drops it', async () => {
+
+            await withTable(async (knex) => {
+
+                await knex.schema.createTable('other', (t) => t.integer('n'));
+                const cache = new ReadCache<number>(knex, ['ITEM']);
+                const { counter, load } = loader(knex);
+                expect(await cache.read('a', load)).to.equal(1);
+                await knex('other').insert({ n: 1 });
+                await knex('other').update({ n: 2 });
+                await knex('other').delete();
+                expect(await cache.read('a', load)).to.equal(1);
+                expect(counter.loads).to.equal(1);
+
+                await knex.raw('update "item" set qty = 4');
+                expect(await cache.read('a', load)).to.equal(4);
+                await knex('item').insert({ name: 'c', qty: 0 });
+                await knex('item').where({ name: 'c' }).delete();
+                expect(await cache.read('a', load)).to.equal(4);
+                expect(counter.loads).to.equal(3);
+
+                await knex.schema.alterTable('other', (t) => t.integer('m'));
+                expect(await cache.read('a', load)).to.equal(4);
+                expect(counter.loads).to.equal(4);
+            });
+        });
+
         sqliteOnly('a value is read again after another connection (another node) wrote', async () => {
 
             await withTable(async (knex, url) => {
 
-                const cache = new ReadCache<number>(knex);
+                const cache = new ReadCache<number>(knex, ['item']);
                 const { counter, load } = loader(knex);
                 expect(await cache.read('a', load)).to.equal(1);
                 const other = new Database(sqliteFile(url));
@@ -125,7 +152,7 @@ for (const database of testDatabases) {
 
             await withTable(async (knex) => {
 
-                const cache = new ReadCache<number>(knex, 1);
+                const cache = new ReadCache<number>(knex, ['item'], 1);
                 const { counter, load } = loader(knex);
                 await cache.read('a', async () => {
 
@@ -157,14 +184,14 @@ experiment('change stamps', () => {
     test('are only given where the database can tell them', async () => {
 
         const pg = createKnex({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none' });
-        expect(changeStamp(pg)).to.be.undefined();
+        expect(changeStamp(pg, ['item'])).to.be.undefined();
         await pg.destroy();
 
         const database = await testDatabases[0]!.create();
         const knex = createKnex({ databaseUrl: database.url });
         try {
             await knex.destroy();                           // no open connection: nothing to ask
-            expect(changeStamp(knex)).to.be.undefined();
+            expect(changeStamp(knex, ['item'])).to.be.undefined();
         }
         finally {
             await database.drop();

@@ -125,6 +125,14 @@ for (const database of testDatabases) {
             expect(elsewhere.result.Error.errorattrname).to.equal('assetnum');
             const here = await t.inject({ method: 'POST', url: wos, headers: wilson, payload: { siteid: 'NASHUA', assetnum: asset.assetnum.toLowerCase() } });
             expect(here.statusCode).to.equal(201);
+            // The lookup's query is compiled once per site: each site keeps its own, and both see the data as it is now.
+            const again = await t.inject({ method: 'POST', url: wos, headers: wilson, payload: { siteid: 'BEDFORD', assetnum: asset.assetnum } });
+            expect(again.statusCode).to.equal(400);
+            await t.server.app.osprey.knex('asset').where({ assetuid: asset.assetuid }).update({ status: 'DECOMMISSIONED' });
+            const retired = await t.inject({ method: 'POST', url: wos, headers: wilson, payload: { siteid: 'NASHUA', assetnum: asset.assetnum } });
+            expect(retired.statusCode).to.equal(400);
+            expect(retired.result.Error.message).to.contain('status!="DECOMMISSIONED"');
+            await t.server.app.osprey.knex('asset').where({ assetuid: asset.assetuid }).update({ status: asset.status });
         });
 
         test('batcherror collects every attribute error of the record, children included', async () => {
