@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { ApiKeys } from './auth/api-keys';
+import { ApiKeys, cachedTables } from './auth/api-keys';
 import { ospreyScheme } from './auth/scheme';
 import { Sessions } from './auth/sessions';
 import { Users } from './auth/users';
@@ -9,6 +9,7 @@ import type { OspreyOptions } from './config';
 import { version, type Osprey } from './context';
 import { createKnex, databaseKind, databaseVersion } from './db/knex';
 import { migrate } from './db/migrate';
+import { changesHeard, notifyChanges } from './db/pg-client';
 import { createModels } from './db/models';
 import { ensureUsers } from './demo/users';
 import { seedDemoData } from './demo/seed';
@@ -39,6 +40,12 @@ export const app: Hapi.Plugin<AppOptions> = {
         let dbVersion: string;
         try {
             await migrate(knex, registry, kind);
+            if (kind === 'postgresql') {
+                // The tables behind the per-request reads that are cached (who the caller is).
+                await notifyChanges(knex, cachedTables(registry));
+                await changesHeard(knex);
+            }
+
             const fresh = await ensureUsers(users, options);
             if (fresh && options.demo) {
                 await seedDemoData(knex, registry);

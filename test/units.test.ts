@@ -4,7 +4,7 @@ import * as Path from 'node:path';
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { createKnex, databaseVersion, pgTypes } from '../src/db/knex';
+import { createKnex, databaseVersion, isPostgres, pgTypes } from '../src/db/knex';
 import { withFormatDocs } from '../src/docs';
 import { toMaximoBody } from '../src/errors/edge';
 import { attributeError, batchedError } from '../src/errors/maximo-error';
@@ -94,7 +94,8 @@ experiment('database connections', () => {
         expect(pragma.foreign_keys).to.equal(1);
         await knex.destroy();
         const pg = createKnex({ databaseUrl: 'postgres://nobody@127.0.0.1:1/none' });
-        expect(pg.client.config.client).to.equal('pg');
+        expect(isPostgres(pg)).to.be.true();
+        expect(isPostgres(knex)).to.be.false();
         await pg.destroy();
     });
 });

@@ -27,6 +27,9 @@ export interface NewKey {
     readonly apikey?: string;
 }
 
+// The tables a key's check reads: the key's, and the user's and groups'.
+export const cachedTables = (registry: Registry): string[] => [...profileTables, ...[registry.byObject(apiKeyObject)?.root.table ?? []].flat()];
+
 export class ApiKeys {
 
     readonly structure: Structure | undefined;
@@ -39,7 +42,7 @@ export class ApiKeys {
 
         this.#knex = knex;
         this.structure = registry.byObject(apiKeyObject);
-        this.#verified = new ReadCache(knex, [...profileTables, this.structure?.root.table ?? apiKeyObject]);
+        this.#verified = new ReadCache(knex, cachedTables(registry));
         const missing = required.filter((name) => !this.structure?.root.attributes.get(name)?.persistent);
         if (this.structure && missing.length) {
             throw new Error(`${this.structure.file}: the API-key structure needs the attributes ${missing.join(', ')}`);

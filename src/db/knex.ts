@@ -3,6 +3,7 @@ import * as Path from 'node:path';
 
 import Knex, { type Knex as KnexType } from 'knex';
 
+import { notifyingPgClient } from './pg-client';
 import { cachingSqliteClient } from './sqlite-client';
 
 
@@ -23,13 +24,17 @@ export const sqliteFile = (url: string): string => {
     return file === ':memory:' || file === '' ? ':memory:' : file;
 };
 
+// pg is loaded only when PostgreSQL is used, and then once: node-pg asks for a parser for every column of every
+// result, and resolving require('pg') each time (file-system lookups included) took 43 % of the server's CPU
+// in the PostgreSQL update benchmark.
+let pg: typeof import('pg') | undefined;
+
 // node-pg turns int8 and numeric into strings and DATE into a local-midnight Date; Osprey wants numbers and
 // 'YYYY-MM-DD' so both databases hand the serializer the same values.
 export const pgTypes = {
     getTypeParser: (oid: number, format?: string) => {
 
-        const Pg = require('pg') as typeof import('pg');
-
+        pg ??= require('pg') as typeof import('pg');
         if (oid === 20 || oid === 1700) {
             return (value: string) => Number(value);
         }
@@ -38,7 +43,7 @@ export const pgTypes = {
             return (value: string) => value;
         }
 
-        return Pg.types.getTypeParser(oid, format as 'text');
+        return pg.types.getTypeParser(oid, format as 'text');
     }
 };
 
@@ -51,7 +56,7 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
 
     if (databaseKind(options.databaseUrl) === 'postgresql') {
         return Knex({
-            client: 'pg',
+            client: notifyingPgClient(),
             connection: { connectionString: options.databaseUrl, types: pgTypes } as KnexType.PgConnectionConfig,
             pool: { min: 0, max: options.poolMax ?? 10 }
         });
@@ -95,7 +100,7 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
 };
 
 // Row locks (SELECT … FOR UPDATE) exist on PostgreSQL; SQLite runs one write transaction at a time instead.
-export const isPostgres = (knex: KnexType): boolean => knex.client.config.client === 'pg';
+export const isPostgres = (knex: KnexType): boolean => (knex.client as { dialect?: string }).dialect === 'postgresql';
 
 export const databaseVersion = async (knex: KnexType, kind: DatabaseKind): Promise<string> => {
 

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 
+import { writtenTable, WriteCounts } from './write-counts';
+
 
 // knex's better-sqlite3 client prepares every statement anew; preparing (parsing and planning the SQL) cost more
 // than running it on a point read (18 % of a member GET's CPU in the benchmark profile). Osprey's statements
@@ -44,9 +46,6 @@ interface Cached {
 
 const caches = new WeakMap<Connection, Map<string, Cached>>();
 
-// The table an INSERT, UPDATE or DELETE names; undefined for anything else a statement may write (DDL, CTEs).
-const writtenTable = (sql: string) => /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+[`"]?(\w+)[`"]?(?:\s|\(|$)/i.exec(sql)?.[1]?.toLowerCase();
-
 const cachedStatement = (connection: Connection, sql: string): Cached => {
 
     let cache = caches.get(connection);
@@ -74,33 +73,11 @@ const cachedStatement = (connection: Connection, sql: string): Cached => {
 export const preparedStatement = (connection: Connection, sql: string): Statement => cachedStatement(connection, sql).statement;
 
 // Writes are counted per connection, not per client object: knex runs a transaction's statements through a
-// copy of the client made with Object.create, which has none of the client's own fields. A write is counted
-// against the table it names, so that a read cached for some tables outlives writes to others; a write that
-// names no table (DDL, a statement knex runs itself) counts against every table. A table changed by a
-// foreign key's cascade is not counted: a cached read lists the tables whose deletes cascade into it.
-interface Counter {
-    readonly serial: number;
-    anyTable: number;
-    readonly tables: Map<string, number>;
-}
-
-const counters = new WeakMap<Connection, Counter>();
+// copy of the client made with Object.create, which has none of the client's own fields.
+const counters = new WeakMap<Connection, { readonly serial: number; readonly writes: WriteCounts }>();
 let serials = 0;
 
-const counted = (connection: Connection, table?: string) => {
-
-    const counter = counters.get(connection);
-    if (!counter) {
-        return;
-    }
-
-    if (table === undefined) {
-        ++counter.anyTable;
-    }
-    else {
-        counter.tables.set(table, (counter.tables.get(table) ?? 0) + 1);
-    }
-};
+const counted = (connection: Connection, table?: string) => counters.get(connection)?.writes.count(table);
 
 // The knex client class: knex's own, with `_query` running cached statements. Statements that set per-query
 // options (safeIntegers) are left to knex, because those options change the statement object.
@@ -119,7 +96,7 @@ export const cachingSqliteClient = (): typeof Knex.Client => {
         override async acquireRawConnection(): Promise<Connection> {
 
             const connection = await super.acquireRawConnection();
-            counters.set(connection, { serial: ++serials, anyTable: 0, tables: new Map() });
+            counters.set(connection, { serial: ++serials, writes: new WriteCounts() });
             this.connections.add(connection);
             return connection;
         }
@@ -137,9 +114,9 @@ export const cachingSqliteClient = (): typeof Knex.Client => {
                 return undefined;
             }
 
-            const counter = counters.get(connection)!;
+            const { serial, writes } = counters.get(connection)!;
             const dataVersion = (preparedStatement(connection, 'PRAGMA data_version').get() as { data_version: number }).data_version;
-            return [counter.serial, dataVersion, counter.anyTable, ...tables.map((table) => counter.tables.get(table.toLowerCase()) ?? 0)].join('.');
+            return `${serial}.${dataVersion}.${writes.stamp(tables)}`;
         }
 
         override async _query(connection: Connection, obj: QueryObject): Promise<QueryObject> {
