@@ -8,6 +8,21 @@ import { createSystemTables } from './system-tables';
 
 export const rowstampColumn = 'rowstamp';
 
+const stored = new WeakMap<BusinessObject, readonly string[]>();
+
+// The columns of an object's table, which the statements that read whole rows name instead of `*`: what this
+// server knows, whatever columns another server's structures added since (README, Performance).
+export const storedColumns = (object: BusinessObject): readonly string[] => {
+
+    let columns = stored.get(object);
+    if (!columns) {
+        columns = [...object.columns.map((attr) => attr.name), rowstampColumn];
+        stored.set(object, columns);
+    }
+
+    return columns;
+};
+
 export class MigrationError extends Error {
 
     readonly problems: readonly string[];

@@ -1,4 +1,9 @@
+import * as Crypto from 'node:crypto';
+
 import type { Knex } from 'knex';
+
+import { maximoError } from '../errors/maximo-error';
+import { isPostgres } from './knex';
 
 
 // The statements every write runs — a record by its key, an insert, an update by key — as SQL text made once per
@@ -37,40 +42,80 @@ const whereBindings = (where: Row) => Object.values(where).filter((value) => val
 // knex.raw answers with the driver's result: rows on SQLite, { rows } on PostgreSQL.
 const rowsOf = (result: unknown): Row[] => (Array.isArray(result) ? result : (result as { rows: Row[] }).rows);
 
+// On PostgreSQL these statements are named, so that each connection parses and plans one once and then only
+// binds and executes it (one message less per statement, no planning); the name is a digest of the SQL, which
+// node-pg requires to mean one text per connection. Statements name their columns (never `*`), so another node
+// adding columns does not change what they answer. A column whose type another node widened does: PostgreSQL
+// then refuses the prepared statement ("cached plan must not change result type"), so the names move to a new
+// generation, prepared afresh on next use, and the request that met it is answered 503, to be sent again.
+const names = new Map<string, string>();
+let generation = 0;
+
+const nameOf = (sql: string) => names.get(sql) ?? remember(names, sql, `osprey_${generation}_${Crypto.createHash('sha1').update(sql).digest('base64url')}`);
+
+const planChanged = (error: unknown) => {
+
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    return code === '0A000' && /cached plan must not change result type/.test(String(message));
+};
+
+const runNamed = async (raw: Knex.Raw, sql: string) => {
+
+    try {
+        return await raw.options({ name: nameOf(sql) });
+    }
+    catch (error) {
+        if (planChanged(error)) {
+            ++generation;
+            names.clear();
+            throw maximoError('schemaChanged');
+        }
+
+        throw error;
+    }
+};
+
 // The rows of a statement whose SQL is already made (`?` placeholders).
-export const rawRows = async (db: Knex, sql: string, bindings: readonly Knex.Value[]): Promise<Row[]> => rowsOf(await db.raw(sql, bindings as Knex.Value[]));
+export const rawRows = async (db: Knex, sql: string, bindings: readonly Knex.Value[]): Promise<Row[]> => {
 
-export const selectOne = async (db: Knex, table: string, where: Row, options: { columns?: readonly string[]; lock?: boolean } = {}): Promise<Row | undefined> => {
+    const raw = db.raw(sql, bindings as Knex.Value[]);
+    return rowsOf(await (isPostgres(db) ? runNamed(raw, sql) : raw));
+};
 
-    const columns = options.columns ?? [];
+const list = (columns: readonly string[]) => columns.map(quoted).join(', ');
+
+// The first row whose columns equal `where`, its `columns`.
+export const selectOne = async (db: Knex, table: string, where: Row, options: { columns: readonly string[]; lock?: boolean }): Promise<Row | undefined> => {
+
+    const { columns } = options;
     const sql = sqlOf(`select ${table} ${columns.join(',')} ${whereShape(where)} ${options.lock ? 'lock' : ''}`, () => {
 
-        return `select ${columns.length ? columns.map(quoted).join(', ') : '*'} from ${quoted(table)} where ${conditions(where)} limit 1${options.lock ? ' for update' : ''}`;
+        return `select ${list(columns)} from ${quoted(table)} where ${conditions(where)} limit 1${options.lock ? ' for update' : ''}`;
     });
-    return rowsOf(await db.raw(sql, whereBindings(where)))[0];
+    return (await rawRows(db, sql, whereBindings(where)))[0];
 };
 
-// Inserts one row and answers it as stored (defaults, generated id). An undefined value is left to the column's
-// default.
-export const insertReturning = async (db: Knex, table: string, values: Row): Promise<Row> => {
+// Inserts one row and answers its `returning` columns as stored (defaults, generated id). An undefined value is
+// left to the column's default.
+export const insertReturning = async (db: Knex, table: string, values: Row, returning: readonly string[]): Promise<Row> => {
 
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
-    const sql = sqlOf(`insert ${table} ${columns.join(',')}`, () => {
+    const sql = sqlOf(`insert ${table} ${columns.join(',')} ${returning.join(',')}`, () => {
 
         return columns.length ?
-            `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values (${columns.map(() => '?').join(', ')}) returning *` :
-            `insert into ${quoted(table)} default values returning *`;
+            `insert into ${quoted(table)} (${list(columns)}) values (${columns.map(() => '?').join(', ')}) returning ${list(returning)}` :
+            `insert into ${quoted(table)} default values returning ${list(returning)}`;
     });
-    return rowsOf(await db.raw(sql, columns.map((column) => values[column] as Knex.Value)))[0]!;
+    return (await rawRows(db, sql, columns.map((column) => values[column] as Knex.Value)))[0]!;
 };
 
-// Updates the rows `where` names and answers them as stored.
-export const updateReturning = async (db: Knex, table: string, values: Row, where: Row): Promise<Row[]> => {
+// Updates the rows `where` names and answers their `returning` columns as stored.
+export const updateReturning = async (db: Knex, table: string, values: Row, where: Row, returning: readonly string[]): Promise<Row[]> => {
 
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
-    const sql = sqlOf(`update ${table} ${columns.join(',')} ${whereShape(where)}`, () => {
+    const sql = sqlOf(`update ${table} ${columns.join(',')} ${whereShape(where)} ${returning.join(',')}`, () => {
 
-        return `update ${quoted(table)} set ${columns.map((column) => `${quoted(column)} = ?`).join(', ')} where ${conditions(where)} returning *`;
+        return `update ${quoted(table)} set ${columns.map((column) => `${quoted(column)} = ?`).join(', ')} where ${conditions(where)} returning ${list(returning)}`;
     });
-    return rowsOf(await db.raw(sql, [...columns.map((column) => values[column] as Knex.Value), ...whereBindings(where)]));
+    return await rawRows(db, sql, [...columns.map((column) => values[column] as Knex.Value), ...whereBindings(where)]);
 };

@@ -20,6 +20,7 @@ export const reasonCodes = {
     unsupportedMedia: { code: 'BMXAA1721E', status: 415, text: 'The media type of the request body is not supported.' },
     methodNotAllowed: { code: 'BMXAA1722E', status: 405, text: 'The method is not allowed on this resource.' },
     tooManyLogins: { code: 'BMXAA1723E', status: 429, text: 'Too many failed login attempts. Try again later.' },
+    schemaChanged: { code: 'BMXAA1725E', status: 503, text: 'The database tables changed while the request ran (another server migrated them). Send the request again.' },
     internal: { code: 'BMXAA1724E', status: 500, text: 'An internal error occurred. The request id identifies it in the server log.' }
 } as const;
 

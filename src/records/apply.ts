@@ -1,4 +1,4 @@
-import { rowstampColumn } from '../db/migrate';
+import { rowstampColumn, storedColumns } from '../db/migrate';
 import { insertReturning, selectOne, updateReturning } from '../db/statements';
 import { maximoError } from '../errors/maximo-error';
 import type { BusinessObject } from '../structures/registry';
@@ -56,7 +56,7 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
 
     stamp(scope, object, values);
     // The row as stored (defaults, generated id, the database's own types): the answer renders it as it is.
-    const row = await insertReturning(trx, object.table, values);
+    const row = await insertReturning(trx, object.table, values, storedColumns(object));
     if (isRoot(scope, object) && scope.structure.def.statuses && scope.structure.def.statusAttribute in row) {
         await addStatusHistory(trx, scope, row, plan.transient.memo);
     }
@@ -72,7 +72,7 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     const values: Row = { ...plan.values };
     stamp(scope, object, values, current);
     // The rowstamp read at plan time must still be current: a concurrent writer makes this update miss.
-    const updated = await updateReturning(trx, object.table, values, { ...keyOf(object, current), [rowstampColumn]: current[rowstampColumn] });
+    const updated = await updateReturning(trx, object.table, values, { ...keyOf(object, current), [rowstampColumn]: current[rowstampColumn] }, storedColumns(object));
     if (updated.length !== 1) {
         throw maximoError('stale', `The ${object.name} record has been updated by another user. Read it again and retry.`);
     }

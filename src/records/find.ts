@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import { isPostgres } from '../db/knex';
+import { storedColumns } from '../db/migrate';
 import { selectOne } from '../db/statements';
 import type { BusinessObject, Child } from '../structures/registry';
 import { decodeId } from '../structures/resource-id';
@@ -59,7 +60,7 @@ export const findById = async (knex: Knex, object: BusinessObject, id: string, o
         return undefined;
     }
 
-    return await selectOne(knex, object.table, where, { lock: options.lock && isPostgres(knex) });
+    return await selectOne(knex, object.table, where, { columns: storedColumns(object), lock: options.lock && isPostgres(knex) });
 };
 
 // A child's join columns take their values from the parent row.

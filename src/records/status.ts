@@ -69,5 +69,5 @@ export const addStatusHistory = async (trx: Knex.Transaction, scope: WriteScope,
         }
     }
 
-    await insertReturning(trx, object.table, values);
+    await insertReturning(trx, object.table, values, [object.uniqueColumn]);
 };

@@ -22,10 +22,62 @@ experiment('bounded maps of compiled SQL', () => {
     });
 });
 
+experiment('named statements on PostgreSQL', () => {
+
+    // A stand-in for knex on PostgreSQL that records the statement names it is asked for and answers with the
+    // outcomes given, so that the naming is checked whatever database the suite runs on.
+    const fakePg = (outcomes: (Error | unknown[])[]) => {
+
+        const names: string[] = [];
+        const db = {
+            client: { dialect: 'postgresql' },
+            raw: () => ({
+                options: ({ name }: { name: string }) => {
+
+                    names.push(name);
+                    const outcome = outcomes.shift();
+                    return outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve({ rows: outcome });
+                }
+            })
+        };
+        return { db: db as unknown as Parameters<typeof rawRows>[0], names };
+    };
+
+    const failure = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+    test('one name per SQL text; a changed plan is a 503 and moves every name to a new generation', async () => {
+
+        const { db, names } = fakePg([[{ a: 1 }], [{ a: 2 }], [], failure('0A000', 'cached plan must not change result type'), [{ a: 3 }]]);
+        const sql = 'select "a" from "t" where "b" = ?';
+        expect(await rawRows(db, sql, [1])).to.equal([{ a: 1 }]);
+        expect(await rawRows(db, sql, [2])).to.equal([{ a: 2 }]);
+        expect(await rawRows(db, 'select 1', [])).to.equal([]);
+        expect(names[0]).to.equal(names[1]);
+        expect(names[2]).to.not.equal(names[0]);
+        expect(names[0]).to.match(/^osprey_\d+_[\w-]{27}$/);
+
+        const error = await expect(rawRows(db, sql, [3])).to.reject();
+        expect((error as unknown as { output: { statusCode: number } }).output.statusCode).to.equal(503);
+        expect(await rawRows(db, sql, [3])).to.equal([{ a: 3 }]);
+        expect(names[4]).to.not.equal(names[3]);
+        expect(names[4]!.slice(names[4]!.lastIndexOf('_'))).to.equal(names[3]!.slice(names[3]!.lastIndexOf('_')));
+    });
+
+    test('other errors pass through unchanged', async () => {
+
+        const unsupported = failure('0A000', 'FOR UPDATE is not allowed with aggregate functions');
+        const { db } = fakePg([unsupported, failure('42P01', 'relation "t" does not exist')]);
+        expect(await expect(rawRows(db, 'select count(*) from "t" for update', [])).to.reject()).to.shallow.equal(unsupported);
+        await expect(rawRows(db, 'select 1 from "t"', [])).to.reject('relation "t" does not exist');
+    });
+});
+
 for (const database of testDatabases) {
 
     experiment(`statements made once per shape (${database.name})`, () => {
 
+        const all = ['id', 'name', 'site', 'qty'];
+        const pgOnly = database.name === 'postgresql' ? test : () => undefined;
         const withTable = async (work: (knex: ReturnType<typeof createKnex>) => Promise<void>) => {
 
             const db = await database.create();
@@ -50,9 +102,9 @@ for (const database of testDatabases) {
 
             await withTable(async (knex) => {
 
-                expect(await insertReturning(knex, 'thing', { name: 'a', site: 'X', qty: undefined })).to.equal({ id: 1, name: 'a', site: 'X', qty: 7 });
-                expect(await insertReturning(knex, 'thing', {})).to.equal({ id: 2, name: null, site: null, qty: 7 });
-                expect(await insertReturning(knex, 'thing', { name: 'c', site: null, qty: 3 })).to.equal({ id: 3, name: 'c', site: null, qty: 3 });
+                expect(await insertReturning(knex, 'thing', { name: 'a', site: 'X', qty: undefined }, all)).to.equal({ id: 1, name: 'a', site: 'X', qty: 7 });
+                expect(await insertReturning(knex, 'thing', {}, all)).to.equal({ id: 2, name: null, site: null, qty: 7 });
+                expect(await insertReturning(knex, 'thing', { name: 'c', site: null, qty: 3 }, all)).to.equal({ id: 3, name: 'c', site: null, qty: 3 });
             });
         });
 
@@ -61,12 +113,12 @@ for (const database of testDatabases) {
             await withTable(async (knex) => {
 
                 await knex('thing').insert([{ name: 'a', site: 'X' }, { name: 'a', site: null }]);
-                expect(await selectOne(knex, 'thing', { name: 'a', site: null })).to.include({ id: 2 });
+                expect(await selectOne(knex, 'thing', { name: 'a', site: null }, { columns: all })).to.include({ id: 2 });
                 expect(await selectOne(knex, 'thing', { name: 'a', site: 'X' }, { columns: ['id'] })).to.equal({ id: 1 });
-                expect(await selectOne(knex, 'thing', { name: 'b', site: 'X' })).to.be.undefined();
+                expect(await selectOne(knex, 'thing', { name: 'b', site: 'X' }, { columns: all })).to.be.undefined();
                 await knex.transaction(async (trx) => {
 
-                    expect(await selectOne(trx, 'thing', { id: 1 }, { lock: database.name === 'postgresql' })).to.include({ name: 'a' });
+                    expect(await selectOne(trx, 'thing', { id: 1 }, { columns: all, lock: database.name === 'postgresql' })).to.include({ name: 'a' });
                 });
             });
         });
@@ -76,9 +128,45 @@ for (const database of testDatabases) {
             await withTable(async (knex) => {
 
                 await knex('thing').insert({ name: 'a', site: 'X' });
-                expect(await updateReturning(knex, 'thing', { qty: 9, name: undefined }, { id: 1, site: 'X' })).to.equal([{ id: 1, name: 'a', site: 'X', qty: 9 }]);
-                expect(await updateReturning(knex, 'thing', { qty: 10 }, { id: 1, site: 'Y' })).to.equal([]);
+                expect(await updateReturning(knex, 'thing', { qty: 9, name: undefined }, { id: 1, site: 'X' }, all)).to.equal([{ id: 1, name: 'a', site: 'X', qty: 9 }]);
+                expect(await updateReturning(knex, 'thing', { qty: 10 }, { id: 1, site: 'Y' }, all)).to.equal([]);
                 expect(await rawRows(knex, 'select "qty" from "thing" where "id" = ?', [1])).to.equal([{ qty: 9 }]);
+            });
+        });
+
+        test('a column added by another server after a statement was made changes nothing it answers', async () => {
+
+            await withTable(async (knex) => {
+
+                await insertReturning(knex, 'thing', { name: 'a' }, all);
+                expect(await selectOne(knex, 'thing', { id: 1 }, { columns: all })).to.equal({ id: 1, name: 'a', site: null, qty: 7 });
+                await knex.schema.alterTable('thing', (t) => t.string('added').defaultTo('new'));
+                expect(await selectOne(knex, 'thing', { id: 1 }, { columns: all })).to.equal({ id: 1, name: 'a', site: null, qty: 7 });
+                expect(await insertReturning(knex, 'thing', { name: 'b' }, all)).to.equal({ id: 2, name: 'b', site: null, qty: 7 });
+                expect(await updateReturning(knex, 'thing', { qty: 1 }, { id: 2 }, all)).to.equal([{ id: 2, name: 'b', site: null, qty: 1 }]);
+            });
+        });
+
+        pgOnly('a column type changed under a prepared statement: that request is a 503 to send again, the next is served', async () => {
+
+            await withTable(async (knex) => {
+
+                await insertReturning(knex, 'thing', { name: 'a' }, all);
+                // One transaction holds one connection: the statement is prepared on it, then its result type
+                // changes (rolled back with the transaction, as if another server had widened and narrowed it).
+                const error = await expect(knex.transaction(async (trx) => {
+
+                    await selectOne(trx, 'thing', { id: 1 }, { columns: all });
+                    await trx.raw('alter table "thing" alter column "name" type varchar(500)');
+                    await selectOne(trx, 'thing', { id: 1 }, { columns: all });
+                })).to.reject();
+                const { output, data } = error as unknown as { output: { statusCode: number }; data: unknown };
+                expect(output.statusCode).to.equal(503);
+                expect(data).to.equal({ reasonCode: 'BMXAA1725E' });
+                await knex.transaction(async (trx) => {
+
+                    expect(await selectOne(trx, 'thing', { id: 1 }, { columns: all })).to.equal({ id: 1, name: 'a', site: null, qty: 7 });
+                });
             });
         });
     });
