@@ -300,9 +300,10 @@ const main = async () => {
     process.exitCode = results.scenarios.some((result) => result.status === 'failed') ? 1 : 0;
 };
 
-main().catch((err: Error) => {
+main().catch((err: Error & { code?: string }) => {
 
     // Usage errors say what to do; anything else needs its stack.
-    process.stderr.write(err.message.includes('npm run bench') ? `${err.message}\n` : `bench: ${err.stack}\n`);
+    const advice = err.code === '3D000' ? `bench: ${err.message}: --pg needs an existing, empty database (createdb, or CREATE DATABASE)\n` : undefined;
+    process.stderr.write(advice ?? (err.message.includes('npm run bench') ? `${err.message}\n` : `bench: ${err.stack}\n`));
     process.exitCode = 1;
 });
