@@ -7,6 +7,7 @@ import { Users } from './auth/users';
 import { Members } from './cluster/members';
 import type { OspreyOptions } from './config';
 import { version, type Osprey } from './context';
+import { poolDb } from './db/db';
 import { createKnex, databaseKind, databaseVersion } from './db/knex';
 import { migrate } from './db/migrate';
 import { changesHeard, notifyChanges } from './db/pg-client';
@@ -64,6 +65,7 @@ export const app: Hapi.Plugin<AppOptions> = {
             secret,
             registry,
             knex,
+            db: poolDb(knex),
             kind,
             databaseVersion: dbVersion,
             models: createModels(registry, knex),

@@ -8,6 +8,7 @@ import type { Sessions } from './auth/sessions';
 import type { UserProfile, Users } from './auth/users';
 import type { Members } from './cluster/members';
 import type { OspreyOptions } from './config';
+import type { Db } from './db/db';
 import type { DatabaseKind } from './db/knex';
 import type { ObjectModel } from './db/models';
 import type { Registry } from './structures/registry';
@@ -20,6 +21,8 @@ export interface Osprey {
     readonly secret: Buffer;
     readonly registry: Registry;
     readonly knex: Knex;
+    /** Statements on the pool (db.ts): made-once SQL straight to the driver, query builders through knex. */
+    readonly db: Db;
     readonly kind: DatabaseKind;
     readonly databaseVersion: string;
     readonly models: ReadonlyMap<string, ObjectModel>;

@@ -27,8 +27,8 @@ const replaceKey = async (request: Hapi.Request, structure: Structure, expiratio
     const userid = request.auth.credentials.user!.userid;
     return await runWrite(settingsOf(request, structure), async (scope) => {
 
-        await osprey.apiKeys.revokeAll(scope.trx, userid);
-        const { row, apikey } = await osprey.apiKeys.insert(scope.trx, { userid, expiration }, scope.ctx.now);
+        await osprey.apiKeys.revokeAll(scope.db, userid);
+        const { row, apikey } = await osprey.apiKeys.insert(scope.db, { userid, expiration }, scope.ctx.now);
         return { apikey, expiration, ...(row.expirationdate ? { expirationdate: new Date(row.expirationdate as string).toISOString() } : {}) };
     });
 };
@@ -56,7 +56,7 @@ export const apiKeyRoutes: Hapi.Plugin<unknown> = {
 
             const structure = credentialOnly(request);
             const userid = request.auth.credentials.user!.userid;
-            await runWrite(settingsOf(request, structure), (scope) => request.server.app.osprey.apiKeys.revokeAll(scope.trx, userid));
+            await runWrite(settingsOf(request, structure), (scope) => request.server.app.osprey.apiKeys.revokeAll(scope.db, userid));
             return h.response().code(204);
         };
 

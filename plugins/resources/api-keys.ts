@@ -66,9 +66,9 @@ export const createKey = async (request: Hapi.Request, h: Hapi.ResponseToolkit, 
 
     const outcome = await runWrite(settingsOf(request, structure), async (scope) => {
 
-        const { row } = await osprey.apiKeys.insert(scope.trx, input, scope.ctx.now);
+        const { row } = await osprey.apiKeys.insert(scope.db, input, scope.ctx.now);
         const href = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
-        const [record] = select ? await serializeRows(scope.trx, select, [row], [href], serializeOptions(request)) : [];
+        const [record] = select ? await serializeRows(scope.db, select, [row], [href], serializeOptions(request)) : [];
         return { row, record };
     });
 

@@ -97,7 +97,7 @@ export const readCollection: Hapi.Lifecycle.Method = async (request) => {
     const page = rows.slice(0, pageSize);
     const hrefs = page.map((row) => `${base}/${memberId(root, row)}`);
     // Without a select, members carry only their href (Maximo's rule).
-    const member = plan ? await serializeRows(osprey.knex, plan, page, hrefs, serializeOptions(request)) : hrefs.map((href) => ({ href }));
+    const member = plan ? await serializeRows(osprey.db, plan, page, hrefs, serializeOptions(request)) : hrefs.map((href) => ({ href }));
     const responseInfo: Row = { href: `${base}${search}`, pagenum: paging.page };
     if (rows.length > pageSize) {
         responseInfo.nextPage = { href: paging.next(page[page.length - 1]!) };

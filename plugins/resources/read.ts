@@ -1,6 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
 import { ownerRule, requireRight } from '../../src/auth/access';
+import type { Db } from '../../src/db/db';
 import { maximoError } from '../../src/errors/maximo-error';
 import { structureOf } from '../../src/http/structure';
 import { findById, type Row } from '../../src/records/find';
@@ -14,10 +15,10 @@ export const notFound = (structure: Structure, id: string): Error => {
     return maximoError('notFound', `The record ${id} of ${structure.name} was not found as it does not exist in the system.`);
 };
 
-export const memberRow = async (request: Hapi.Request, structure: Structure, options: { lock?: boolean; db?: Hapi.ServerApplicationState['osprey']['knex'] } = {}): Promise<Row> => {
+export const memberRow = async (request: Hapi.Request, structure: Structure, options: { lock?: boolean; db?: Db } = {}): Promise<Row> => {
 
     const id = String(request.params.id);
-    const row = await findById(options.db ?? request.server.app.osprey.knex, structure.root, id, options);
+    const row = await findById(options.db ?? request.server.app.osprey.db, structure.root, id, options);
     // Another user's record, where the structure keeps records to their owners, is not there for this user.
     const owner = ownerRule(request, structure);
     if (!row || (owner && row[owner.attribute] !== owner.userid)) {
@@ -35,7 +36,7 @@ export const readMember: Hapi.Lifecycle.Method = async (request, h) => {
     const plan = readSelect(request, structure.root);
     const row = await memberRow(request, structure);
     const href = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
-    const [record] = await serializeRows(request.server.app.osprey.knex, plan, [row], [href], serializeOptions(request));
+    const [record] = await serializeRows(request.server.app.osprey.db, plan, [row], [href], serializeOptions(request));
     return h.response(record).etag(String(record!._rowstamp));
 };
 
@@ -51,12 +52,12 @@ export const readChildren: Hapi.Lifecycle.Method = async (request) => {
 
     const plan = readSelect(request, child.object);
     const row = await memberRow(request, structure);
-    const knex = request.server.app.osprey.knex;
+    const db = request.server.app.osprey.db;
     const parentHref = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
-    const all = (await loadLinkedRows(knex, childLink(child), [row])).get(parentKey(child, row)) ?? [];
+    const all = (await loadLinkedRows(db, childLink(child), [row])).get(parentKey(child, row)) ?? [];
     const childId = request.params.childid as string | undefined;
     const rows = childId === undefined ? all : all.filter((childRow) => memberId(child.object, childRow) === childId);
-    const member = await serializeRows(knex, plan, rows, rows.map((childRow) => childHref(parentHref, child, childRow)), serializeOptions(request), true);
+    const member = await serializeRows(db, plan, rows, rows.map((childRow) => childHref(parentHref, child, childRow)), serializeOptions(request), true);
     if (childId !== undefined) {
         if (!member.length) {
             throw maximoError('notFound', `${structure.name} ${request.params.id} has no ${child.object.name} ${childId}.`);

@@ -2,7 +2,8 @@ import type * as Hapi from '@hapi/hapi';
 
 import { apiKeyObject } from '../../src/auth/api-keys';
 import { requireRight } from '../../src/auth/access';
-import { isPostgres } from '../../src/db/knex';
+import { storedColumns } from '../../src/db/migrate';
+import { selectOne } from '../../src/db/statements';
 import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
 import { structureOf } from '../../src/http/structure';
@@ -46,7 +47,7 @@ const finish = async (request: Hapi.Request, scope: WriteScope, plan: Plan, sele
         return { row };
     }
 
-    const [record] = await serializeRows(scope.trx, select, [row], [`${collectionHref(request, scope.structure)}/${memberId(root, row)}`], serializeOptions(request));
+    const [record] = await serializeRows(scope.db, select, [row], [`${collectionHref(request, scope.structure)}/${memberId(root, row)}`], serializeOptions(request));
     return { row, record };
 };
 
@@ -73,8 +74,7 @@ const sync = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: S
     let isNew = false;
     const outcome = await runWrite(settingsOf(request, structure), async (scope) => {
 
-        const query = scope.trx(root.table).where(keys ?? {}).first();
-        const current = keys ? await (isPostgres(scope.trx) ? query.forUpdate() : query) as Row | undefined : undefined;
+        const current = keys ? await selectOne(scope.db, root.table, keys, { columns: storedColumns(root), lock: scope.db.kind === 'postgresql' }) : undefined;
         isNew = !current;
         requireRight(request, structure, current ? 'update' : 'insert');
         const plan = current ? await planUpdate(scope, root, current, body, isMerge(request)) : await planInsert(scope, root, body);
@@ -119,7 +119,7 @@ export const patchMember: Hapi.Lifecycle.Method = async (request, h) => {
     const body = bodyOf(request);
     const outcome = await runWrite(settingsOf(request, structure), async (scope) => {
 
-        const current = await memberRow(request, structure, { lock: true, db: scope.trx });
+        const current = await memberRow(request, structure, { lock: true, db: scope.db });
         checkIfMatch(request, structure, current);
         return await finish(request, scope, await planUpdate(scope, structure.root, current, body, isMerge(request)), select);
     });
@@ -133,7 +133,7 @@ export const deleteMember: Hapi.Lifecycle.Method = async (request, h) => {
     requireRight(request, structure, 'delete');
     await runWrite(settingsOf(request, structure), async (scope) => {
 
-        const current = await memberRow(request, structure, { lock: true, db: scope.trx });
+        const current = await memberRow(request, structure, { lock: true, db: scope.db });
         checkIfMatch(request, structure, current);
         await deleteRecord(scope, current);
     });

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 
 import { maximoError } from '../errors/maximo-error';
 import type { Registry, Structure } from '../structures/registry';
+import type { Db } from '../db/db';
 import { rowstampColumn } from '../db/migrate';
 import { ReadCache } from '../db/read-cache';
 import type { Row } from '../records/find';
@@ -94,14 +95,14 @@ export class ApiKeys {
     }
 
     // A new key row, in the caller's transaction. `apikey` is a key supplied from outside (already checked).
-    async insert(trx: Knex, input: NewKey, now: Date): Promise<{ row: Row; apikey: string }> {
+    async insert(db: Db, input: NewKey, now: Date): Promise<{ row: Row; apikey: string }> {
 
         const apikey = input.apikey ?? Crypto.randomBytes(32).toString('base64url');
         const expirationdate = input.expiration === -1 ? null : new Date(now.getTime() + input.expiration * 60_000).toISOString();
         const values = { userid: input.userid, apikey: this.seal(apikey), apikeyhash: this.digest(apikey), expiration: input.expiration, expirationdate, creationdate: now.toISOString(), [rowstampColumn]: now.getTime() * 1000 };
         const unique = this.available().root.uniqueColumn;
-        const [inserted] = await trx(this.#table).insert(values).returning(unique) as Row[];
-        return { row: await trx(this.#table).where(unique, inserted![unique] as number).first() as Row, apikey };
+        const [inserted] = await db.query(this.#table).insert(values).returning(unique) as Row[];
+        return { row: await db.query(this.#table).where(unique, inserted![unique] as number).first() as Row, apikey };
     }
 
     // The profile of the user a key belongs to, while the key is valid, in one statement (key, user, groups) —
@@ -145,8 +146,8 @@ export class ApiKeys {
         return row && this.open(String(row.apikey));
     }
 
-    async revokeAll(trx: Knex, userid: string): Promise<number> {
+    async revokeAll(db: Db, userid: string): Promise<number> {
 
-        return await trx(this.#table).where({ userid }).delete();
+        return await db.query(this.#table).where({ userid }).delete();
     }
 }

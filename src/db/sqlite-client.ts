@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-import { writtenTable, WriteCounts } from './write-counts';
+import { transactionControl, writtenTable, WriteCounts } from './write-counts';
 
 
 // knex's better-sqlite3 client prepares every statement anew; preparing (parsing and planning the SQL) cost more
@@ -38,9 +38,11 @@ interface BaseClient {
 
 export const statementCacheSize = 500;
 
-// A cached statement with the table it writes, when it writes one table that its SQL names (see `counted`).
+// A cached statement, whether it may change data (see `counted`), and the table it writes when its SQL names
+// one. better-sqlite3 calls BEGIN IMMEDIATE a writer; it changes nothing by itself.
 interface Cached {
     readonly statement: Statement;
+    readonly changes: boolean;
     readonly writes: string | undefined;
 }
 
@@ -60,7 +62,8 @@ const cachedStatement = (connection: Connection, sql: string): Cached => {
     }
     else {
         const statement = connection.prepare(sql);
-        cached = { statement, writes: statement.readonly ? undefined : writtenTable(sql) };
+        const changes = !statement.readonly && !transactionControl.test(sql);
+        cached = { statement, changes, writes: changes ? writtenTable(sql) : undefined };
         if (cache.size >= statementCacheSize) {
             cache.delete(cache.keys().next().value!);
         }
@@ -126,9 +129,9 @@ export const cachingSqliteClient = (): typeof Knex.Client => {
                 return await super._query(connection, obj);
             }
 
-            const { statement, writes } = cachedStatement(connection, obj.sql);
+            const { statement, changes, writes } = cachedStatement(connection, obj.sql);
             const bindings = this._formatBindings(obj.bindings);
-            if (!statement.readonly) {
+            if (changes) {
                 counted(connection, writes);
             }
 

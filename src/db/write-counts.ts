@@ -6,6 +6,9 @@
 // The table an INSERT, UPDATE or DELETE names; undefined for anything else a statement may write.
 export const writtenTable = (sql: string): string | undefined => /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+[`"]?(\w+)[`"]?(?:\s|\(|$)/i.exec(sql)?.[1]?.toLowerCase();
 
+// Statements that begin or end a transaction: they change no table themselves.
+export const transactionControl = /^\s*(?:begin|commit|end|rollback|savepoint|release)\b/i;
+
 export class WriteCounts {
 
     #anyTable = 0;

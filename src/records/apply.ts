@@ -45,20 +45,20 @@ const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], 
 
 const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert' }>, fixed: Row): Promise<Row> => {
 
-    const { trx } = scope;
+    const { db } = scope;
     const { object } = plan;
     const values: Row = { ...plan.values, ...fixed };
-    const newKey = await assignAutokeys(trx, object, values);
-    if (isRoot(scope, object) && !newKey && await selectOne(trx, object.table, keyOf(object, values), { columns: [object.uniqueColumn] })) {
+    const newKey = await assignAutokeys(db, object, values);
+    if (isRoot(scope, object) && !newKey && await selectOne(db, object.table, keyOf(object, values), { columns: [object.uniqueColumn] })) {
         const keys = object.primaryKey.map((key) => `${key.toUpperCase()}=${String(values[key])}`).join(', ');
         throw maximoError('duplicateRecord', `A ${object.name} with ${keys} already exists.`);
     }
 
     stamp(scope, object, values);
     // The row as stored (defaults, generated id, the database's own types): the answer renders it as it is.
-    const row = await insertReturning(trx, object.table, values, storedColumns(object));
+    const row = await insertReturning(db, object.table, values, storedColumns(object));
     if (isRoot(scope, object) && scope.structure.def.statuses && scope.structure.def.statusAttribute in row) {
-        await addStatusHistory(trx, scope, row, plan.transient.memo);
+        await addStatusHistory(scope, row, plan.transient.memo);
     }
 
     await applyChildren(scope, plan.children, row);
@@ -67,12 +67,11 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
 
 const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update' }>): Promise<Row> => {
 
-    const { trx } = scope;
     const { object, current } = plan;
     const values: Row = { ...plan.values };
     stamp(scope, object, values, current);
     // The rowstamp read at plan time must still be current: a concurrent writer makes this update miss.
-    const updated = await updateReturning(trx, object.table, values, { ...keyOf(object, current), [rowstampColumn]: current[rowstampColumn] }, storedColumns(object));
+    const updated = await updateReturning(scope.db, object.table, values, { ...keyOf(object, current), [rowstampColumn]: current[rowstampColumn] }, storedColumns(object));
     if (updated.length !== 1) {
         throw maximoError('stale', `The ${object.name} record has been updated by another user. Read it again and retry.`);
     }
@@ -80,7 +79,7 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     const row = updated[0]!;
     const statusAttribute = scope.structure.def.statusAttribute;
     if (isRoot(scope, object) && scope.structure.def.statuses && statusAttribute in plan.values) {
-        await addStatusHistory(trx, scope, row, plan.transient.memo);
+        await addStatusHistory(scope, row, plan.transient.memo);
     }
 
     await applyChildren(scope, plan.children, row);
@@ -93,16 +92,16 @@ export const deleteTree = async (scope: WriteScope, object: BusinessObject, row:
     for (const child of object.children.values()) {
         const where = joinValues(child, row);
         if (child.object.children.size) {
-            for (const childRow of await scope.trx(child.object.table).where(where) as Row[]) {
+            for (const childRow of await scope.db.query(child.object.table).where(where) as Row[]) {
                 await deleteTree(scope, child.object, childRow);
             }
         }
         else {
-            await scope.trx(child.object.table).where(where).delete();
+            await scope.db.query(child.object.table).where(where).delete();
         }
     }
 
-    await scope.trx(object.table).where(keyOf(object, row)).delete();
+    await scope.db.query(object.table).where(keyOf(object, row)).delete();
 };
 
 export const applyPlan = async (scope: WriteScope, plan: Plan, fixed: Row = {}): Promise<Row | undefined> => {

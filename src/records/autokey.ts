@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
-
-import { rawRows, selectOne } from '../db/statements';
+import type { Db } from '../db/db';
+import { selectOne } from '../db/statements';
 import type { Attribute, BusinessObject } from '../structures/registry';
 import { typeTable } from '../structures/types';
 import type { Row } from './find';
@@ -23,22 +22,22 @@ const numberIn = (value: unknown, prefix: string) => {
 
 // The first time a scope is numbered, counting continues after the highest number already stored there
 // (demo data, imported records).
-const ensureCounter = async (trx: Knex.Transaction, object: BusinessObject, attr: Attribute, scopeWhere: Row, key: Row) => {
+const ensureCounter = async (db: Db, object: BusinessObject, attr: Attribute, scopeWhere: Row, key: Row) => {
 
     const { prefix, start } = settingsOf(attr);
-    const stored = await trx(object.table).where(scopeWhere).select(attr.name) as Row[];
+    const stored = await db.query(object.table).where(scopeWhere).select(attr.name) as Row[];
     const highest = stored.reduce((max: number, row) => Math.max(max, numberIn(row[attr.name], prefix)), start - 1);
-    await trx(counters).insert({ ...key, last: highest }).onConflict(['objectname', 'attribute', 'scope']).ignore();
+    await db.query(counters).insert({ ...key, last: highest }).onConflict(['objectname', 'attribute', 'scope']).ignore();
 };
 
 // The counter is incremented first: only the first number of a scope finds no counter row to increment.
-const increment = async (trx: Knex.Transaction, key: { objectname: string; attribute: string; scope: string }) => {
+const increment = async (db: Db, key: { objectname: string; attribute: string; scope: string }) => {
 
-    const [row] = await rawRows(trx, 'update "osprey_autokey" set "last" = "last" + 1 where "objectname" = ? and "attribute" = ? and "scope" = ? returning "last"', [key.objectname, key.attribute, key.scope]);
+    const [row] = await db.rows('update "osprey_autokey" set "last" = "last" + 1 where "objectname" = ? and "attribute" = ? and "scope" = ? returning "last"', [key.objectname, key.attribute, key.scope]);
     return row?.last as number | string | undefined;
 };
 
-const nextValue = async (trx: Knex.Transaction, object: BusinessObject, attr: Attribute, values: Row) => {
+const nextValue = async (db: Db, object: BusinessObject, attr: Attribute, values: Row) => {
 
     const others = object.primaryKey.filter((name) => name !== attr.name);
     const scopeWhere = Object.fromEntries(others.map((name) => [name, values[name] ?? null]));
@@ -46,15 +45,15 @@ const nextValue = async (trx: Knex.Transaction, object: BusinessObject, attr: At
     const { prefix } = settingsOf(attr);
     const numeric = typeTable[attr.type].family === 'integer';
     for (;;) {
-        let last = await increment(trx, key);
+        let last = await increment(db, key);
         if (last === undefined) {
-            await ensureCounter(trx, object, attr, scopeWhere, key);
-            last = await increment(trx, key);
+            await ensureCounter(db, object, attr, scopeWhere, key);
+            last = await increment(db, key);
         }
 
         const candidate = numeric ? Number(last) : `${prefix}${last!}`;
         // A value typed in by hand may already hold the next number: skip it.
-        if (!await selectOne(trx, object.table, { ...scopeWhere, [attr.name]: candidate }, { columns: [attr.name] })) {
+        if (!await selectOne(db, object.table, { ...scopeWhere, [attr.name]: candidate }, { columns: [attr.name] })) {
             return candidate;
         }
     }
@@ -62,12 +61,12 @@ const nextValue = async (trx: Knex.Transaction, object: BusinessObject, attr: At
 
 // Assigns the missing generated values; true when one of them is part of the primary key, which makes the
 // key new (nextValue skipped every number already taken in its scope).
-export const assignAutokeys = async (trx: Knex.Transaction, object: BusinessObject, values: Row): Promise<boolean> => {
+export const assignAutokeys = async (db: Db, object: BusinessObject, values: Row): Promise<boolean> => {
 
     let newKey = false;
     for (const attr of object.columns) {
         if (attr.autokey && (values[attr.name] === undefined || values[attr.name] === null)) {
-            values[attr.name] = await nextValue(trx, object, attr, values);
+            values[attr.name] = await nextValue(db, object, attr, values);
             newKey ||= object.primaryKey.includes(attr.name);
         }
     }

@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-
+import type { Db } from '../db/db';
 import type { AttributeError } from '../errors/maximo-error';
 import type { Registry, Structure } from '../structures/registry';
 
@@ -18,7 +17,8 @@ export interface WriteContext {
 
 // One write in progress: its transaction and the attribute errors found so far.
 export interface WriteScope {
-    readonly trx: Knex.Transaction;
+    /** The write's transaction. */
+    readonly db: Db;
     readonly ctx: WriteContext;
     readonly structure: Structure;
     readonly errors: AttributeError[];

@@ -10,7 +10,7 @@ import type { Row } from './find';
 // them as records of their own structure, `ignore` (the default for to-one) leaves them.
 export const deleteRecord = async (scope: WriteScope, row: Row, depth = 0): Promise<void> => {
 
-    const { structure, trx } = scope;
+    const { structure, db } = scope;
     if (depth > 8) {
         throw maximoError('badRequest', `Deleting ${structure.name} cascades more than 8 levels deep; delete the related records first.`);
     }
@@ -27,7 +27,7 @@ export const deleteRecord = async (scope: WriteScope, row: Row, depth = 0): Prom
             continue;
         }
 
-        const related = await trx(target.root.table).where(where) as Row[];
+        const related = await db.query(target.root.table).where(where) as Row[];
         if (!related.length) {
             continue;
         }

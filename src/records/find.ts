@@ -1,6 +1,4 @@
-import type { Knex } from 'knex';
-
-import { isPostgres } from '../db/knex';
+import type { Db } from '../db/db';
 import { storedColumns } from '../db/migrate';
 import { selectOne } from '../db/statements';
 import type { BusinessObject, Child } from '../structures/registry';
@@ -53,14 +51,14 @@ export const idWhere = (object: BusinessObject, id: string): Row | undefined => 
     return Object.fromEntries(object.primaryKey.map((key, i) => [key, values[i]]));
 };
 
-export const findById = async (knex: Knex, object: BusinessObject, id: string, options: { lock?: boolean } = {}): Promise<Row | undefined> => {
+export const findById = async (db: Db, object: BusinessObject, id: string, options: { lock?: boolean } = {}): Promise<Row | undefined> => {
 
     const where = idWhere(object, id);
     if (!where) {
         return undefined;
     }
 
-    return await selectOne(knex, object.table, where, { columns: storedColumns(object), lock: options.lock && isPostgres(knex) });
+    return await selectOne(db, object.table, where, { columns: storedColumns(object), lock: options.lock && db.kind === 'postgresql' });
 };
 
 // A child's join columns take their values from the parent row.

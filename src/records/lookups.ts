@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
-import { isPostgres, type DatabaseKind } from '../db/knex';
-import { rawRows, remember } from '../db/statements';
+import type { DatabaseKind } from '../db/knex';
+import { remember } from '../db/remember';
 import type { Where } from '../query/ast';
 import { applyWhere } from '../query/compile-where';
 import { parseWhere } from '../query/where';
@@ -76,7 +76,7 @@ const compiledQuery = (kind: DatabaseKind, build: (params: Row) => Knex.QueryBui
 export const checkLookups = async (scope: WriteScope, object: BusinessObject, values: Row, row: Row): Promise<void> => {
 
     const { registry } = scope.ctx;
-    const kind = kindOf(scope);
+    const { kind } = scope.db;
     for (const [name, value] of Object.entries(values)) {
         const attr = object.attributes.get(name)!;
         const lookup = attr.lookup ? scope.structure.def.lookups[attr.lookup] : undefined;
@@ -97,7 +97,7 @@ export const checkLookups = async (scope: WriteScope, object: BusinessObject, va
         const column = lookup.value ?? name;
         const build = (params: Row) => {
 
-            const query = scope.trx({ q0: target.root.table }).where(`q0.${column}`, value as string).first(`q0.${column}`);
+            const query = scope.db.knex({ q0: target.root.table }).where(`q0.${column}`, value as string).first(`q0.${column}`);
             const where = whereOf(lookup);
             if (where) {
                 applyWhere(query, { registry, kind, parameter: 'lookup where', params, structure: target, object: target.root, alias: 'q0', aliases: { next: 0 } }, where);
@@ -107,10 +107,9 @@ export const checkLookups = async (scope: WriteScope, object: BusinessObject, va
         };
 
         const { sql, rest } = compiledQuery(kind, build, lookup, row);
-        if (!(await rawRows(scope.trx, sql, [value as Knex.Value, ...rest])).length) {
+        if (!(await scope.db.rows(sql, [value as Knex.Value, ...rest])).length) {
             fail(`${target.name}${lookup.where ? ` where ${lookup.where}` : ''}`);
         }
     }
 };
 
-const kindOf = (scope: WriteScope) => (isPostgres(scope.trx) ? 'postgresql' : 'sqlite');

@@ -98,7 +98,7 @@ const planChildren = async (scope: WriteScope, child: Child, parent: Row, items:
 
     const object = child.object;
     const fixed = joinValues(child, parent);
-    const existing = await scope.trx(object.table).where(fixed) as Row[];
+    const existing = await scope.db.query(object.table).where(fixed) as Row[];
     const matched = new Set<Row>();
     const plans: Plan[] = [];
     for (const body of items) {

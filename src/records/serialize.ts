@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import type { Db } from '../db/db';
 import { rowstampColumn } from '../db/migrate';
 import type { DomainDef } from '../structures/definition';
 import type { Attribute, BusinessObject, Child } from '../structures/registry';
@@ -94,12 +95,12 @@ const tuplesOf = (link: Link, parents: readonly Row[]) => {
 
 export const parentKey = (link: Pick<Link, 'join'>, parent: Row): string => joinKey(Object.keys(link.join).map((attr) => parent[attr]));
 
-export const loadLinkedRows = async (db: Knex, link: Link, parents: readonly Row[]): Promise<Map<string, Row[]>> => {
+export const loadLinkedRows = async (db: Db, link: Link, parents: readonly Row[]): Promise<Map<string, Row[]>> => {
 
     const columns = Object.values(link.join);
     const byParent = new Map<string, Row[]>();
     for (const chunk of chunked(tuplesOf(link, parents))) {
-        const rows = await whereLinked(db(link.object.table).orderBy(link.object.uniqueColumn), link, chunk) as Row[];
+        const rows = await whereLinked(db.query(link.object.table).orderBy(link.object.uniqueColumn), link, chunk) as Row[];
         for (const row of rows) {
             const key = joinKey(columns.map((column) => row[column]));
             byParent.set(key, [...byParent.get(key) ?? [], row]);
@@ -111,13 +112,13 @@ export const loadLinkedRows = async (db: Knex, link: Link, parents: readonly Row
 
 export const childLink = (child: Child): Link => ({ name: child.name, object: child.object, join: child.join, many: true, child: true });
 
-const loadAggregate = async (db: Knex, aggregate: AggregatePlan, parents: readonly Row[]): Promise<Map<string, number | null>> => {
+const loadAggregate = async (db: Db, aggregate: AggregatePlan, parents: readonly Row[]): Promise<Map<string, number | null>> => {
 
     const { link, fn, attr } = aggregate;
     const columns = Object.values(link.join);
     const values = new Map<string, number | null>();
     for (const chunk of chunked(tuplesOf(link, parents))) {
-        const query = db(link.object.table).select(columns).groupBy(columns);
+        const query = db.query(link.object.table).select(columns).groupBy(columns);
         const measured = fn === 'count' ? query.count({ v: attr ? attr.name : '*' }) : query[fn]({ v: attr!.name });
         for (const row of await whereLinked(measured, link, chunk) as Row[]) {
             values.set(joinKey(columns.map((column) => row[column])), row.v === null ? null : Number(row.v));
@@ -130,7 +131,7 @@ const loadAggregate = async (db: Knex, aggregate: AggregatePlan, parents: readon
 export const childHref = (parentHref: string, child: Pick<Link, 'name' | 'object'>, row: Row): string => `${parentHref}/${child.name}/${memberId(child.object, row)}`;
 
 // Rows with their hrefs, rendered with the plan; linked rows and aggregates are loaded per link, for all rows.
-export const serializeRows = async (db: Knex, plan: SelectPlan, rows: readonly Row[], hrefs: readonly string[], options: SerializeOptions, child = false): Promise<Row[]> => {
+export const serializeRows = async (db: Db, plan: SelectPlan, rows: readonly Row[], hrefs: readonly string[], options: SerializeOptions, child = false): Promise<Row[]> => {
 
     const records = rows.map((row, i) => renderRow(plan, row, hrefs[i]!, options, child));
     for (const { link, key, plan: linkedPlan } of plan.links) {

@@ -1,5 +1,3 @@
-import type { Knex } from 'knex';
-
 import { insertReturning } from '../db/statements';
 import { toDb } from '../structures/types';
 import type { WriteScope } from './context';
@@ -45,7 +43,7 @@ export const checkStatus = (scope: WriteScope, current: Row | undefined, item: P
 };
 
 // The history row of a status just written (on create too, so the history starts with the first status).
-export const addStatusHistory = async (trx: Knex.Transaction, scope: WriteScope, row: Row, memo: unknown): Promise<void> => {
+export const addStatusHistory = async (scope: WriteScope, row: Row, memo: unknown): Promise<void> => {
 
     const { structure } = scope;
     const child = structure.def.statusHistory ? structure.root.children.get(structure.def.statusHistory) : undefined;
@@ -69,5 +67,5 @@ export const addStatusHistory = async (trx: Knex.Transaction, scope: WriteScope,
         }
     }
 
-    await insertReturning(trx, object.table, values, [object.uniqueColumn]);
+    await insertReturning(scope.db, object.table, values, [object.uniqueColumn]);
 };

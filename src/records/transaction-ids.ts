@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import type { Db } from '../db/db';
 import { maximoError } from '../errors/maximo-error';
 
 
@@ -12,19 +13,19 @@ const table = 'osprey_transaction';
 
 const duplicate = (id: string) => maximoError('duplicateTransaction', `The transaction ${id} has already been processed.`);
 
-export const recordTransactionId = async (trx: Knex.Transaction, id: string, now: number, retentionMs: number): Promise<void> => {
+export const recordTransactionId = async (db: Db, id: string, now: number, retentionMs: number): Promise<void> => {
 
-    const seen = await trx(table).where({ id }).first() as { created: number | string } | undefined;
+    const seen = await db.query(table).where({ id }).first() as { created: number | string } | undefined;
     if (seen && Number(seen.created) >= now - retentionMs) {
         throw duplicate(id);
     }
 
     if (seen) {
-        await trx(table).where({ id }).delete();
+        await db.query(table).where({ id }).delete();
     }
 
     try {
-        await trx(table).insert({ id, created: now });
+        await db.query(table).insert({ id, created: now });
     }
     catch {
         throw duplicate(id);

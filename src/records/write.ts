@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import { databaseInputError } from '../db/errors';
+import { transaction } from '../db/transaction';
 import { attributeError, batchedError } from '../errors/maximo-error';
 import type { Structure } from '../structures/registry';
 import type { WriteContext, WriteScope } from './context';
@@ -27,11 +28,11 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
 
     const { knex, ctx, structure } = settings;
     try {
-        return await knex.transaction(async (trx) => {
+        return await transaction(knex, async (db) => {
 
-            const scope: WriteScope = { trx, ctx, structure, errors: [] };
+            const scope: WriteScope = { db, ctx, structure, errors: [] };
             if (ctx.transactionId !== undefined) {
-                await recordTransactionId(trx, ctx.transactionId, ctx.now.getTime(), settings.retentionMs);
+                await recordTransactionId(db, ctx.transactionId, ctx.now.getTime(), settings.retentionMs);
             }
 
             return await work(scope);

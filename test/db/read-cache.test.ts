@@ -6,6 +6,7 @@ import { createKnex, sqliteFile } from '../../src/db/knex';
 import { changesHeard, notifyChanges } from '../../src/db/pg-client';
 import { ReadCache } from '../../src/db/read-cache';
 import { changeStamp, preparedStatement, statementCacheSize } from '../../src/db/sqlite-client';
+import { transaction } from '../../src/db/transaction';
 import { testDatabases } from '../helpers/databases';
 
 
@@ -104,10 +105,17 @@ for (const database of testDatabases) {
                 expect(await cache.read('a', load)).to.equal(1);
                 expect(counter.loads).to.equal(1);
 
-                await knex.transaction(async (trx) => {
+                // Beginning and ending a transaction changes nothing (SQLite calls BEGIN IMMEDIATE a writer).
+                await transaction(knex, (db) => db.rows('select "qty" from "item"'));
+                await expect(transaction(knex, async (db) => {
 
-                    await trx('item').where({ name: 'a' }).update({ qty: 2 });
-                });
+                    await db.rows('select "qty" from "item"');
+                    throw new Error('no write after all');
+                })).to.reject('no write after all');
+                expect(await cache.read('a', load)).to.equal(1);
+                expect(counter.loads).to.equal(1);
+
+                await transaction(knex, (db) => db.rows('update "item" set "qty" = ? where "name" = ?', [2, 'a']));
                 // Read at once: this server counted its own write.
                 expect(await cache.read('a', load)).to.equal(2);
                 // PostgreSQL's notice of the same write follows (it may drop the value once more); then it is kept.

@@ -1,8 +1,11 @@
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
+import { poolDb, runRows, type Db, type DriverClient } from '../../src/db/db';
 import { createKnex } from '../../src/db/knex';
-import { insertReturning, rawRows, remember, selectOne, updateReturning } from '../../src/db/statements';
+import { remember } from '../../src/db/remember';
+import { insertReturning, selectOne, updateReturning } from '../../src/db/statements';
+import { transaction } from '../../src/db/transaction';
 import { testDatabases } from '../helpers/databases';
 
 
@@ -24,51 +27,52 @@ experiment('bounded maps of compiled SQL', () => {
 
 experiment('named statements on PostgreSQL', () => {
 
-    // A stand-in for knex on PostgreSQL that records the statement names it is asked for and answers with the
+    // A stand-in for knex's PostgreSQL client that records the statements it is asked for and answers with the
     // outcomes given, so that the naming is checked whatever database the suite runs on.
     const fakePg = (outcomes: (Error | unknown[])[]) => {
 
-        const names: string[] = [];
-        const db = {
-            client: { dialect: 'postgresql' },
-            raw: () => ({
-                options: ({ name }: { name: string }) => {
+        const sent: { name?: string; sql: string; bindings: readonly unknown[] }[] = [];
+        const client: DriverClient = {
+            acquireConnection: () => Promise.resolve({}),
+            releaseConnection: () => Promise.resolve(),
+            _query: (_connection, obj) => {
 
-                    names.push(name);
-                    const outcome = outcomes.shift();
-                    return outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve({ rows: outcome });
-                }
-            })
+                sent.push({ name: obj.options?.name, sql: obj.sql, bindings: obj.bindings });
+                const outcome = outcomes.shift();
+                return outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve({ ...obj, response: { rows: outcome } });
+            }
         };
-        return { db: db as unknown as Parameters<typeof rawRows>[0], names };
+        const rows = (sql: string, bindings: unknown[] = []) => runRows(client, 'postgresql', {}, sql, bindings);
+        return { rows, sent, names: () => sent.map((statement) => statement.name!) };
     };
 
     const failure = (code: string, message: string) => Object.assign(new Error(message), { code });
 
-    test('one name per SQL text; a changed plan is a 503 and moves every name to a new generation', async () => {
+    test('one name per SQL text, its placeholders numbered; a changed plan is a 503 and moves every name to a new generation', async () => {
 
-        const { db, names } = fakePg([[{ a: 1 }], [{ a: 2 }], [], failure('0A000', 'cached plan must not change result type'), [{ a: 3 }]]);
-        const sql = 'select "a" from "t" where "b" = ?';
-        expect(await rawRows(db, sql, [1])).to.equal([{ a: 1 }]);
-        expect(await rawRows(db, sql, [2])).to.equal([{ a: 2 }]);
-        expect(await rawRows(db, 'select 1', [])).to.equal([]);
-        expect(names[0]).to.equal(names[1]);
-        expect(names[2]).to.not.equal(names[0]);
-        expect(names[0]).to.match(/^osprey_\d+_[\w-]{27}$/);
+        const { rows, sent, names } = fakePg([[{ a: 1 }], [{ a: 2 }], [], failure('0A000', 'cached plan must not change result type'), [{ a: 3 }]]);
+        const sql = 'select "a" from "t" where "b" = ? and "c" = ?';
+        expect(await rows(sql, [1, 'x'])).to.equal([{ a: 1 }]);
+        expect(sent[0]).to.include({ sql: 'select "a" from "t" where "b" = $1 and "c" = $2', bindings: [1, 'x'] });
+        expect(await rows(sql, [2, 'y'])).to.equal([{ a: 2 }]);
+        expect(await rows('select 1', [])).to.equal([]);
+        expect(names()[0]).to.equal(names()[1]);
+        expect(names()[2]).to.not.equal(names()[0]);
+        expect(names()[0]).to.match(/^osprey_\d+_[\w-]{27}$/);
 
-        const error = await expect(rawRows(db, sql, [3])).to.reject();
+        const error = await expect(rows(sql, [3, 'z'])).to.reject();
         expect((error as unknown as { output: { statusCode: number } }).output.statusCode).to.equal(503);
-        expect(await rawRows(db, sql, [3])).to.equal([{ a: 3 }]);
-        expect(names[4]).to.not.equal(names[3]);
-        expect(names[4]!.slice(names[4]!.lastIndexOf('_'))).to.equal(names[3]!.slice(names[3]!.lastIndexOf('_')));
+        expect(await rows(sql, [3, 'z'])).to.equal([{ a: 3 }]);
+        expect(names()[4]).to.not.equal(names()[3]);
+        expect(names()[4]!.slice(names()[4]!.lastIndexOf('_'))).to.equal(names()[3]!.slice(names()[3]!.lastIndexOf('_')));
     });
 
     test('other errors pass through unchanged', async () => {
 
         const unsupported = failure('0A000', 'FOR UPDATE is not allowed with aggregate functions');
-        const { db } = fakePg([unsupported, failure('42P01', 'relation "t" does not exist')]);
-        expect(await expect(rawRows(db, 'select count(*) from "t" for update', [])).to.reject()).to.shallow.equal(unsupported);
-        await expect(rawRows(db, 'select 1 from "t"', [])).to.reject('relation "t" does not exist');
+        const { rows } = fakePg([unsupported, failure('42P01', 'relation "t" does not exist')]);
+        expect(await expect(rows('select count(*) from "t" for update')).to.reject()).to.shallow.equal(unsupported);
+        await expect(rows('select 1 from "t"')).to.reject('relation "t" does not exist');
     });
 });
 
@@ -78,10 +82,10 @@ for (const database of testDatabases) {
 
         const all = ['id', 'name', 'site', 'qty'];
         const pgOnly = database.name === 'postgresql' ? test : () => undefined;
-        const withTable = async (work: (knex: ReturnType<typeof createKnex>) => Promise<void>) => {
+        const withTable = async (work: (db: Db) => Promise<void>) => {
 
-            const db = await database.create();
-            const knex = createKnex({ databaseUrl: db.url });
+            const created = await database.create();
+            const knex = createKnex({ databaseUrl: created.url });
             try {
                 await knex.schema.createTable('thing', (t) => {
 
@@ -90,33 +94,33 @@ for (const database of testDatabases) {
                     t.string('site');
                     t.integer('qty').defaultTo(7);
                 });
-                await work(knex);
+                await work(poolDb(knex));
             }
             finally {
                 await knex.destroy();
-                await db.drop();
+                await created.drop();
             }
         };
 
         test('insert answers the row as stored; an undefined value takes the column default', async () => {
 
-            await withTable(async (knex) => {
+            await withTable(async (db) => {
 
-                expect(await insertReturning(knex, 'thing', { name: 'a', site: 'X', qty: undefined }, all)).to.equal({ id: 1, name: 'a', site: 'X', qty: 7 });
-                expect(await insertReturning(knex, 'thing', {}, all)).to.equal({ id: 2, name: null, site: null, qty: 7 });
-                expect(await insertReturning(knex, 'thing', { name: 'c', site: null, qty: 3 }, all)).to.equal({ id: 3, name: 'c', site: null, qty: 3 });
+                expect(await insertReturning(db, 'thing', { name: 'a', site: 'X', qty: undefined }, all)).to.equal({ id: 1, name: 'a', site: 'X', qty: 7 });
+                expect(await insertReturning(db, 'thing', {}, all)).to.equal({ id: 2, name: null, site: null, qty: 7 });
+                expect(await insertReturning(db, 'thing', { name: 'c', site: null, qty: 3 }, all)).to.equal({ id: 3, name: 'c', site: null, qty: 3 });
             });
         });
 
         test('select by equality: a null key value is "is null", columns and a lock as asked', async () => {
 
-            await withTable(async (knex) => {
+            await withTable(async (db) => {
 
-                await knex('thing').insert([{ name: 'a', site: 'X' }, { name: 'a', site: null }]);
-                expect(await selectOne(knex, 'thing', { name: 'a', site: null }, { columns: all })).to.include({ id: 2 });
-                expect(await selectOne(knex, 'thing', { name: 'a', site: 'X' }, { columns: ['id'] })).to.equal({ id: 1 });
-                expect(await selectOne(knex, 'thing', { name: 'b', site: 'X' }, { columns: all })).to.be.undefined();
-                await knex.transaction(async (trx) => {
+                await db.query('thing').insert([{ name: 'a', site: 'X' }, { name: 'a', site: null }]);
+                expect(await selectOne(db, 'thing', { name: 'a', site: null }, { columns: all })).to.include({ id: 2 });
+                expect(await selectOne(db, 'thing', { name: 'a', site: 'X' }, { columns: ['id'] })).to.equal({ id: 1 });
+                expect(await selectOne(db, 'thing', { name: 'b', site: 'X' }, { columns: all })).to.be.undefined();
+                await transaction(db.knex, async (trx) => {
 
                     expect(await selectOne(trx, 'thing', { id: 1 }, { columns: all, lock: database.name === 'postgresql' })).to.include({ name: 'a' });
                 });
@@ -125,45 +129,45 @@ for (const database of testDatabases) {
 
         test('update answers the rows it changed, none when the where misses', async () => {
 
-            await withTable(async (knex) => {
+            await withTable(async (db) => {
 
-                await knex('thing').insert({ name: 'a', site: 'X' });
-                expect(await updateReturning(knex, 'thing', { qty: 9, name: undefined }, { id: 1, site: 'X' }, all)).to.equal([{ id: 1, name: 'a', site: 'X', qty: 9 }]);
-                expect(await updateReturning(knex, 'thing', { qty: 10 }, { id: 1, site: 'Y' }, all)).to.equal([]);
-                expect(await rawRows(knex, 'select "qty" from "thing" where "id" = ?', [1])).to.equal([{ qty: 9 }]);
+                await db.query('thing').insert({ name: 'a', site: 'X' });
+                expect(await updateReturning(db, 'thing', { qty: 9, name: undefined }, { id: 1, site: 'X' }, all)).to.equal([{ id: 1, name: 'a', site: 'X', qty: 9 }]);
+                expect(await updateReturning(db, 'thing', { qty: 10 }, { id: 1, site: 'Y' }, all)).to.equal([]);
+                expect(await db.rows('select "qty" from "thing" where "id" = ?', [1])).to.equal([{ qty: 9 }]);
             });
         });
 
         test('a column added by another server after a statement was made changes nothing it answers', async () => {
 
-            await withTable(async (knex) => {
+            await withTable(async (db) => {
 
-                await insertReturning(knex, 'thing', { name: 'a' }, all);
-                expect(await selectOne(knex, 'thing', { id: 1 }, { columns: all })).to.equal({ id: 1, name: 'a', site: null, qty: 7 });
-                await knex.schema.alterTable('thing', (t) => t.string('added').defaultTo('new'));
-                expect(await selectOne(knex, 'thing', { id: 1 }, { columns: all })).to.equal({ id: 1, name: 'a', site: null, qty: 7 });
-                expect(await insertReturning(knex, 'thing', { name: 'b' }, all)).to.equal({ id: 2, name: 'b', site: null, qty: 7 });
-                expect(await updateReturning(knex, 'thing', { qty: 1 }, { id: 2 }, all)).to.equal([{ id: 2, name: 'b', site: null, qty: 1 }]);
+                await insertReturning(db, 'thing', { name: 'a' }, all);
+                expect(await selectOne(db, 'thing', { id: 1 }, { columns: all })).to.equal({ id: 1, name: 'a', site: null, qty: 7 });
+                await db.knex.schema.alterTable('thing', (t) => t.string('added').defaultTo('new'));
+                expect(await selectOne(db, 'thing', { id: 1 }, { columns: all })).to.equal({ id: 1, name: 'a', site: null, qty: 7 });
+                expect(await insertReturning(db, 'thing', { name: 'b' }, all)).to.equal({ id: 2, name: 'b', site: null, qty: 7 });
+                expect(await updateReturning(db, 'thing', { qty: 1 }, { id: 2 }, all)).to.equal([{ id: 2, name: 'b', site: null, qty: 1 }]);
             });
         });
 
         pgOnly('a column type changed under a prepared statement: that request is a 503 to send again, the next is served', async () => {
 
-            await withTable(async (knex) => {
+            await withTable(async (db) => {
 
-                await insertReturning(knex, 'thing', { name: 'a' }, all);
+                await insertReturning(db, 'thing', { name: 'a' }, all);
                 // One transaction holds one connection: the statement is prepared on it, then its result type
                 // changes (rolled back with the transaction, as if another server had widened and narrowed it).
-                const error = await expect(knex.transaction(async (trx) => {
+                const error = await expect(transaction(db.knex, async (trx) => {
 
                     await selectOne(trx, 'thing', { id: 1 }, { columns: all });
-                    await trx.raw('alter table "thing" alter column "name" type varchar(500)');
+                    await trx.rows('alter table "thing" alter column "name" type varchar(500)');
                     await selectOne(trx, 'thing', { id: 1 }, { columns: all });
                 })).to.reject();
                 const { output, data } = error as unknown as { output: { statusCode: number }; data: unknown };
                 expect(output.statusCode).to.equal(503);
                 expect(data).to.equal({ reasonCode: 'BMXAA1725E' });
-                await knex.transaction(async (trx) => {
+                await transaction(db.knex, async (trx) => {
 
                     expect(await selectOne(trx, 'thing', { id: 1 }, { columns: all })).to.equal({ id: 1, name: 'a', site: null, qty: 7 });
                 });

@@ -1,0 +1,134 @@
+import * as Crypto from 'node:crypto';
+
+import type { Knex } from 'knex';
+
+import { maximoError } from '../errors/maximo-error';
+import { isPostgres, type DatabaseKind } from './knex';
+import { remember } from './remember';
+
+
+export type Row = Record<string, unknown>;
+
+// Where a request's statements run: `poolDb` takes a connection from the pool for each statement, the `Db` of
+// a transaction (transaction.ts) runs every statement on the transaction's connection. Statements whose SQL
+// is made once per shape (statements.ts, lookups) go straight to the driver through the knex client's own
+// `_query` — the caching SQLite client's prepared statements, or the notifying PostgreSQL client — without
+// knex's runner, which cost more CPU than the statements of a point read or a write (README, Performance).
+// Everything else is a knex query builder that runs where the Db runs.
+export interface Db {
+    readonly knex: Knex;
+    readonly kind: DatabaseKind;
+    /** A query builder whose statement runs where this Db runs. */
+    query(table: string | Record<string, string>): Knex.QueryBuilder;
+    /** The rows of SQL text made once per shape, with `?` placeholders; none for a statement without rows. */
+    rows(sql: string, bindings?: readonly Knex.Value[]): Promise<Row[]>;
+}
+
+export type Connection = object;
+
+interface QueryObject {
+    sql: string;
+    bindings: readonly unknown[];
+    options?: { name: string };
+    response?: unknown;
+}
+
+// The two methods of knex's client that Osprey's clients (sqlite-client.ts, pg-client.ts) build on.
+export interface DriverClient {
+    acquireConnection(): Promise<Connection>;
+    releaseConnection(connection: Connection): Promise<void>;
+    _query(connection: Connection, obj: QueryObject): Promise<QueryObject>;
+}
+
+export const clientOf = (knex: Knex): DriverClient => knex.client as DriverClient;
+
+// On PostgreSQL statements are named, so that each connection parses and plans one once and then only binds
+// and executes it (one message less per statement, no planning); the name is a digest of the SQL, which
+// node-pg requires to mean one text per connection. Statements name their columns (never `*`), so another node
+// adding columns does not change what they answer. A column whose type another node widened does: PostgreSQL
+// then refuses the prepared statement ("cached plan must not change result type"), so the names move to a new
+// generation, prepared afresh on next use, and the request that met it is answered 503, to be sent again.
+interface Named {
+    readonly name: string;
+    readonly text: string;
+}
+
+const named = new Map<string, Named>();
+let generation = 0;
+
+// `?` placeholders become PostgreSQL's `$1…` (the SQL made here binds every value, so no `?` is literal).
+const numbered = (sql: string) => {
+
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+const namedOf = (sql: string): Named => named.get(sql) ?? remember(named, sql, { name: `osprey_${generation}_${Crypto.createHash('sha1').update(sql).digest('base64url')}`, text: numbered(sql) });
+
+const planChanged = (error: unknown) => {
+
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    return code === '0A000' && /cached plan must not change result type/.test(String(message));
+};
+
+// node-pg answers a result with `rows`; better-sqlite3 the rows of a statement that returns any, else what it
+// changed; the sqlite3 driver the rows.
+const rowsOf = (response: unknown): Row[] => (Array.isArray(response) ? response : (response as { rows?: Row[] }).rows ?? []);
+
+export const runRows = async (client: DriverClient, kind: DatabaseKind, connection: Connection, sql: string, bindings: readonly unknown[] = []): Promise<Row[]> => {
+
+    if (kind === 'sqlite') {
+        return rowsOf((await client._query(connection, { sql, bindings })).response);
+    }
+
+    const { name, text } = namedOf(sql);
+    try {
+        return rowsOf((await client._query(connection, { sql: text, bindings, options: { name } })).response);
+    }
+    catch (error) {
+        if (planChanged(error)) {
+            ++generation;
+            named.clear();
+            throw maximoError('schemaChanged');
+        }
+
+        throw error;
+    }
+};
+
+const kindOf = (knex: Knex): DatabaseKind => (isPostgres(knex) ? 'postgresql' : 'sqlite');
+
+// Statements on any connection of the pool: each takes one and gives it back.
+export const poolDb = (knex: Knex): Db => {
+
+    const client = clientOf(knex);
+    const kind = kindOf(knex);
+    return {
+        knex,
+        kind,
+        query: (table) => knex(table),
+        rows: async (sql, bindings) => {
+
+            const connection = await client.acquireConnection();
+            try {
+                return await runRows(client, kind, connection, sql, bindings);
+            }
+            finally {
+                await client.releaseConnection(connection);
+            }
+        }
+    };
+};
+
+// Statements on one connection (a transaction's).
+export const connectionDb = (knex: Knex, connection: Connection): Db => {
+
+    const client = clientOf(knex);
+    const kind = kindOf(knex);
+    return {
+        knex,
+        kind,
+        query: (table) => knex(table).connection(connection),
+        rows: (sql, bindings) => runRows(client, kind, connection, sql, bindings)
+    };
+};

@@ -1,0 +1,33 @@
+import type { Knex } from 'knex';
+
+import { clientOf, connectionDb, type Db } from './db';
+
+
+// One database transaction on a connection of the pool, its statements sent straight to the driver (db.ts).
+// knex's own transaction builds a new knex instance for each one and runs BEGIN, every statement and COMMIT
+// through its runner: on SQLite that was more CPU than the write's statements. SQLite's transaction begins
+// IMMEDIATE, taking the write lock at once: a deferred one that reads first cannot take it later when another
+// process (a second node on the file, a maintenance script) wrote in between, and fails instead of waiting.
+const begin = { sqlite: 'BEGIN IMMEDIATE', postgresql: 'BEGIN' } as const;
+
+export const transaction = async <T>(knex: Knex, work: (db: Db) => Promise<T>): Promise<T> => {
+
+    const client = clientOf(knex);
+    const connection = await client.acquireConnection();
+    const db = connectionDb(knex, connection);
+    const control = (sql: string) => client._query(connection, { sql, bindings: [] });
+    try {
+        await control(begin[db.kind]);
+        const result = await work(db);
+        await control('COMMIT');
+        return result;
+    }
+    catch (error) {
+        // A database that ended the transaction itself (SQLite after some errors) refuses the ROLLBACK.
+        await control('ROLLBACK').catch(() => undefined);
+        throw error;
+    }
+    finally {
+        await client.releaseConnection(connection);
+    }
+};
