@@ -15,9 +15,10 @@ export const notFound = (structure: Structure, id: string): Error => {
     return maximoError('notFound', `The record ${id} of ${structure.name} was not found as it does not exist in the system.`);
 };
 
-export const memberRow = async (request: Hapi.Request, structure: Structure, options: { lock?: boolean; db?: Db } = {}): Promise<Row> => {
+// The record the request's id (or `options.id`) names, as this user may see it.
+export const memberRow = async (request: Hapi.Request, structure: Structure, options: { id?: string; lock?: boolean; db?: Db } = {}): Promise<Row> => {
 
-    const id = String(request.params.id);
+    const id = options.id ?? String(request.params.id);
     const row = await findById(options.db ?? request.server.app.osprey.db, structure.root, id, options);
     // Another user's record, where the structure keeps records to their owners, is not there for this user.
     const owner = ownerRule(request, structure);

@@ -43,10 +43,10 @@ export const readSelect = (request: Hapi.Request, object: BusinessObject, settin
     return planSelect(object, source?.trim() ? parseSelect(source, parameter) : undefined, selectSettings(request, object, parameter, settings));
 };
 
-// The properties a write answers with (header or query parameter); undefined: answer without a body.
-export const writeSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan | undefined => {
+// The properties a write answers with (header or query parameter, or `source` where a bulk item names its own);
+// undefined: answer without a body.
+export const writeSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}, source = header(request, 'properties') ?? text(request.query.properties)): SelectPlan | undefined => {
 
-    const source = header(request, 'properties') ?? text(request.query.properties);
     return source?.trim() ? planSelect(object, parseSelect(source, 'properties'), selectSettings(request, object, 'properties', settings)) : undefined;
 };
 

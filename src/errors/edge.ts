@@ -1,4 +1,4 @@
-import type * as Boom from '@hapi/boom';
+import * as Boom from '@hapi/boom';
 import type * as Hapi from '@hapi/hapi';
 
 import { reasonCodes, reasonForStatus } from './codes';
@@ -66,6 +66,29 @@ const clientMessage = (error: Boom.Boom, fallback: string): string => {
     return message && message !== error.output.payload.error ? message : fallback;
 };
 
+// Anything thrown while serving a request as the Boom it is answered with: a query the parser or planner refused
+// anywhere in a handler is the client's error, with its position; an error that is not a Boom is a 500.
+export const asBoom = (error: unknown): Boom.Boom => {
+
+    if (error instanceof QueryError) {
+        return maximoError('badQuery', error.message);
+    }
+
+    return Boom.isBoom(error) ? error : Boom.boomify(error instanceof Error ? error : new Error(String(error)));
+};
+
+// The status and Maximo body an error is answered with, as the edge and each item of a bulk answer it; a 5xx is
+// logged with its stack (under the request id its answer names) and shows neither.
+export const errorAnswer = (request: Hapi.Request, thrown: unknown): { error: Boom.Boom; body: MaximoErrorBody } => {
+
+    const error = asBoom(thrown);
+    if (error.output.statusCode >= 500) {
+        request.log(['error'], { message: error.message, stack: error.stack });
+    }
+
+    return { error, body: toMaximoBody(error, `${request.url.origin}${request.path}`, request.app.requestId ?? request.info.id) };
+};
+
 export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Lifecycle.ReturnValue => {
 
     const response = request.response;
@@ -73,16 +96,8 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
         return h.continue;
     }
 
-    // A query the parser or planner refused anywhere in a handler is the client's error, with its position.
-    const error = response instanceof QueryError ? maximoError('badQuery', response.message) : response;
-    const status = error.output.statusCode;
-    if (status >= 500) {
-        request.log(['error'], { message: response.message, stack: response.stack });
-    }
-
-    const href = `${request.url.origin}${request.path}`;
-    const body = toMaximoBody(error, href, request.app.requestId ?? request.info.id);
-    const answer = h.response(body).code(status);
+    const { error, body } = errorAnswer(request, response);
+    const answer = h.response(body).code(error.output.statusCode);
     for (const name of ['WWW-Authenticate', 'Retry-After']) {
         const value = error.output.headers[name];
         if (value !== undefined) {

@@ -81,5 +81,40 @@ for (const database of testDatabases) {
                 await created.drop();
             }
         });
+
+        test('bulk: an array of records and the bulk builder, each item answered; all or nothing', async () => {
+
+            const created = await database.create();
+            const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-')) });
+            try {
+                const client = new MaximoClientBuilder().baseUrl('127.0.0.1').port(running.port).ssl(false).contextRoot('maximo')
+                    .withCredentials('wilson', 'wilson').apiHome(ApiHome.OSLC).logger(quiet).build();
+                const wo = client.workOrder;
+
+                const added = await wo.executeBulkOperation([{ siteid: 'BEDFORD', description: 'Bulk A' }, { siteid: 'NASHUA', description: 'Bulk B', _action: 'Add' }] as any);
+                expect(added.success).to.be.true();
+                expect(added.responses.map((item) => item.status)).to.equal([201, 201]);
+                const [a, b] = added.responses.map((item) => idOf(item.location!));
+
+                const builder = wo.bulkOperation().update(a!, { description: 'Bulk A, updated' } as any).delete(b!).create({ siteid: 'BEDFORD', description: 'Bulk C' } as any);
+                const mixed = await wo.executeBulkOperation(builder);
+                expect(mixed.responses.map((item) => item.status)).to.equal([204, 204, 201]);
+                expect((await wo.getById(a!, 'description') as any).description).to.equal('Bulk A, updated');
+                await expect(wo.getById(b!)).to.reject();
+
+                const failed = await wo.executeBulkOperation([{ siteid: 'BEDFORD', description: 'Bulk D' }, { siteid: 'BEDFORD', worktype: 'NOPE' }] as any);
+                expect(failed.success).to.be.false();
+                expect(failed.responses[1]!.error.reasonCode).to.exist();
+
+                const count = async () => (await wo.count('description="Bulk E"'));
+                const atomic = wo.bulkOperation().create({ siteid: 'BEDFORD', description: 'Bulk E' } as any).create({ siteid: 'BEDFORD', worktype: 'NOPE' } as any).setAllOrNothing(true);
+                await expect(wo.executeBulkOperation(atomic)).to.reject();
+                expect(await count()).to.equal(0);
+            }
+            finally {
+                await running.stop();
+                await created.drop();
+            }
+        });
     });
 }

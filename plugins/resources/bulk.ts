@@ -1,0 +1,231 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { apiKeyObject } from '../../src/auth/api-keys';
+import { asBoom, errorAnswer } from '../../src/errors/edge';
+import { maximoError } from '../../src/errors/maximo-error';
+import { header } from '../../src/http/headers';
+import type { WriteScope } from '../../src/records/context';
+import type { Row } from '../../src/records/find';
+import type { SelectPlan } from '../../src/records/select-plan';
+import { memberId } from '../../src/records/serialize';
+import { runWrite } from '../../src/records/write';
+import type { Structure } from '../../src/structures/registry';
+import { collectionHref, flag, settingsOf, text, writeSelect, type Outcome } from './request';
+import { createIn, deleteIn, refuseKeyChange, syncIn, updateIn } from './operations';
+
+
+// POST {home}/os/{os} + x-method-override: BULK (CONTRACT §4): an array of records, each with its operation.
+// Each item commits on its own, as in Maximo, so one bad record does not hold back the others; the answer lists
+// every item's outcome in input order and is a 200 whatever they were. With `allornothing: 1` the items run in
+// one transaction: the first that fails is the answer (its error, naming the item) and nothing is written.
+
+type Operation = 'add' | 'update' | 'merge' | 'delete' | 'addchange';
+
+interface Item {
+    readonly operation: Operation;
+    readonly body: Row;
+    readonly id?: string;
+    readonly select?: SelectPlan;
+}
+
+// The `_action` values of the IBM guide and the TypeScript client, and the `_meta.method` values of IBM's Java
+// client, by what they do.
+const operations: Record<string, Operation> = {
+    add: 'add', create: 'add', post: 'add',
+    update: 'update', change: 'update', replace: 'update', patch: 'update', put: 'update',
+    merge: 'merge',
+    delete: 'delete',
+    addchange: 'addchange', sync: 'addchange'
+};
+
+const isObject = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// The member id an item's href (or `_meta.uri`) ends with; an href with /os/ must be a record of this structure.
+const idOf = (structure: Structure, href: unknown): string | undefined => {
+
+    if (href === undefined || href === null) {
+        return undefined;
+    }
+
+    const refused = () => maximoError('badRequest', `${JSON.stringify(href)} is not the href of a ${structure.name} record.`);
+    const segments = typeof href === 'string' ? href.split(/[?#]/)[0]!.split('/').filter(Boolean) : [];
+    const os = segments.findIndex((segment) => segment.toLowerCase() === 'os');
+    if (!segments.length || (os >= 0 && (segments.length !== os + 3 || segments[os + 1]!.toLowerCase() !== structure.id))) {
+        throw refused();
+    }
+
+    try {
+        return decodeURIComponent(segments[segments.length - 1]!);
+    }
+    catch {
+        throw refused();
+    }
+};
+
+const operationOf = (name: unknown, fallback: Operation): Operation => {
+
+    if (name === undefined) {
+        return fallback;
+    }
+
+    const operation = operations[String(name).toLowerCase()];
+    if (!operation) {
+        throw maximoError('badRequest', `The bulk operation ${JSON.stringify(name)} is not one of Add, Update, Merge, Delete, AddChange.`);
+    }
+
+    return operation;
+};
+
+// One item in either form: `{...record, _action, href}` or `{_data: {...}, _meta: {method, uri, properties}}`.
+const itemOf = (request: Hapi.Request, structure: Structure, raw: unknown, select: SelectPlan | undefined): Item => {
+
+    if (!isObject(raw)) {
+        throw maximoError('badRequest', 'Each item of a bulk is a JSON object: a record with _action, or {"_data": …, "_meta": …}.');
+    }
+
+    if ('_data' in raw || '_meta' in raw) {
+        const data = raw._data ?? {};
+        const meta = raw._meta ?? {};
+        if (!isObject(data) || !isObject(meta)) {
+            throw maximoError('badRequest', '_data and _meta of a bulk item are JSON objects.');
+        }
+
+        const method = operationOf(meta.method, 'add');
+        const merge = method === 'update' && String(meta.patchtype ?? '').toUpperCase() === 'MERGE';
+        const properties = typeof meta.properties === 'string' ? meta.properties : undefined;
+        return { operation: merge ? 'merge' : method, body: data, id: idOf(structure, meta.uri), select: properties ? writeSelect(request, structure.root, {}, properties) : select };
+    }
+
+    const { _action: action, ...body } = raw;
+    return { operation: operationOf(action, 'add'), body, id: idOf(structure, body.href), select };
+};
+
+const bulkIdOf = (raw: unknown) => (isObject(raw) ? raw._bulkid ?? (isObject(raw._meta) ? raw._meta._bulkid : undefined) : undefined);
+
+// Runs one item in a write scope; an update names its record by href, or else by the key values it carries.
+const runItem = async (request: Hapi.Request, scope: WriteScope, item: Item): Promise<{ status: number; outcome: Outcome }> => {
+
+    const { operation, body, id, select } = item;
+    if (operation === 'add') {
+        return { status: 201, outcome: await createIn(request, scope, body, select) };
+    }
+
+    if (operation === 'addchange' && id === undefined) {
+        const outcome = await syncIn(request, scope, body, false, select);
+        return { status: outcome.isNew ? 201 : outcome.record ? 200 : 204, outcome };
+    }
+
+    const target = id ?? keyId(scope.structure, body);
+    if (operation === 'delete') {
+        await deleteIn(request, scope, target);
+        return { status: 204, outcome: {} };
+    }
+
+    const outcome = await updateIn(request, scope, target, body, operation === 'merge', select);
+    return { status: outcome.record ? 200 : 204, outcome };
+};
+
+const keyId = (structure: Structure, body: Row): string => {
+
+    const root = structure.root;
+    const given = new Map(Object.entries(body).map(([key, value]) => [key.toLowerCase(), value]));
+    if (root.primaryKey.some((key) => given.get(key) === undefined || given.get(key) === null)) {
+        throw maximoError('badRequest', `A bulk update or delete names its ${root.name} by href, or by all of its keys (${root.primaryKey.join(', ')}).`);
+    }
+
+    return memberId(root, Object.fromEntries(root.primaryKey.map((key) => [key, String(given.get(key))])));
+};
+
+const success = (request: Hapi.Request, structure: Structure, status: number, outcome: Outcome, bulkid: unknown): Row => {
+
+    const meta: Row = { status: String(status) };
+    if (status === 201) {
+        meta.Location = `${collectionHref(request, structure)}/${memberId(structure.root, outcome.row!)}`;
+    }
+
+    if (bulkid !== undefined) {
+        meta._bulkid = bulkid;
+    }
+
+    return outcome.record ? { _responsemeta: meta, _responsedata: outcome.record } : { _responsemeta: meta };
+};
+
+const failure = (request: Hapi.Request, error: unknown, bulkid: unknown): Row => {
+
+    const { error: boom, body } = errorAnswer(request, error);
+    const meta: Row = { status: String(boom.output.statusCode) };
+    if (bulkid !== undefined) {
+        meta._bulkid = bulkid;
+    }
+
+    return { _responsemeta: meta, _responsedata: body };
+};
+
+// In one transaction, the first failure is the answer: the item's own error, its message naming the item.
+const allOrNothing = async (request: Hapi.Request, structure: Structure, raws: unknown[], select: SelectPlan | undefined): Promise<Row[]> => {
+
+    let position = 0;
+    try {
+        return await runWrite(settingsOf(request, structure), async (scope) => {
+
+            const results: Row[] = [];
+            for (const raw of raws) {
+                ++position;
+                const { status, outcome } = await runItem(request, scope, itemOf(request, structure, raw, select));
+                results.push(success(request, structure, status, outcome, bulkIdOf(raw)));
+            }
+
+            return results;
+        });
+    }
+    catch (error) {
+        // A server error shows no message, so naming the item there changes nothing.
+        const boom = asBoom(error);
+        boom.message = `Bulk item ${position} of ${raws.length}: ${boom.message} Nothing was written (allornothing).`;
+        throw boom;
+    }
+};
+
+export const bulk = async (request: Hapi.Request, structure: Structure): Promise<Row[]> => {
+
+    if (structure.root.name === apiKeyObject) {
+        refuseKeyChange(structure);
+    }
+
+    const raws = request.payload;
+    if (!Array.isArray(raws)) {
+        throw maximoError('badRequest', 'The body of a BULK request is a JSON array of records.');
+    }
+
+    if (text(request.query.action) !== undefined) {
+        throw maximoError('badRequest', 'Actions (?action=) do not run on a bulk yet; send the records without it.');
+    }
+
+    // The properties header applies to every item that names none of its own.
+    const select = writeSelect(request, structure.root);
+    if (flag(header(request, 'allornothing') ?? text(request.query.allornothing))) {
+        return await allOrNothing(request, structure, raws, select);
+    }
+
+    // A transactionid stands for the whole bulk: it is recorded first, on its own, so that a repeat is refused
+    // even after some items committed; the items then commit one by one.
+    const settings = settingsOf(request, structure);
+    if (settings.ctx.transactionId !== undefined) {
+        await runWrite(settings, () => Promise.resolve());
+    }
+
+    const each = { ...settings, ctx: { ...settings.ctx, transactionId: undefined } };
+    const results: Row[] = [];
+    for (const raw of raws) {
+        try {
+            const item = itemOf(request, structure, raw, select);
+            const { status, outcome } = await runWrite(each, (scope) => runItem(request, scope, item));
+            results.push(success(request, structure, status, outcome, bulkIdOf(raw)));
+        }
+        catch (error) {
+            results.push(failure(request, error, bulkIdOf(raw)));
+        }
+    }
+
+    return results;
+};

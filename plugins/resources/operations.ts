@@ -1,0 +1,99 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { apiKeyObject } from '../../src/auth/api-keys';
+import { requireRight } from '../../src/auth/access';
+import { storedColumns } from '../../src/db/migrate';
+import { selectOne } from '../../src/db/statements';
+import { maximoError } from '../../src/errors/maximo-error';
+import { header } from '../../src/http/headers';
+import { applyPlan } from '../../src/records/apply';
+import type { WriteScope } from '../../src/records/context';
+import type { Row } from '../../src/records/find';
+import { keyValues } from '../../src/records/input';
+import { planInsert, planUpdate, type Plan } from '../../src/records/plan';
+import type { SelectPlan } from '../../src/records/select-plan';
+import { memberId, serializeRows } from '../../src/records/serialize';
+import { throwErrors } from '../../src/records/write';
+import type { Structure } from '../../src/structures/registry';
+import { memberRow } from './read';
+import { collectionHref, ownedBody, serializeOptions, type Outcome } from './request';
+
+
+// Create, update/merge, sync and delete of one record inside a write scope (one transaction), so that a single
+// request (write.ts) and each item of a bulk (bulk.ts) write the same way.
+
+// If-Match carries the ETag a client read; a different current rowstamp means someone wrote since.
+const checkIfMatch = (request: Hapi.Request, structure: Structure, current: Row) => {
+
+    const expected = header(request, 'if-match')?.replace(/^W\//, '').replace(/"/g, '').trim();
+    if (expected && expected !== '*' && expected !== String(current.rowstamp)) {
+        throw maximoError('preconditionFailed', `The ${structure.root.name} record has changed since ETag ${expected}. Read it again and retry.`);
+    }
+};
+
+// Applies a checked plan and renders the written record with the requested properties, in the transaction.
+const finish = async (request: Hapi.Request, scope: WriteScope, plan: Plan, select: SelectPlan | undefined): Promise<Outcome> => {
+
+    throwErrors(scope);
+    if (plan.op === 'delete') {
+        requireRight(request, scope.structure, 'delete');
+    }
+
+    const row = await applyPlan(scope, plan);
+    const root = scope.structure.root;
+    if (!row || !select) {
+        return { row };
+    }
+
+    const [record] = await serializeRows(scope.db, select, [row], [`${collectionHref(request, scope.structure)}/${memberId(root, row)}`], serializeOptions(request));
+    return { row, record };
+};
+
+export const createIn = async (request: Hapi.Request, scope: WriteScope, body: Row, select: SelectPlan | undefined): Promise<Outcome> => {
+
+    const { structure } = scope;
+    requireRight(request, structure, 'insert');
+    return await finish(request, scope, await planInsert(scope, structure.root, ownedBody(request, structure, body)), select);
+};
+
+// An update (or a merge) of the record with this id; `_action: "Delete"` in the body deletes it.
+export const updateIn = async (request: Hapi.Request, scope: WriteScope, id: string, body: Row, merge: boolean, select: SelectPlan | undefined): Promise<Outcome> => {
+
+    const { structure } = scope;
+    requireRight(request, structure, 'update');
+    const current = await memberRow(request, structure, { id, lock: true, db: scope.db });
+    checkIfMatch(request, structure, current);
+    return await finish(request, scope, await planUpdate(scope, structure.root, current, body, merge), select);
+};
+
+export const deleteIn = async (request: Hapi.Request, scope: WriteScope, id: string): Promise<void> => {
+
+    const { structure } = scope;
+    requireRight(request, structure, 'delete');
+    const current = await memberRow(request, structure, { id, lock: true, db: scope.db });
+    checkIfMatch(request, structure, current);
+    await finish(request, scope, { op: 'delete', object: structure.root, current }, undefined);
+};
+
+// SYNC: update the record the body's keys name, or create it when there is none.
+export const syncIn = async (request: Hapi.Request, scope: WriteScope, body: Row, merge: boolean, select: SelectPlan | undefined): Promise<Outcome & { isNew: boolean }> => {
+
+    const { structure } = scope;
+    const root = structure.root;
+    const keys = keyValues(root, body);
+    const current = keys ? await selectOne(scope.db, root.table, keys, { columns: storedColumns(root), lock: scope.db.kind === 'postgresql' }) : undefined;
+    if (!current) {
+        return { ...await createIn(request, scope, body, select), isNew: true };
+    }
+
+    requireRight(request, structure, 'update');
+    return { ...await finish(request, scope, await planUpdate(scope, root, current, body, merge), select), isNew: false };
+};
+
+// A key is made, used and revoked, never edited: its value and expiry are what was handed out.
+export const refuseKeyChange = (structure: Structure): void => {
+
+    if (structure.root.name === apiKeyObject) {
+        throw maximoError('badRequest', `${structure.name} records cannot be changed: create a new key and revoke the old one.`);
+    }
+};
