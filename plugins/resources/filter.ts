@@ -92,10 +92,22 @@ const searchTerms = (request: Hapi.Request, structure: Structure, query: Knex.Qu
     });
 };
 
-export const filtered = (request: Hapi.Request, structure: Structure): Knex.QueryBuilder => {
+// `from` replaces the root table (a lookup's list of domain values); `also` is a where of the server's own (a
+// lookup's), with the parameters it reads.
+export interface FilterOptions {
+    readonly from?: Knex.QueryBuilder;
+    readonly also?: { readonly where: Where; readonly params: Readonly<Record<string, unknown>>; readonly parameter: string };
+}
 
-    const query = request.server.app.osprey.knex({ q0: structure.root.table });
+export const filtered = (request: Hapi.Request, structure: Structure, options: FilterOptions = {}): Knex.QueryBuilder => {
+
+    const query = options.from ?? request.server.app.osprey.knex({ q0: structure.root.table });
     const aliases = { next: 0 };
+    if (options.also) {
+        const { where, params, parameter } = options.also;
+        applyWhere(query, { ...scopeOf(request, structure, parameter, params), aliases }, where);
+    }
+
     const where = text(request.query['oslc.where']);
     if (where?.trim()) {
         const parsed: Where = parseWhere(where);

@@ -4,6 +4,7 @@ import Joi from 'joi';
 import { header } from '../../src/http/headers';
 import { homeRoutes } from '../../src/http/homes';
 import { purgeTransactionIds } from '../../src/records/transaction-ids';
+import { readLookup } from './lookups';
 import { readCollection } from './query';
 import { readChildren, readMember } from './read';
 import { deleteMember, patchMember, postCollection, postMember } from './write';
@@ -41,19 +42,18 @@ export const resources: Hapi.Plugin<unknown> = {
         });
         server.ext('onPreStop', () => clearInterval(timer));
 
+        // Collections (queries and lookups) page by these; any other query parameter is the handler's to read.
+        const paged = {
+            query: Joi.object({
+                'oslc.pageSize': Joi.number().integer().min(1),
+                pageno: Joi.number().integer().min(1).default(1)
+            }).unknown(true)
+        };
+
         server.route(homeRoutes(osprey.options.contextRoot, [
-            {
-                method: 'GET', path: '/os/{os}', options: {
-                    id: 'resources.query',
-                    handler: readCollection,
-                    validate: {
-                        query: Joi.object({
-                            'oslc.pageSize': Joi.number().integer().min(1),
-                            pageno: Joi.number().integer().min(1).default(1)
-                        }).unknown(true)
-                    }
-                }
-            },
+            { method: 'GET', path: '/os/{os}', options: { id: 'resources.query', handler: readCollection, validate: paged } },
+            { method: 'GET', path: '/os/{os}/{id}/getlist~{attr}', options: { id: 'resources.lookup', handler: readLookup, validate: paged } },
+            { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}/getlist~{attr}', options: { id: 'resources.childLookup', handler: readLookup, validate: paged } },
             { method: 'POST', path: '/os/{os}', options: { id: 'resources.create', handler: postCollection } },
             { method: 'GET', path: '/os/{os}/{id}', options: { id: 'resources.read', handler: readMember } },
             { method: 'PATCH', path: '/os/{os}/{id}', options: { id: 'resources.update', handler: patchMember } },

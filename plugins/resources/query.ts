@@ -17,11 +17,11 @@ import { collectionHref, flag, readSelect, serializeOptions, text } from './requ
 // GET {home}/os/{os}: a page of records (CONTRACT §3).
 // Offset paging (pageno), or with stablepaging=1 a keyset cursor: the next page starts after the last row
 // served, whatever was inserted or deleted before it meanwhile. A cursor only moves forward.
-const pager = (request: Hapi.Request, structure: Structure, base: string, url: URL, pageSize: number) => {
+const pager = (request: Hapi.Request, structure: Structure, base: string, url: URL, pageSize: number, defaultOrder?: string) => {
 
     const osprey = request.server.app.osprey;
     const kind = osprey.kind;
-    const columns = orderColumns(structure.root, text(request.query['oslc.orderBy']));
+    const columns = orderColumns(structure.root, text(request.query['oslc.orderBy']) ?? defaultOrder);
     const stable = flag(text(request.query.stablepaging));
     // Only a stable page needs the query's digest: it binds the cursor to this query.
     const digest = stable ? queryDigest(url.pathname, url.searchParams) : '';
@@ -52,39 +52,49 @@ const pager = (request: Hapi.Request, structure: Structure, base: string, url: U
     };
 };
 
-export const readCollection: Hapi.Lifecycle.Method = async (request) => {
+// The page size a request asks for (oslc.pageSize, else the structure's, else 100), within the server's limit.
+export const pageSizeOf = (request: Hapi.Request, structure: Structure): number => {
+
+    const max = request.server.app.osprey.options.maxPageSize;
+    const pageSize = (request.query as { 'oslc.pageSize'?: number })['oslc.pageSize'] ?? structure.def.pageSize ?? 100;
+    if (pageSize > max) {
+        throw maximoError('badRequest', `oslc.pageSize ${pageSize} is above the maximum of ${max}.`);
+    }
+
+    return pageSize;
+};
+
+// What a page lists: rows of a structure's root table (aliased q0, already filtered), under a collection href,
+// with members rendered as records of the structure (or by `render`, for rows that are not records).
+export interface PageSource {
+    readonly structure: Structure;
+    readonly rows: Knex.QueryBuilder;
+    /** The href of the collection, and of its pages with their query. */
+    readonly href: string;
+    /** Members' hrefs are `${memberBase}/${id}`. */
+    readonly memberBase: string;
+    /** The ordering when the request sends no oslc.orderBy (the unique id always ends it). */
+    readonly defaultOrder?: string;
+    readonly render?: (request: Hapi.Request, rows: Row[]) => Row[];
+}
+
+// One page of a collection (CONTRACT §3): select, order, offset or stable paging, counts, page links.
+export const readPage = async (request: Hapi.Request, source: PageSource): Promise<Row> => {
 
     const osprey = request.server.app.osprey;
-    const structure = structureOf(request);
-    requireRight(request, structure, 'read');
+    const { structure, rows: rowsWhere, href: base } = source;
     const root = structure.root;
-    const query = request.query as { 'oslc.pageSize'?: number; pageno: number; collectioncount?: string; count?: string };
-    const pageSize = query['oslc.pageSize'] ?? structure.def.pageSize ?? 100;
-    if (pageSize > osprey.options.maxPageSize) {
-        throw maximoError('badRequest', `oslc.pageSize ${pageSize} is above the maximum of ${osprey.options.maxPageSize}.`);
-    }
-
-    const distinct = text(request.query.distinct);
-    if (distinct !== undefined) {
-        return await distinctValues(request, structure, distinct);
-    }
-
-    const gbcols = text(request.query.gbcols);
-    if (gbcols !== undefined) {
-        return await groups(request, structure, gbcols);
-    }
-
+    const query = request.query as { collectioncount?: string; count?: string };
+    const pageSize = pageSizeOf(request, structure);
     const hasSelect = text(request.query['oslc.select']) ?? text(request.query['oslc.properties']);
-    const plan = hasSelect?.trim() ? readSelect(request, root) : undefined;
+    const plan = hasSelect?.trim() && !source.render ? readSelect(request, root) : undefined;
     const counting = flag(query.collectioncount) || flag(query.count);
     // The where is parsed and compiled once; the count and the page are clones of it.
-    const rowsWhere = filtered(request, structure);
     const total = counting ? Number((await rowsWhere.clone().count({ n: '*' }))[0]!.n) : undefined;
     if (flag(query.count)) {
         return { totalCount: total };
     }
 
-    const base = collectionHref(request, structure);
     const url = new URL(request.url.href);
     // Credentials sent as query parameters never travel on in the hrefs of the answer.
     for (const name of ['apikey', '_lid', '_lpwd']) {
@@ -92,12 +102,12 @@ export const readCollection: Hapi.Lifecycle.Method = async (request) => {
     }
 
     const search = url.search;
-    const paging = pager(request, structure, base, url, pageSize);
+    const paging = pager(request, structure, base, url, pageSize, source.defaultOrder);
     const rows = await paging.query(rowsWhere).select('q0.*').limit(pageSize + 1) as Row[];
     const page = rows.slice(0, pageSize);
-    const hrefs = page.map((row) => `${base}/${memberId(root, row)}`);
+    const hrefs = page.map((row) => `${source.memberBase}/${memberId(root, row)}`);
     // Without a select, members carry only their href (Maximo's rule).
-    const member = plan ? await serializeRows(osprey.db, plan, page, hrefs, serializeOptions(request)) : hrefs.map((href) => ({ href }));
+    const member = source.render ? source.render(request, page) : plan ? await serializeRows(osprey.db, plan, page, hrefs, serializeOptions(request)) : hrefs.map((href) => ({ href }));
     const responseInfo: Row = { href: `${base}${search}`, pagenum: paging.page };
     if (rows.length > pageSize) {
         responseInfo.nextPage = { href: paging.next(page[page.length - 1]!) };
@@ -113,4 +123,23 @@ export const readCollection: Hapi.Lifecycle.Method = async (request) => {
     }
 
     return { href: base, member, responseInfo };
+};
+
+export const readCollection: Hapi.Lifecycle.Method = async (request) => {
+
+    const structure = structureOf(request);
+    requireRight(request, structure, 'read');
+    pageSizeOf(request, structure);
+    const distinct = text(request.query.distinct);
+    if (distinct !== undefined) {
+        return await distinctValues(request, structure, distinct);
+    }
+
+    const gbcols = text(request.query.gbcols);
+    if (gbcols !== undefined) {
+        return await groups(request, structure, gbcols);
+    }
+
+    const base = collectionHref(request, structure);
+    return await readPage(request, { structure, rows: filtered(request, structure), href: base, memberBase: base });
 };

@@ -1,0 +1,146 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { requireRight } from '../../src/auth/access';
+import { attributeError, batchedError, maximoError } from '../../src/errors/maximo-error';
+import { origin } from '../../src/http/hrefs';
+import { structureOf } from '../../src/http/structure';
+import { withoutMissingParams } from '../../src/query/prune-params';
+import { parseWhere } from '../../src/query/where';
+import { domainValues, domainValuesQuery } from '../../src/records/domain-values';
+import type { Row } from '../../src/records/find';
+import { completeNew, parseItem } from '../../src/records/input';
+import { childLink, loadLinkedRows, memberId, parentKey } from '../../src/records/serialize';
+import type { AttributeError } from '../../src/errors/maximo-error';
+import type { LookupDef } from '../../src/structures/definition';
+import type { BusinessObject, Structure } from '../../src/structures/registry';
+import { filtered } from './filter';
+import { readPage } from './query';
+import { memberRow } from './read';
+import { collectionHref, readSelect, text } from './request';
+
+
+// Lookups (CONTRACT §6): GET …/{id}/getlist~{attr} and …/{id}/{child}/{childid}/getlist~{attr} answer the values
+// an attribute may take as a collection (paging, oslc.where, oslc.select, oslc.orderBy, counts): the records of
+// the lookup's structure, narrowed by its where with the record's own values as :parameters — the list a write
+// is checked against (src/records/lookups.ts) — or a domain's values. {id} may be `zombie` (no record) or
+// `newmbo` (a new record whose values come from the setupdata query parameter, a JSON object); terms of the
+// lookup's where whose parameter such a record has no value for are left out.
+
+interface Context {
+    readonly row: Row;
+    /** The row is partial (zombie, newmbo): terms about values it lacks are left out. */
+    readonly partial: boolean;
+}
+
+const newRecord = (request: Hapi.Request, object: BusinessObject): Row => {
+
+    const source = text(request.query.setupdata) ?? '{}';
+    let body: unknown;
+    try {
+        body = JSON.parse(source);
+    }
+    catch {
+        throw maximoError('badRequest', 'setupdata is a JSON object of the new record\'s attribute values.');
+    }
+
+    const errors: AttributeError[] = [];
+    const settings = { object, objectPath: object.path, domains: request.server.app.osprey.registry.domains(), errors, now: new Date() };
+    const item = parseItem(body, settings);
+    if (errors.length) {
+        throw errors.length > 1 ? batchedError(errors) : attributeError(errors[0]!);
+    }
+
+    // Defaults apply as they would on create; a required value the body leaves out is no error here.
+    completeNew(item, { ...settings, errors: [] });
+    return item.values;
+};
+
+const contextOf = async (request: Hapi.Request, structure: Structure, object: BusinessObject): Promise<Context> => {
+
+    const id = String(request.params.id);
+    const childName = request.params.child as string | undefined;
+    if (id === 'zombie' || id === 'newmbo') {
+        if (childName !== undefined) {
+            throw maximoError('badRequest', `A ${id} lookup is on an attribute of ${structure.root.name}, not of a child object.`);
+        }
+
+        return { row: id === 'newmbo' ? newRecord(request, object) : {}, partial: true };
+    }
+
+    const row = await memberRow(request, structure);
+    if (childName === undefined) {
+        return { row, partial: false };
+    }
+
+    const child = structure.root.children.get(childName.toLowerCase())!;
+    const rows = (await loadLinkedRows(request.server.app.osprey.db, childLink(child), [row])).get(parentKey(child, row)) ?? [];
+    const childRow = rows.find((candidate) => memberId(child.object, candidate) === request.params.childid);
+    if (!childRow) {
+        throw maximoError('notFound', `${structure.name} ${id} has no ${child.object.name} ${String(request.params.childid)}.`);
+    }
+
+    return { row: childRow, partial: false };
+};
+
+// The object the attribute belongs to: the root, or the child the path names.
+const objectOf = (request: Hapi.Request, structure: Structure): BusinessObject => {
+
+    const childName = request.params.child as string | undefined;
+    if (childName === undefined) {
+        return structure.root;
+    }
+
+    const child = structure.root.children.get(childName.toLowerCase());
+    if (!child) {
+        throw maximoError('routeNotFound', `${structure.name} has no child object ${childName}.`);
+    }
+
+    return child.object;
+};
+
+const lookupOf = (structure: Structure, object: BusinessObject, name: string): LookupDef => {
+
+    const attr = object.attributes.get(name);
+    if (!attr?.persistent) {
+        throw maximoError('badRequest', `${name} is not an attribute of ${object.name}.`);
+    }
+
+    const lookup = attr.lookup ? structure.def.lookups[attr.lookup] : attr.domain ? { domain: attr.domain } : undefined;
+    if (!lookup) {
+        throw maximoError('badRequest', `${object.name}.${name.toUpperCase()} has no list of values: it declares neither a lookup nor a domain.`);
+    }
+
+    return lookup;
+};
+
+// Domain values are not records: a member holds the selected columns (value and description by default).
+const renderDomainValues = (request: Hapi.Request, rows: Row[]): Row[] => {
+
+    const selected = text(request.query['oslc.select']) ?? text(request.query['oslc.properties']);
+    const plan = selected?.trim() ? readSelect(request, domainValues.root) : undefined;
+    const names = plan ? plan.attributes.map(({ attr, key }) => [attr.name, key] as const) : [['value', 'value'], ['description', 'description'], ['maxvalue', 'maxvalue']] as const;
+    return rows.map((row) => Object.fromEntries(names.filter(([name]) => row[name] !== null && row[name] !== undefined).map(([name, key]) => [key, name === 'valueid' ? Number(row[name]) : row[name]])));
+};
+
+export const readLookup: Hapi.Lifecycle.Method = async (request) => {
+
+    const osprey = request.server.app.osprey;
+    const structure = structureOf(request);
+    requireRight(request, structure, 'read');
+    const object = objectOf(request, structure);
+    const name = String(request.params.attr).toLowerCase();
+    const lookup = lookupOf(structure, object, name);
+    const context = await contextOf(request, structure, object);
+    const href = `${origin(request)}${request.path}`;
+    if (lookup.domain) {
+        const from = domainValuesQuery(osprey.knex, osprey.registry.domain(lookup.domain)!);
+        return await readPage(request, { structure: domainValues, rows: filtered(request, domainValues, { from }), href, memberBase: href, defaultOrder: '+valueid', render: renderDomainValues });
+    }
+
+    const target = osprey.registry.get(lookup.structure!)!;
+    requireRight(request, target, 'read');
+    const parsed = lookup.where ? parseWhere(lookup.where, 'lookup where') : undefined;
+    const where = parsed && context.partial ? withoutMissingParams(parsed, context.row) : parsed;
+    const rows = filtered(request, target, where ? { also: { where, params: context.row, parameter: 'lookup where' } } : {});
+    return await readPage(request, { structure: target, rows, href, memberBase: collectionHref(request, target), defaultOrder: `+${lookup.value ?? name}` });
+};
