@@ -4,7 +4,7 @@ import { requireRight } from '../../src/auth/access';
 import { attributeError, batchedError, maximoError } from '../../src/errors/maximo-error';
 import { origin } from '../../src/http/hrefs';
 import { structureOf } from '../../src/http/structure';
-import { withoutMissingParams } from '../../src/query/prune-params';
+import { withoutMissingParams } from '../../src/query/params';
 import { parseWhere } from '../../src/query/where';
 import { domainValues, domainValuesQuery } from '../../src/records/domain-values';
 import type { Row } from '../../src/records/find';

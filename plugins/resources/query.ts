@@ -11,6 +11,7 @@ import { decodeCursor, encodeCursor, queryDigest } from '../../src/records/stabl
 import type { Structure } from '../../src/structures/registry';
 import { filtered } from './filter';
 import { distinctValues, groups } from './groups';
+import { generateReport, listReports } from './reports';
 import { collectionHref, flag, readSelect, serializeOptions, text } from './request';
 
 
@@ -125,10 +126,25 @@ export const readPage = async (request: Hapi.Request, source: PageSource): Promi
     return { href: base, member, responseInfo };
 };
 
-export const readCollection: Hapi.Lifecycle.Method = async (request) => {
+// The global actions a GET runs on a collection: the built-in report actions.
+const globalAction = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure, action: string) => {
+
+    switch (action.toLowerCase()) {
+        case 'listreports': return listReports(request, structure);
+        case 'genreport': return await generateReport(request, h, structure);
+        default: throw maximoError('badRequest', `${action} is not a global action of ${structure.name}; the built-in ones are listreports and genreport.`);
+    }
+};
+
+export const readCollection: Hapi.Lifecycle.Method = async (request, h) => {
 
     const structure = structureOf(request);
     requireRight(request, structure, 'read');
+    const action = text(request.query.action);
+    if (action !== undefined) {
+        return await globalAction(request, h, structure, action);
+    }
+
     pageSizeOf(request, structure);
     const distinct = text(request.query.distinct);
     if (distinct !== undefined) {

@@ -1,8 +1,9 @@
-import type { DomainDef, StructureDef } from './definition';
 import { parseWhere } from '../query/where';
+import { reportLayout } from '../reports/columns';
+import type { DomainDef, StructureDef } from './definition';
+import { own } from './own';
 import type { Problem } from './problems';
-import type { BusinessObject, Structure } from './registry';
-import { eachObject } from './registry';
+import { eachObject, Registry, type BusinessObject, type Structure } from './registry';
 
 
 // Cross-file checks: every name a structure uses (keys, joins, relations, lookups, domains) must exist.
@@ -11,6 +12,8 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
     const problems: Problem[] = [];
     const byName = new Map(structures.map((structure) => [structure.name, structure]));
     const tables = new Map<string, string>();
+    // Report columns resolve relations as requests do; a name no structure has is reported above.
+    const registry = new Registry(structures, domains);
 
     for (const structure of structures) {
         const report = (path: string, message: string) => problems.push({ file: structure.file, path, message });
@@ -80,6 +83,7 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
 
         checkStatuses(structure, report, domains);
         checkOwner(structure, report);
+        checkReports(structure, registry, report);
     }
 
     return problems;
@@ -138,6 +142,42 @@ const checkObject = (object: BusinessObject, prefix: string, report: Report, dom
             report(`${prefix}attributes.${attr.name}.lookup`, `lookup "${attr.lookup}" is not declared under lookups`);
         }
     }
+};
+
+// A report column is one value: an attribute, an attribute of a 1:1 relation, or an aggregate.
+const columnShape = /^[a-z]\w*(?:\.[a-z]\w*)?(?:\._db(?:count|sum|avg|min|max))?$/;
+
+const checkReports = (structure: Structure, registry: Registry, report: Report) => {
+
+    const names = new Set<string>();
+    structure.def.reports.forEach((def, i) => {
+
+        if (names.has(def.name)) {
+            report(`reports.${i}.name`, `a report named ${def.name} is declared twice`);
+        }
+
+        names.add(def.name);
+        if (def.handler) {
+            report(`reports.${i}.handler`, `no plugin registered the report renderer "${def.handler}"`);
+            return;
+        }
+
+        for (const [j, column] of (def.columns ?? []).entries()) {
+            const [first, second] = column.split('.');
+            const relation = second && !second.startsWith('_db') ? own(structure.def.relations, first!) : undefined;
+            if (!columnShape.test(column) || relation?.cardinality === 'many') {
+                report(`reports.${i}.columns.${j}`, `"${column}" is not one value: a column is an attribute, an attribute of a 1:1 relation (asset.description) or an aggregate (woactivity._dbcount)`);
+            }
+        }
+
+        checkWhere(def.where, `reports.${i}.where`, report);
+        try {
+            reportLayout(registry, structure, def);
+        }
+        catch (error) {
+            report(`reports.${i}.columns`, (error as Error).message);
+        }
+    });
 };
 
 const checkOwner = (structure: Structure, report: Report) => {

@@ -96,10 +96,10 @@ const actionSchema = Joi.object({
 const reportSchema = Joi.object({
     name: Joi.string().pattern(/^[\w.-]+$/).required().description('e.g. woprint.rptdesign'),
     title: Joi.string().required(),
-    columns: Joi.array().items(Joi.string()).min(1).description('attributes shown, in order'),
+    columns: Joi.array().items(Joi.string()).min(1).description('the columns in order: attributes, attributes of a 1:1 relation (asset.description) or aggregates (woactivity._dbcount)'),
     handler: Joi.string().description('a report renderer registered by a plugin instead of the column table'),
-    where: Joi.string()
-});
+    where: Joi.string().description('which records the report covers (oslc.where syntax; :name parameters come from the query parameter name)')
+}).or('columns', 'handler');
 
 const accessSchema = Joi.object({
     read: Joi.array().items(groupName).default([]),

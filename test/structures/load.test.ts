@@ -101,6 +101,20 @@ experiment('structure loading', () => {
         { name: 'lookup of missing things', files: { 'mxone.yaml': minimal('lookups:\n  a: { structure: MXNONE, value: x }\n  b: { domain: NODOMAIN }\n  c: { structure: MXONE, value: nothere }\n') }, expected: [['mxone.yaml', 'lookups.a.structure', /does not exist/], ['mxone.yaml', 'lookups.b.domain', /does not exist/], ['mxone.yaml', 'lookups.c.value', /"nothere" is not an attribute/]] },
         { name: 'statuses outside the domain', files: { 'mxone.yaml': minimal('statuses:\n  NEW: [GONE]\nstatusHistory: nokid\n') }, expected: [['mxone.yaml', 'statuses.NEW', /"GONE" is not a value of domain TSTATUS/], ['mxone.yaml', 'statusHistory', /not a child/]] },
         { name: 'statuses without a status attribute', files: { 'mxone.yaml': minimal('statuses:\n  A: [B]\nstatusAttribute: state\n') }, expected: [['mxone.yaml', 'statusAttribute', /"state" is not an attribute/]] },
+        {
+            name: 'reports that cannot be rendered',
+            files: { 'mxone.yaml': minimal('relations:\n  many: { structure: MXONE, cardinality: many, join: { onenum: onenum } }\nreports:\n  - { name: a.rptdesign, title: A, columns: [onenum, nothere] }\n  - { name: a.rptdesign, title: B, handler: custom }\n  - { name: c.rptdesign, title: C, columns: [many.onenum, "onenum{x}"], where: "onenum=" }\n') },
+            expected: [
+                ['mxone.yaml', 'reports.0.columns', /nothere/],
+                ['mxone.yaml', 'reports.1.name', /declared twice/],
+                ['mxone.yaml', 'reports.1.handler', /no plugin registered the report renderer "custom"/],
+                ['mxone.yaml', 'reports.2.columns.0', /not one value/],
+                ['mxone.yaml', 'reports.2.columns.1', /not one value/],
+                ['mxone.yaml', 'reports.2.where', /BMXAA8744E|where/],
+                ['mxone.yaml', 'reports.2.columns', /.+/]
+            ]
+        },
+        { name: 'a report without columns', files: { 'mxone.yaml': minimal('reports:\n  - { name: d.rptdesign, title: D }\n') }, expected: [['mxone.yaml', 'reports.0', /must contain at least one of \[columns, handler\]/]] },
         { name: 'duplicate structure', files: { 'mxone.yaml': minimal(), 'mxone.yml': minimal() }, expected: [['mxone.yml', 'name', /declared twice/]] },
         { name: 'duplicate table', files: { 'mxone.yaml': minimal(), 'mxtwo.yaml': minimal().replace('name: MXONE', 'name: MXTWO') }, expected: [['mxtwo.yaml', 'table', /already used by MXONE/]] },
         { name: 'duplicate domain and bad domain file', files: { 'more.yaml': 'domains:\n  TSTATUS:\n    values: [{ value: X }]\n', 'bad.yaml': 'domains:\n  lower: { values: [] }\n', 'mxone.yaml': minimal() }, expected: [['bad.yaml', 'domains.lower', /not allowed/], ['more.yaml', 'domains.TSTATUS', /declared twice/]] }

@@ -31,3 +31,24 @@ export const withoutMissingParams = (where: Where, params: Readonly<Record<strin
         default: return where;
     }
 };
+
+// The parameters (`:name`) a where reads, each once, in the order they appear.
+export const parameterNames = (where: Where): string[] => {
+
+    const names = new Set<string>();
+    const visit = (term: Where): void => {
+
+        switch (term.kind) {
+            case 'and':
+            case 'or': return term.terms.forEach(visit);
+            case 'not': return visit(term.term);
+            case 'exists': return visit(term.where);
+            case 'compare': return void (term.value.kind === 'param' && names.add(term.value.name));
+            case 'in': return term.values.forEach((value) => value.kind === 'param' && names.add(value.name));
+            default: return undefined;
+        }
+    };
+
+    visit(where);
+    return [...names];
+};

@@ -1,7 +1,7 @@
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { withoutMissingParams } from '../../src/query/prune-params';
+import { parameterNames, withoutMissingParams } from '../../src/query/params';
 import { parseWhere } from '../../src/query/where';
 
 
@@ -38,5 +38,14 @@ experiment('a where without the parameters a partial record lacks', () => {
         for (const [where, params, expected] of cases) {
             expect(pruned(where, params), `${where} ${JSON.stringify(params)}`).to.equal(expected);
         }
+    });
+});
+
+experiment('the parameters a where reads', () => {
+
+    test('each once, in order, wherever they stand', () => {
+
+        expect(parameterNames(parseWhere('siteid=:site and (status in [:a, "X", :b] or not (wonum=:site)) and woactivity{taskid>:task} and description="%x%" and location="*"'))).to.equal(['site', 'a', 'b', 'task']);
+        expect(parameterNames(parseWhere('status="APPR"'))).to.equal([]);
     });
 });

@@ -1,0 +1,86 @@
+import { parseSelect } from '../query/select';
+import { planSelect, type SelectPlan } from '../records/select-plan';
+import type { ReportDef } from '../structures/definition';
+import type { Attribute, Registry, Structure } from '../structures/registry';
+import { own } from '../structures/own';
+import { typeTable } from '../structures/types';
+
+
+// A report's columns (`columns:` in the YAML) are oslc.select terms that give one value each: attributes of the
+// record, attributes of a 1:1 related record (`asset.description`) and aggregates (`woactivity._dbcount`). They
+// render through the select plan, so a report shows exactly what a query with that select would.
+
+export interface ReportColumn {
+    /** The column as declared: the key of CSV and JSON output. */
+    readonly name: string;
+    readonly title: string;
+    /** Where the value sits in a rendered record. */
+    readonly path: readonly string[];
+    /** A relative width for the PDF table. */
+    readonly width: number;
+    readonly numeric: boolean;
+}
+
+export interface ReportLayout {
+    readonly plan: SelectPlan;
+    readonly columns: readonly ReportColumn[];
+}
+
+const widthOf = (attr: Attribute | undefined, title: string) => {
+
+    const family = attr ? typeTable[attr.type].family : 'decimal';
+    const content = family === 'string' || family === 'text' ? Math.min(attr?.length ?? 30, 40) : family === 'datetime' ? 25 : 10;
+    return Math.max(content, Math.min(title.length, 24));
+};
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// The heading of a column: the attribute's title; a related one's after the relation's name; an aggregate
+// spelled out (`wplabor.regularhrs._dbsum` is "Wplabor regularhrs sum").
+const titleOf = (name: string, path: readonly string[], attr: Attribute | undefined) => {
+
+    const aggregate = /^_db(\w+)$/.exec(path[path.length - 1]!);
+    if (aggregate) {
+        return capitalized([...path.slice(0, -1), aggregate[1]].join(' '));
+    }
+
+    const title = attr?.title ?? path[path.length - 1]!.toUpperCase();
+    return path.length === 1 ? title : `${capitalized(path[0]!)} ${title.toLowerCase()}`;
+};
+
+const column = (structure: Structure, registry: Registry, name: string): ReportColumn => {
+
+    const path = name.split('.');
+    const related = path.length === 2 && !path[1]!.startsWith('_db') ? registry.get(own(structure.def.relations, path[0]!)?.structure ?? '') : undefined;
+    const attr = path.length === 1 ? structure.root.attributes.get(name) : related?.root.attributes.get(path[1]!);
+    const title = titleOf(name, path, attr);
+    const family = attr ? typeTable[attr.type].family : 'decimal';
+    return { name, title, path: related ? path : [name], width: widthOf(attr, title), numeric: family === 'integer' || family === 'decimal' };
+};
+
+const layouts = new WeakMap<ReportDef, ReportLayout>();
+
+// Throws a QueryError naming the column when a column cannot be rendered (checked at start, structures/link.ts).
+export const reportLayout = (registry: Registry, structure: Structure, report: ReportDef): ReportLayout => {
+
+    let layout = layouts.get(report);
+    if (!layout) {
+        const names = report.columns ?? [];
+        const plan = planSelect(structure.root, parseSelect(names.join(','), `reports.${report.name}.columns`), { parameter: `reports.${report.name}.columns`, registry, structure });
+        layout = { plan, columns: names.map((name) => column(structure, registry, name)) };
+        layouts.set(report, layout);
+    }
+
+    return layout;
+};
+
+// A column's value in a record rendered with the layout's plan; null when the record has none.
+export const columnValue = (record: Record<string, unknown>, { path }: ReportColumn): unknown => {
+
+    let value: unknown = record;
+    for (const key of path) {
+        value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    }
+
+    return value ?? null;
+};
