@@ -11,11 +11,13 @@ import type { Attribute, BusinessObject } from '../structures/registry';
 // - text orders by code point (PostgreSQL with COLLATE "C", SQLite's BINARY), so "B" < "a" < "É" on both;
 // - a null is larger than every value: last when ascending, first when descending (PostgreSQL's, Oracle's
 //   and DB2's default; SQLite's is the opposite, so the direction is always spelled out);
-// - the unique id ends every ordering, so equal values never swap between pages.
+// - the unique id ends every ordering, so equal values never swap between pages. It is never null, so it
+//   orders and pages without null handling, which lets both databases walk its index (a report's keyset pages).
 
 export interface OrderColumn {
     readonly attr: Attribute;
     readonly direction: 'asc' | 'desc';
+    readonly nullable: boolean;
 }
 
 export const orderColumns = (object: BusinessObject, text: string | undefined, parameter = 'oslc.orderBy'): OrderColumn[] => {
@@ -27,17 +29,17 @@ export const orderColumns = (object: BusinessObject, text: string | undefined, p
             throw new QueryError(parameter, term.position, `${term.path.join('.')} is not an attribute of ${object.name}`);
         }
 
-        columns.push({ attr, direction: term.direction });
+        columns.push({ attr, direction: term.direction, nullable: attr.name !== object.uniqueColumn });
     }
 
-    columns.push({ attr: object.attributes.get(object.uniqueColumn)!, direction: 'asc' });
+    columns.push({ attr: object.attributes.get(object.uniqueColumn)!, direction: 'asc', nullable: false });
     return columns;
 };
 
 export const applyOrder = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: string, columns: readonly OrderColumn[]): Knex.QueryBuilder => {
 
-    for (const { attr, direction } of columns) {
-        query.orderByRaw(`${orderedColumn(kind, attr)} ${direction} nulls ${direction === 'asc' ? 'last' : 'first'}`, [`${alias}.${attr.name}`]);
+    for (const { attr, direction, nullable } of columns) {
+        query.orderByRaw(`${orderedColumn(kind, attr)} ${direction}${nullable ? ` nulls ${direction === 'asc' ? 'last' : 'first'}` : ''}`, [`${alias}.${attr.name}`]);
     }
 
     return query;
@@ -53,7 +55,7 @@ export const applyAfter = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: 
         return value === null ? builder.whereNull(col) : builder.whereRaw(`${orderedColumn(kind, attr)} = ${valuePlaceholder(kind, attr)}`, [col, value as Knex.Value]);
     };
 
-    const past = (builder: Knex.QueryBuilder, { attr, direction }: OrderColumn, value: unknown) => {
+    const past = (builder: Knex.QueryBuilder, { attr, direction, nullable }: OrderColumn, value: unknown) => {
 
         const col = `${alias}.${attr.name}`;
         if (value === null) {
@@ -65,7 +67,7 @@ export const applyAfter = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: 
         return builder.where((inner) => {
 
             inner.whereRaw(`${orderedColumn(kind, attr)} ${op} ${valuePlaceholder(kind, attr)}`, [col, value as Knex.Value]);
-            if (direction === 'asc') {
+            if (direction === 'asc' && nullable) {
                 inner.orWhereNull(col);
             }
         });
