@@ -9,7 +9,8 @@ export interface BaselineData {
     countAll: () => Promise<number>;
     childrenPage: (siteid: string, offset: number) => Promise<{ rows: Row[]; assets: Row[]; tasks: Row[] }>;
     lookup: (siteid: string, wonum: string) => Promise<Row[] | undefined>;
-    report: (maxId: number, columns: readonly string[]) => Promise<Row[]>;
+    // One keyset page of the report: the work orders up to maxId after afterId, by id.
+    reportPage: (maxId: number, afterId: number | undefined, limit: number) => Promise<Row[]>;
     create: (values: Row, userid: string) => Promise<{ siteid: string; wonum: string }>;
     update: (siteid: string, wonum: string, description: string, userid: string) => Promise<Row | undefined>;
     close: () => Promise<void>;

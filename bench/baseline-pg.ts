@@ -61,13 +61,13 @@ export const pgData = (connectionString: string): BaselineData => {
 
             const where = `(("q0"."siteid" = $1) and ("q0"."status" in (${marks(2, statuses.length)})))`;
             const total = counted ? Number((await run(pool, `select count(*) as "n" from "workorder" as "q0" where ${where}`, [siteid, ...statuses]))[0]!.n) : undefined;
-            const rows = await run(pool, `select "q0".* from "workorder" as "q0" where ${where} order by "q0"."wonum" collate "C" desc nulls first, "q0"."workorderid" asc nulls last limit $${statuses.length + 2} offset $${statuses.length + 3}`, [siteid, ...statuses, pageSize + 1, offset]);
+            const rows = await run(pool, `select "q0".* from "workorder" as "q0" where ${where} order by "q0"."wonum" collate "C" desc nulls first, "q0"."workorderid" asc limit $${statuses.length + 2} offset $${statuses.length + 3}`, [siteid, ...statuses, pageSize + 1, offset]);
             return { rows, total };
         },
         countAll: async () => Number((await run(pool, 'select count(*) as "n" from "workorder" as "q0"', []))[0]!.n),
         childrenPage: async (siteid, offset) => {
 
-            const rows = (await run(pool, 'select "q0".* from "workorder" as "q0" where "q0"."siteid" = $1 order by "q0"."wonum" collate "C" desc nulls first, "q0"."workorderid" asc nulls last limit $2 offset $3', [siteid, pageSize + 1, offset]));
+            const rows = (await run(pool, 'select "q0".* from "workorder" as "q0" where "q0"."siteid" = $1 order by "q0"."wonum" collate "C" desc nulls first, "q0"."workorderid" asc limit $2 offset $3', [siteid, pageSize + 1, offset]));
             const page = rows.slice(0, pageSize);
             const assetKeys = [...new Set(page.filter((row) => row.assetnum !== null).map((row) => String(row.assetnum)))];
             const [assets, tasks] = await Promise.all([
@@ -79,9 +79,11 @@ export const pgData = (connectionString: string): BaselineData => {
         lookup: async (siteid, wonum) => {
 
             const row = await member(pool, siteid, wonum);
-            return row ? await run(pool, 'select "q0".* from "asset" as "q0" where (("q0"."siteid" = $1) and ("q0"."status" <> $2)) order by "q0"."assetnum" asc limit $3', [siteid, 'DECOMMISSIONED', pageSize + 1]) : undefined;
+            return row ? await run(pool, 'select "q0".* from "asset" as "q0" where (("q0"."siteid" = $1) and ("q0"."status" <> $2)) order by "q0"."assetnum" collate "C" asc nulls last, "q0"."assetuid" asc limit $3', [siteid, 'DECOMMISSIONED', pageSize + 1]) : undefined;
         },
-        report: (maxId, columns) => run(pool, `select ${columns.map((column) => `"${column}"`).join(', ')} from "workorder" as "q0" where "q0"."workorderid" <= $1 order by "q0"."workorderid" asc`, [maxId]),
+        reportPage: (maxId, afterId, limit) => (afterId === undefined ?
+            run(pool, 'select "q0".* from "workorder" as "q0" where "q0"."workorderid" <= $1 order by "q0"."workorderid" asc limit $2', [maxId, limit]) :
+            run(pool, 'select "q0".* from "workorder" as "q0" where "q0"."workorderid" <= $1 and "q0"."workorderid" > $2 order by "q0"."workorderid" asc limit $3', [maxId, afterId, limit])),
         create: (values, userid) => {
 
             return transaction(async (client) => {

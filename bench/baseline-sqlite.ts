@@ -30,7 +30,7 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
     const all = (sql: string, ...params: unknown[]) => prepared(sql).all(...params) as Row[];
     const get = (sql: string, ...params: unknown[]) => prepared(sql).get(...params) as Row | undefined;
     const member = (siteid: string, wonum: string) => get('select * from workorder where siteid = ? and wonum = ? limit ?', siteid, wonum, 1);
-    const pageSql = (statuses: number) => `select q0.* from workorder as q0 where ((q0.siteid = ?) and (q0.status in (${marks(statuses)}))) order by q0.wonum desc nulls first, q0.workorderid asc nulls last limit ? offset ?`;
+    const pageSql = (statuses: number) => `select q0.* from workorder as q0 where ((q0.siteid = ?) and (q0.status in (${marks(statuses)}))) order by q0.wonum desc nulls first, q0.workorderid asc limit ? offset ?`;
 
     const ensureCounter = (siteid: string) => {
 
@@ -81,7 +81,7 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
         countAll: () => Promise.resolve(Number(get('select count(*) as n from workorder as q0')!.n)),
         childrenPage: (siteid, offset) => {
 
-            const rows = all('select q0.* from workorder as q0 where q0.siteid = ? order by q0.wonum desc nulls first, q0.workorderid asc nulls last limit ? offset ?', siteid, pageSize + 1, offset);
+            const rows = all('select q0.* from workorder as q0 where q0.siteid = ? order by q0.wonum desc nulls first, q0.workorderid asc limit ? offset ?', siteid, pageSize + 1, offset);
             const page = rows.slice(0, pageSize);
             const assetKeys = [...new Set(page.filter((row) => row.assetnum !== null).map((row) => String(row.assetnum)))];
             const assets = assetKeys.length ? all(`select * from asset where (assetnum, siteid) in ( values ${tuples(assetKeys.length)}) order by assetuid asc`, ...assetKeys.flatMap((assetnum) => [assetnum, siteid])) : [];
@@ -91,9 +91,11 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
         lookup: (siteid, wonum) => {
 
             const row = member(siteid, wonum);
-            return Promise.resolve(row ? all('select q0.* from asset as q0 where ((q0.siteid = ?) and (q0.status <> ?)) order by q0.assetnum asc limit ?', siteid, 'DECOMMISSIONED', pageSize + 1) : undefined);
+            return Promise.resolve(row ? all('select q0.* from asset as q0 where ((q0.siteid = ?) and (q0.status <> ?)) order by q0.assetnum asc nulls last, q0.assetuid asc limit ?', siteid, 'DECOMMISSIONED', pageSize + 1) : undefined);
         },
-        report: (maxId, columns) => Promise.resolve(all(`select ${columns.join(', ')} from workorder as q0 where q0.workorderid <= ? order by q0.workorderid asc`, maxId)),
+        reportPage: (maxId, afterId, limit) => Promise.resolve(afterId === undefined ?
+            all('select q0.* from workorder as q0 where q0.workorderid <= ? order by q0.workorderid asc limit ?', maxId, limit) :
+            all('select q0.* from workorder as q0 where q0.workorderid <= ? and q0.workorderid > ? order by q0.workorderid asc limit ?', maxId, afterId, limit)),
         create: (values, userid) => {
 
             try {

@@ -15,7 +15,7 @@ export interface ScenarioResult {
     name: string;
     title: string;
     connections: number;
-    status: 'measured' | 'not available' | 'failed';
+    status: 'measured' | 'failed';
     reason?: string;
     measurements: Partial<Record<TargetName, Measurement>>;
     // Osprey at one connection, for the scenarios with a latency goal.

@@ -116,9 +116,8 @@ const runScenario = async (session: Session, baselines: { hapi: ServerProcess; b
     const seen = await probe(osprey, scenario, session.data, first);
     const problem = judge(scenario, seen);
     if (problem) {
-        // A feature still to come is refused (4xx) or answered as something else; a 5xx is a failure.
-        result.status = scenario.pending && seen.status < 500 ? 'not available' : 'failed';
-        result.reason = `${scenario.pending ? `${scenario.pending} not implemented yet? ` : ''}${problem}`;
+        result.status = 'failed';
+        result.reason = problem;
         log(`  ${scenario.name.padEnd(12)} Osprey   ${result.status}: ${result.reason}`);
     }
     else {
@@ -135,7 +134,7 @@ const runScenario = async (session: Session, baselines: { hapi: ServerProcess; b
     const hapiProblem = judge(scenario, seenHapi);
     if (hapiProblem) {
         log(`  ${scenario.name.padEnd(12)} (b)      failed: ${hapiProblem}\n${baselines.hapi.output().slice(-2000)}`);
-        result.status = result.status === 'measured' ? 'failed' : result.status;
+        result.status = 'failed';
         result.reason = result.reason ?? `baseline (b) ${hapiProblem}`;
     }
     else {
@@ -195,7 +194,7 @@ const runProfiles = async (options: BenchOptions, databaseUrl: string, dataDir: 
             const target: Target = { url: server.url, prefix: '', headers: session.auth.headers };
             const problem = judge(scenario, await probe(target, scenario, session.data, index * 1_000_000));
             if (problem) {
-                Object.assign(result, { status: scenario.pending ? 'not available' : 'failed', reason: problem });
+                Object.assign(result, { status: 'failed', reason: problem });
             }
             else {
                 if (options.warmup > 0) {

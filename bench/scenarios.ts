@@ -28,8 +28,6 @@ export interface Expected {
 export interface Scenario {
     name: string;
     title: string;
-    // Not implemented yet: a refusal (4xx) or an answer of another kind is reported as "not available".
-    pending?: string;
     connections?: number;
     // Requests per measurement instead of a duration, for requests that take seconds.
     amount?: (bulkRequests: number) => number;
@@ -140,13 +138,11 @@ export const scenarios: Scenario[] = [
     {
         name: 'lookup',
         title: 'lookup page: getlist~assetnum of a work order',
-        pending: 'lookups',
         request: (data, i) => ({ method: 'GET', path: `${collection}/${data.memberIds[i % data.memberIds.length]}/getlist~assetnum?${query({ 'oslc.select': 'assetnum,description', 'oslc.pageSize': 100 })}` })
     },
     {
         name: 'report',
         title: 'CSV report of 10,000 work orders',
-        pending: 'reports',
         connections: 2,
         timeoutSeconds: 60,
         request: (data) => ({ method: 'GET', path: `${collection}?${query({ action: 'genreport', reportname: 'woprint.rptdesign', reportformat: 'csv', 'oslc.where': `workorderid<=${data.reportRows}` })}` })
@@ -164,7 +160,6 @@ export const scenarios: Scenario[] = [
     {
         name: 'bulk',
         title: 'bulk of 1,000 creates (x-method-override: BULK)',
-        pending: 'bulk',
         connections: 2,
         timeoutSeconds: 120,
         amount: (bulkRequests) => bulkRequests,
