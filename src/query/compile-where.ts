@@ -183,7 +183,7 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
 
         case 'in': {
             const values = term.values.map((value) => bindValue(scope, attr, literalValue(scope, value, position), position));
-            const list = values.map(() => valuePlaceholder(scope.kind, attr)).join(', ');
+            const list = values.map((value) => valuePlaceholder(scope.kind, attr, value)).join(', ');
             builder.whereRaw(`?? ${term.negated ? 'not in' : 'in'} (${list})`, [col, ...values as Knex.Value[]]);
             return;
         }
@@ -196,7 +196,7 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
 
             const op = term.op === '!=' ? '<>' : term.op;
             const target = op === '=' || op === '<>' ? '??' : orderedColumn(scope.kind, attr);
-            builder.whereRaw(`${target} ${op} ${valuePlaceholder(scope.kind, attr)}`, [col, value as Knex.Value]);
+            builder.whereRaw(`${target} ${op} ${valuePlaceholder(scope.kind, attr, value)}`, [col, value as Knex.Value]);
         }
     }
 };

@@ -8,8 +8,18 @@ import { typeTable } from '../structures/types';
 export const isText = (attr: Attribute): boolean => ['string', 'text'].includes(typeTable[attr.type].family);
 
 // PostgreSQL types an untyped parameter after its column, so 2.5 against an integer column would fail to parse;
-// as numeric it compares by value, as SQLite does.
-export const valuePlaceholder = (kind: DatabaseKind, attr: Attribute): string => (kind === 'postgresql' && ['integer', 'decimal'].includes(typeTable[attr.type].family) ? 'cast(? as numeric)' : '?');
+// as numeric it compares by value, as SQLite does. A whole number against an integer column is a bigint instead:
+// compared with a numeric, PostgreSQL would cast the column and could no longer use its index for a range (a
+// report's keyset pages by id scanned every earlier row).
+export const valuePlaceholder = (kind: DatabaseKind, attr: Attribute, value: unknown): string => {
+
+    const family = typeTable[attr.type].family;
+    if (kind !== 'postgresql' || (family !== 'integer' && family !== 'decimal')) {
+        return '?';
+    }
+
+    return family === 'integer' && Number.isSafeInteger(value) ? 'cast(? as bigint)' : 'cast(? as numeric)';
+};
 
 // Text orders by code point: PostgreSQL with COLLATE "C", like SQLite's BINARY. For <, >, and ORDER BY.
 export const orderedColumn = (kind: DatabaseKind, attr: Attribute): string => (kind === 'postgresql' && isText(attr) ? '?? collate "C"' : '??');

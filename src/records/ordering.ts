@@ -52,7 +52,7 @@ export const applyAfter = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: 
     const equal = (builder: Knex.QueryBuilder, { attr }: OrderColumn, value: unknown) => {
 
         const col = `${alias}.${attr.name}`;
-        return value === null ? builder.whereNull(col) : builder.whereRaw(`${orderedColumn(kind, attr)} = ${valuePlaceholder(kind, attr)}`, [col, value as Knex.Value]);
+        return value === null ? builder.whereNull(col) : builder.whereRaw(`${orderedColumn(kind, attr)} = ${valuePlaceholder(kind, attr, value)}`, [col, value as Knex.Value]);
     };
 
     const past = (builder: Knex.QueryBuilder, { attr, direction, nullable }: OrderColumn, value: unknown) => {
@@ -66,7 +66,7 @@ export const applyAfter = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: 
         const op = direction === 'asc' ? '>' : '<';
         return builder.where((inner) => {
 
-            inner.whereRaw(`${orderedColumn(kind, attr)} ${op} ${valuePlaceholder(kind, attr)}`, [col, value as Knex.Value]);
+            inner.whereRaw(`${orderedColumn(kind, attr)} ${op} ${valuePlaceholder(kind, attr, value)}`, [col, value as Knex.Value]);
             if (direction === 'asc' && nullable) {
                 inner.orWhereNull(col);
             }

@@ -58,7 +58,7 @@ experiment('compiling oslc.where to SQL', () => {
         expect(compile('MXAPIWODETAIL', 'siteid=:site', { site: null }).sql).to.equal('"q0"."siteid" is null');
         expect(compile('MXAPIWODETAIL', 'siteid!=:site', { site: null }).sql).to.equal('"q0"."siteid" is not null');
         expect(compile('MXAPIWODETAIL', 'siteid>:site', { site: undefined }).sql).to.equal('1 = 0');
-        expect(compile('MXAPIWODETAIL', 'wopriority in [:a, 2.5]', { a: '1' })).to.equal({ sql: '"q0"."wopriority" in (cast(? as numeric), cast(? as numeric))', bindings: [1, 2.5] });
+        expect(compile('MXAPIWODETAIL', 'wopriority in [:a, 2.5]', { a: '1' })).to.equal({ sql: '"q0"."wopriority" in (cast(? as bigint), cast(? as numeric))', bindings: [1, 2.5] });
         expect(compile('MXAPIWODETAIL', 'wopriority!="[1,2]"', {}, 'sqlite')).to.equal({ sql: '`q0`.`wopriority` not in (?, ?)', bindings: [1, 2] });
     });
 
