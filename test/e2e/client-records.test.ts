@@ -20,14 +20,25 @@ const idOf = (href: string) => href.split('/').pop()!;
 for (const database of testDatabases) {
     experiment(`record writes with the npm Maximo client (${database.name})`, { timeout: 60_000 }, () => {
 
-        test('create, read, update, merge, sync, status, labor and material plans, delete', async () => {
+        // The server as its own process on a database of its own, and the client of WILSON on its /oslc home.
+        const withWorkOrders = async (work: (wo: ReturnType<MaximoClientBuilder['build']>['workOrder']) => Promise<void>) => {
 
             const created = await database.create();
             const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-')) });
             try {
                 const client = new MaximoClientBuilder().baseUrl('127.0.0.1').port(running.port).ssl(false).contextRoot('maximo')
                     .withCredentials('wilson', 'wilson').apiHome(ApiHome.OSLC).logger(quiet).build();
-                const wo = client.workOrder;
+                await work(client.workOrder);
+            }
+            finally {
+                await running.stop();
+                await created.drop();
+            }
+        };
+
+        test('create, read, update, merge, sync, status, labor and material plans, delete', async () => {
+
+            await withWorkOrders(async (wo) => {
 
                 // A work order without a wonum gets one; properties come back with the create.
                 const made = await wo.createWorkOrder('Pump vibration', 'BEDFORD', 'CM', 2, 'wonum,siteid,description,status') as any;
@@ -75,21 +86,12 @@ for (const database of testDatabases) {
 
                 await wo.delete(id);
                 await expect(wo.getById(id)).to.reject();
-            }
-            finally {
-                await running.stop();
-                await created.drop();
-            }
+            });
         });
 
         test('bulk: an array of records and the bulk builder, each item answered; all or nothing', async () => {
 
-            const created = await database.create();
-            const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-')) });
-            try {
-                const client = new MaximoClientBuilder().baseUrl('127.0.0.1').port(running.port).ssl(false).contextRoot('maximo')
-                    .withCredentials('wilson', 'wilson').apiHome(ApiHome.OSLC).logger(quiet).build();
-                const wo = client.workOrder;
+            await withWorkOrders(async (wo) => {
 
                 const added = await wo.executeBulkOperation([{ siteid: 'BEDFORD', description: 'Bulk A' }, { siteid: 'NASHUA', description: 'Bulk B', _action: 'Add' }] as any);
                 expect(added.success).to.be.true();
@@ -110,11 +112,7 @@ for (const database of testDatabases) {
                 const atomic = wo.bulkOperation().create({ siteid: 'BEDFORD', description: 'Bulk E' } as any).create({ siteid: 'BEDFORD', worktype: 'NOPE' } as any).setAllOrNothing(true);
                 await expect(wo.executeBulkOperation(atomic)).to.reject();
                 expect(await count()).to.equal(0);
-            }
-            finally {
-                await running.stop();
-                await created.drop();
-            }
+            });
         });
     });
 }
