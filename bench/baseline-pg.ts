@@ -81,9 +81,12 @@ export const pgData = (connectionString: string): BaselineData => {
             const row = await member(pool, siteid, wonum);
             return row ? await run(pool, 'select "q0".* from "asset" as "q0" where (("q0"."siteid" = $1) and ("q0"."status" <> $2)) order by "q0"."assetnum" collate "C" asc nulls last, "q0"."assetuid" asc limit $3', [siteid, 'DECOMMISSIONED', pageSize + 1]) : undefined;
         },
-        reportPage: (maxId, afterId, limit) => (afterId === undefined ?
-            run(pool, 'select "q0".* from "workorder" as "q0" where "q0"."workorderid" <= $1 order by "q0"."workorderid" asc limit $2', [maxId, limit]) :
-            run(pool, 'select "q0".* from "workorder" as "q0" where "q0"."workorderid" <= $1 and "q0"."workorderid" > $2 order by "q0"."workorderid" asc limit $3', [maxId, afterId, limit])),
+        reportPage: (maxId, afterId, limit) => {
+
+            return afterId === undefined ?
+                run(pool, 'select "q0".* from "workorder" as "q0" where "q0"."workorderid" <= $1 order by "q0"."workorderid" asc limit $2', [maxId, limit]) :
+                run(pool, 'select "q0".* from "workorder" as "q0" where "q0"."workorderid" <= $1 and "q0"."workorderid" > $2 order by "q0"."workorderid" asc limit $3', [maxId, afterId, limit]);
+        },
         create: (values, userid) => {
 
             return transaction(async (client) => {

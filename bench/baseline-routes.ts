@@ -121,7 +121,10 @@ export const baselineRoutes = (data: BaselineData, render: Renderers): Hapi.Serv
                 // Osprey's statements: keyset pages of 500 work orders by id.
                 const maxId = Number(/workorderid<=(\d+)/.exec(String(request.query['oslc.where']))?.[1] ?? 0);
                 const rows: Row[] = [];
-                for (let page = await data.reportPage(maxId, undefined, reportPage); page.length; page = page.length < reportPage ? [] : await data.reportPage(maxId, Number(page[page.length - 1]!.workorderid), reportPage)) {
+                let page = await data.reportPage(maxId, undefined, reportPage);
+                rows.push(...page);
+                while (page.length === reportPage) {
+                    page = await data.reportPage(maxId, Number(page[page.length - 1]!.workorderid), reportPage);
                     rows.push(...page);
                 }
 

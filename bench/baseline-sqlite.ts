@@ -93,9 +93,12 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
             const row = member(siteid, wonum);
             return Promise.resolve(row ? all('select q0.* from asset as q0 where ((q0.siteid = ?) and (q0.status <> ?)) order by q0.assetnum asc nulls last, q0.assetuid asc limit ?', siteid, 'DECOMMISSIONED', pageSize + 1) : undefined);
         },
-        reportPage: (maxId, afterId, limit) => Promise.resolve(afterId === undefined ?
-            all('select q0.* from workorder as q0 where q0.workorderid <= ? order by q0.workorderid asc limit ?', maxId, limit) :
-            all('select q0.* from workorder as q0 where q0.workorderid <= ? and q0.workorderid > ? order by q0.workorderid asc limit ?', maxId, afterId, limit)),
+        reportPage: (maxId, afterId, limit) => {
+
+            return Promise.resolve(afterId === undefined ?
+                all('select q0.* from workorder as q0 where q0.workorderid <= ? order by q0.workorderid asc limit ?', maxId, limit) :
+                all('select q0.* from workorder as q0 where q0.workorderid <= ? and q0.workorderid > ? order by q0.workorderid asc limit ?', maxId, afterId, limit));
+        },
         create: (values, userid) => {
 
             try {
