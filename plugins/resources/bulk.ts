@@ -1,6 +1,5 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { apiKeyObject } from '../../src/auth/api-keys';
 import { asBoom, errorAnswer } from '../../src/errors/edge';
 import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
@@ -188,9 +187,8 @@ const allOrNothing = async (request: Hapi.Request, structure: Structure, raws: u
 
 export const bulk = async (request: Hapi.Request, structure: Structure): Promise<Row[]> => {
 
-    if (structure.root.name === apiKeyObject) {
-        refuseKeyChange(structure);
-    }
+    // API keys are made one at a time (api-keys.ts) and never edited.
+    refuseKeyChange(structure);
 
     const raws = request.payload;
     if (!Array.isArray(raws)) {
