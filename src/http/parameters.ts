@@ -123,7 +123,7 @@ export const queryParameters: readonly Known[] = [
     { name: 'oslc.properties', meaning: 'as oslc.select', sentBy: { npm: 'ResourceFetch.properties', java: 'ResourceSet.fetchMember, Resource.load with properties' }, supported: readsRecords, refused: 'a write answers what the properties header names' },
     { name: 'oslc.orderBy', meaning: 'the order of the records', sentBy: { npm: 'QueryBuilder.orderBy', java: 'ResourceSet.orderBy' }, supported: ['page', 'genreport', 'lookup', 'children'], refused: 'distinct values come in their order, groups in gbsortby\'s' },
     { name: 'oslc.pageSize', meaning: 'records per page', sentBy: { npm: 'QueryBuilder.page/pageSize, findPaginated', java: 'ResourceSet.pageSize' }, supported: paged },
-    { name: 'pageno', meaning: 'the page to answer', sentBy: { npm: 'QueryBuilder.page, OslcPaginatedResult.nextPage/previousPage/goToPage' }, supported: paged },
+    { name: 'pageno', meaning: 'the page to answer', sentBy: { npm: 'QueryBuilder.page, OslcPaginatedResult.nextPage/previousPage/goToPage', java: 'ResourceSet.nextPage/previousPage (the hrefs of responseInfo)' }, supported: paged },
     {
         name: 'oslc.paging', meaning: 'page the collection (true)', sentBy: { npm: 'QueryBuilder.withPaging', java: 'ResourceSet.paging(true)' }, supported: paged,
         check: (value) => (isOn(value) ? undefined : 'collections are always paged (oslc.pageSize, else the structure\'s page size); oslc.paging=false is not carried out')
