@@ -1,10 +1,13 @@
+import * as Fs from 'node:fs';
+import * as Path from 'node:path';
+
 import * as Code from '@hapi/code';
 import * as Hapi from '@hapi/hapi';
 import * as Lab from '@hapi/lab';
 
 import { queryParameters, requestHeaders, routeTable, useLabels, uses, type Known, type Use } from '../src/http/parameters';
 import { testDatabases } from './helpers/databases';
-import { maxadmin, startTestServer, wilson, type TestServer } from './helpers/server';
+import { maxadmin, root, startTestServer, wilson, type TestServer } from './helpers/server';
 
 
 const { experiment, test, before, after } = exports.lab = Lab.script();
@@ -324,4 +327,14 @@ experiment('the route table', () => {
         await server.stop();
     });
 
+    test('the README section lists every query parameter and header of the table', () => {
+
+        const readme = Fs.readFileSync(Path.join(root, 'README.md'), 'utf8');
+        const section = readme.slice(readme.indexOf('## Query parameters and headers'));
+        expect(section.length < readme.length).to.be.true();
+        const body = section.slice(0, section.indexOf('\n## ', 5));
+        for (const known of [...queryParameters, ...requestHeaders]) {
+            expect(body, known.name).to.contain(`\`${known.name}`);
+        }
+    });
 });
