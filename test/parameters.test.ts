@@ -228,6 +228,23 @@ for (const database of testDatabases) {
             expectRefused(await inject({ url: `${wo}/getlist~assetnum?savedQuery=OPERATINGASSETS&sqp:x=1` }), 'sqp:x');
         });
 
+        test('the edges of the checks: spellings of flags, names with nothing after them, structures that are not there', async () => {
+
+            expect((await inject({ url: `${home}?lean=TRUE` })).statusCode).to.equal(200);
+            expect((await inject({ url: `${wo}?_dropnulls=FALSE` })).statusCode).to.equal(200);
+            expectRefused(await inject({ url: `${wos}?stableid=abc&stablepaging=0` }), 'stableid');
+            expectRefused(await inject({ url: `${wos}?savedQuery=WOBYASSET&sqp:=1` }), 'sqp:');
+            // Where no saved query can be found, the handler answers for it.
+            expect((await inject({ url: `/maximo/oslc/os/nothere?savedQuery=A&sqp:x=1` })).statusCode).to.equal(404);
+            const domain = await inject({ url: `${wo}/woactivity/_MTA-/getlist~status?savedQuery=A&sqp:x=1` });
+            expect(domain.statusCode).to.equal(400);
+            expect(domain.result.Error.message).to.contain('savedQuery');
+            expectRefused(await inject({ url: `${wos}?action=genreport&site=BEDFORD` }), 'site');
+            // An action on a route that exists is the route's to answer: unauthenticated, or a structure not there.
+            expect((await t.inject({ url: `${wos}?action=listreports` })).statusCode).to.equal(401);
+            expect((await inject({ url: '/maximo/oslc/os/nothere?action=listreports' })).statusCode).to.equal(404);
+        });
+
         test('the report parameters of genreport are its own where\'s, and no others', async () => {
 
             const report = `${wos}?action=genreport&reportname=woassets.rptdesign&reportformat=json`;

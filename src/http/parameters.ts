@@ -117,6 +117,8 @@ const savedQueryParameter = (name: string, request: Hapi.Request, query: Record<
     return undefined;
 };
 
+const stablePaging = (query: Record<string, unknown>) => (query.stablepaging !== undefined && isOn(lastText(query.stablepaging)) ? undefined : 'a stable page\'s cursor is read with stablepaging=1 (send the nextPage href as it came)');
+
 export const queryParameters: readonly Known[] = [
     { name: 'oslc.where', meaning: 'filters the records', sentBy: { npm: 'QueryBuilder.where/orWhere/whereIn/whereNotIn/whereLike/whereNull/whereNotNull; findAll, findPaginated, count, findDistinct with a where', java: 'ResourceSet.where' }, supported: [...filtering, 'children'] },
     { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService (on jsonschemas)', java: 'ResourceSet.select' }, supported: readsRecords, refused: 'a write answers what the properties header names; a schema is answered whole' },
@@ -150,9 +152,9 @@ export const queryParameters: readonly Known[] = [
     { name: 'stablepaging', meaning: 'keyset pages that neither repeat nor skip rows', sentBy: { npm: 'QueryBuilder.withStablePaging', java: 'ResourceSet.stablePaging' }, supported: ['page', 'lookup'] },
     {
         name: 'stableId', meaning: 'the signed cursor of a stable nextPage', sentBy: { npm: 'following nextPage', java: 'ResourceSet.nextPage' }, supported: ['page', 'lookup'],
-        check: (_value, _request, query) => (query.stablepaging === undefined || !isOn(lastText(query.stablepaging)) ? 'a stableId is read with stablepaging=1 (send the nextPage href as it came)' : undefined)
+        check: (_value, _request, query) => stablePaging(query)
     },
-    { name: 'stableid', meaning: 'as stableId', sentBy: {}, supported: ['page', 'lookup'], check: (_value, _request, query) => (query.stablepaging === undefined || !isOn(lastText(query.stablepaging)) ? 'a stableid is read with stablepaging=1' : undefined) },
+    { name: 'stableid', meaning: 'as stableId', sentBy: {}, supported: ['page', 'lookup'], check: (_value, _request, query) => stablePaging(query) },
     { name: '_dropnulls', meaning: '0: render null attributes too', sentBy: { npm: 'QueryBuilder.dropNulls, ResourceFetch.dropNulls' }, supported: [...readsRecords, ...answersRecord], check: (value) => (flagValue(value) ? undefined : `_dropnulls is 1 or 0, not ${value}`) },
     { name: 'ignorecollectionref', meaning: 'no *_collectionref links to child collections', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.ignoreCollectionRef' }, supported: [...readsRecords, ...answersRecord] },
     { name: 'relativeuri', meaning: 'hrefs without scheme and host', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.relativeUri' }, supported: hrefs, refused: 'this answer has no hrefs' },
