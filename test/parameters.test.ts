@@ -322,6 +322,19 @@ for (const database of testDatabases) {
             expect((await t.inject({ url: `${home}/whoami?_lid=wilson&_lpwd=wilson` })).statusCode).to.equal(200);
             expect((await t.inject({ url: `${home}/whoami`, headers: { ...maxadmin, 'x-request-id': 'r-1', 'x-public-uri': 'https://eam.example.com' } })).result.href).to.equal('https://eam.example.com/maximo/oslc/whoami');
         });
+
+        test('x-public-uri is the public URI of the API home, as IBM\'s Java client sends it, or an origin', async () => {
+
+            const href = async (url: string, publicUri: string) => (await t.inject({ url, headers: { ...wilson, 'x-public-uri': publicUri } })).result.href;
+            expect(await href(`${home}/whoami`, 'http://public.example.com:9080/maximo/oslc')).to.equal('http://public.example.com:9080/maximo/oslc/whoami');
+            expect(await href('/maximo/api/whoami', 'https://public.example.com/MAXIMO/api/')).to.equal('https://public.example.com/maximo/api/whoami');
+            expect(await href(wo, 'https://proxy.example.com/eam/maximo/oslc')).to.equal('https://proxy.example.com/eam/maximo/oslc/os/mxapiwodetail/_QkVERk9SRC8xMDAw');
+            expect(await href(`${home}/whoami`, 'https://proxy.example.com/eam')).to.equal('https://proxy.example.com/eam/maximo/oslc/whoami');
+            expect(await href(`${home}/whoami`, 'https://maximo/oslc')).to.equal('https://maximo/oslc/maximo/oslc/whoami');
+            expect(await href(`${home}/whoami`, 'https://public.example.com/other/oslc')).to.equal('https://public.example.com/other/oslc/maximo/oslc/whoami');
+            const page = await t.inject({ url: `${wos}?oslc.pageSize=1&collectioncount=1`, headers: { ...wilson, 'x-public-uri': 'http://public.example.com:9080/maximo/oslc' } });
+            expect(page.result.responseInfo.nextPage.href).to.match(/^http:\/\/public\.example\.com:9080\/maximo\/oslc\/os\/mxapiwodetail\?/);
+        });
     });
 }
 
