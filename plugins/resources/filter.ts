@@ -14,8 +14,8 @@ import { flag, text } from './request';
 import { own } from '../../src/structures/own';
 
 
-// The rows a collection request names, on the root table aliased q0: oslc.where (opmodeor=1 turns every and
-// into or), a saved query with its sqp: parameters, and search terms — all AND-ed.
+// The rows a collection request names, on the root table aliased q0: oslc.where (opmodeor=1 or opmode=or turns
+// every and into or), a saved query with its sqp: parameters, and search terms — all AND-ed.
 
 const scopeOf = (request: Hapi.Request, structure: Structure, parameter: string, params: Record<string, unknown> = {}): WhereScope => {
 
@@ -92,6 +92,28 @@ const searchTerms = (request: Hapi.Request, structure: Structure, query: Knex.Qu
     });
 };
 
+// opmodeor=1 is Maximo's switch (IBM's REST API guide, "opmodeor"); opmode=or|and is what the npm client's
+// opMode() sends. Either turns the where's ands into ors; a value that is neither is refused, not read as `and`.
+const operatorMode = (request: Hapi.Request): 'and' | 'or' => {
+
+    const or = flag(request.query.opmodeor);
+    const opmode = text(request.query.opmode);
+    if (opmode === undefined) {
+        return or ? 'or' : 'and';
+    }
+
+    const mode = opmode.trim().toLowerCase();
+    if (mode !== 'and' && mode !== 'or') {
+        throw new QueryError('opmode', 1, `expected "and" or "or", found ${JSON.stringify(opmode)}`);
+    }
+
+    if (mode === 'and' && or) {
+        throw new QueryError('opmode', 1, 'and contradicts opmodeor=1');
+    }
+
+    return mode;
+};
+
 // `from` replaces the root table (a lookup's list of domain values); `also` is a where of the server's own (a
 // lookup's), with the parameters it reads.
 export interface FilterOptions {
@@ -108,10 +130,10 @@ export const filtered = (request: Hapi.Request, structure: Structure, options: F
         applyWhere(query, { ...scopeOf(request, structure, parameter, params), aliases }, where);
     }
 
+    const mode = operatorMode(request);
     const where = text(request.query['oslc.where']);
     if (where?.trim()) {
-        const parsed: Where = parseWhere(where);
-        applyWhere(query, { ...scopeOf(request, structure, 'oslc.where'), aliases }, flag(request.query.opmodeor) ? withOperatorMode(parsed, 'or') : parsed);
+        applyWhere(query, { ...scopeOf(request, structure, 'oslc.where'), aliases }, withOperatorMode(parseWhere(where), mode));
     }
 
     savedQuery(request, structure, query, aliases);
