@@ -7,6 +7,7 @@ import { applyWhere, type WhereScope } from '../../src/query/compile-where';
 import { QueryError } from '../../src/query/query-error';
 import { foldedColumn } from '../../src/query/sql-types';
 import { parseSearchTerms } from '../../src/query/search';
+import { parseTimelineAttribute, parseTimelineRange } from '../../src/query/timeline';
 import { parseWhere, withOperatorMode } from '../../src/query/where';
 import type { Attribute, Structure } from '../../src/structures/registry';
 import { typeTable } from '../../src/structures/types';
@@ -15,7 +16,7 @@ import { own } from '../../src/structures/own';
 
 
 // The rows a collection request names, on the root table aliased q0: oslc.where (opmodeor=1 or opmode=or turns
-// every and into or), a saved query with its sqp: parameters, and search terms — all AND-ed.
+// every and into or), a timeline range, a saved query with its sqp: parameters, and search terms — all AND-ed.
 
 const scopeOf = (request: Hapi.Request, structure: Structure, parameter: string, params: Record<string, unknown> = {}): WhereScope => {
 
@@ -92,6 +93,38 @@ const searchTerms = (request: Hapi.Request, structure: Structure, query: Knex.Qu
     });
 };
 
+// tlrange=-3M&tlattribute=reportdate[=date]: the rows whose date attribute lies in the range
+// (src/query/timeline.ts). Each needs the other.
+const timeline = (request: Hapi.Request, scope: WhereScope, query: Knex.QueryBuilder) => {
+
+    const range = text(request.query.tlrange)?.replace(/^ /, '+').trim() || undefined;
+    const attribute = text(request.query.tlattribute)?.trim() || undefined;
+    if (range === undefined && attribute === undefined) {
+        return;
+    }
+
+    if (attribute === undefined) {
+        throw new QueryError('tlattribute', 1, 'tlrange needs tlattribute, the date attribute it ranges over');
+    }
+
+    if (range === undefined) {
+        throw new QueryError('tlrange', 1, 'tlattribute needs tlrange, the range such as -3M');
+    }
+
+    const { name, index } = parseTimelineAttribute(attribute);
+    const attr = scope.object.attributes.get(name);
+    if (!attr?.persistent || attr.secret || !['date', 'datetime'].includes(typeTable[attr.type].family)) {
+        throw new QueryError('tlattribute', 1, `${name} is not a date attribute of ${scope.object.name}`);
+    }
+
+    const { from, to } = parseTimelineRange(range, index ?? new Date());
+    const path = { names: [attr.name], position: 1 };
+    applyWhere(query, { ...scope, parameter: 'tlattribute' }, { kind: 'and', terms: [
+        { kind: 'compare', path, op: '>=', value: { kind: 'string', value: from.toISOString() } },
+        { kind: 'compare', path, op: '<=', value: { kind: 'string', value: to.toISOString() } }
+    ] });
+};
+
 // opmodeor=1 is Maximo's switch (IBM's REST API guide, "opmodeor"); opmode=or|and is what the npm client's
 // opMode() sends. Either turns the where's ands into ors; a value that is neither is refused, not read as `and`.
 const operatorMode = (request: Hapi.Request): 'and' | 'or' => {
@@ -135,6 +168,8 @@ export const filtered = (request: Hapi.Request, structure: Structure, options: F
     if (where?.trim()) {
         applyWhere(query, { ...scopeOf(request, structure, 'oslc.where'), aliases }, withOperatorMode(parseWhere(where), mode));
     }
+
+    timeline(request, { ...scopeOf(request, structure, 'tlattribute'), aliases }, query);
 
     savedQuery(request, structure, query, aliases);
     searchTerms(request, structure, query);
