@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 
 import { requireRight } from '../../src/auth/access';
 import { maximoError } from '../../src/errors/maximo-error';
+import { QueryError } from '../../src/query/query-error';
 import { structureOf } from '../../src/http/structure';
 import type { Row } from '../../src/records/find';
 import { applyAfter, applyOrder, orderColumns } from '../../src/records/ordering';
@@ -162,6 +163,10 @@ export const readCollection: Hapi.Lifecycle.Method = async (request, h) => {
     const gbcols = text(request.query.gbcols);
     if (gbcols !== undefined) {
         return await groups(request, structure, gbcols);
+    }
+
+    if (request.query.gbrange !== undefined) {
+        throw new QueryError('gbrange', 1, 'gbrange merges groups of gbcols columns; send gbcols');
     }
 
     const base = collectionHref(request, structure);
