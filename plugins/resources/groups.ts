@@ -219,7 +219,9 @@ export const groups = async (request: Hapi.Request, structure: Structure, gbcols
             (query[column.aggregate] as (spec: Record<string, string>) => unknown)({ [name]: attr ? `${alias}.${attr.name}` : '*' });
         }
         else if (ranges.has(name)) {
-            query.select(`s.${rangeColumn(name)}`, `s.${valueColumn(name)} as ${name}`).min({ [leastColumn(name)]: `s.${name}` }).groupBy(`s.${rangeColumn(name)}`, `s.${valueColumn(name)}`);
+            // PostgreSQL has no min() of booleans; false < true as 0 < 1.
+            const least = typeTable[attr!.type].family === 'boolean' ? osprey.knex.raw('min(cast(?? as integer)) as ??', [`s.${name}`, leastColumn(name)]) : osprey.knex.raw('min(??) as ??', [`s.${name}`, leastColumn(name)]);
+            query.select(`s.${rangeColumn(name)}`, `s.${valueColumn(name)} as ${name}`, least).groupBy(`s.${rangeColumn(name)}`, `s.${valueColumn(name)}`);
         }
         else {
             query.select(`${alias}.${name}`).groupBy(`${alias}.${name}`);

@@ -170,6 +170,17 @@ for (const database of testDatabases) {
             expect(filtered.map(bare)).to.equal([{ worktype: ['CM', 'PM'], count: 4 }, { worktype: 'EM', count: 2 }]);
         });
 
+        test('a set of booleans (yorn) groups and sorts on both databases', async () => {
+
+            const assets = '/maximo/oslc/os/mxapiasset';
+            const plain = (await get(`${assets}?gbcols=isrunning,count.*&gbsortby=isrunning`)).result as any[];
+            expect(plain.map((group) => group.isrunning)).to.equal([false, true]);
+            const res = await get(`${assets}?gbcols=isrunning,count.*&gbrange=isrunning=${encodeURIComponent('{[Y]}')}&gbsortby=-isrunning`);
+            expect(res.statusCode, res.payload).to.equal(200);
+            expect(res.result.map(bare)).to.equal([{ isrunning: [true], count: plain[1].count }, { isrunning: false, count: plain[0].count }]);
+            expect(whereOf(res.result[0])).to.equal('isrunning in [true]');
+        });
+
         test('bad gbrange is a 400 BMXAA8744E naming the parameter and the column', async () => {
 
             for (const [query, parameter, detail] of [
