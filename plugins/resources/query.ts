@@ -165,7 +165,7 @@ export const readCollection: Hapi.Lifecycle.Method = async (request, h) => {
         return await groups(request, structure, gbcols);
     }
 
-    if (request.query.gbrange !== undefined) {
+    if (text(request.query.gbrange)?.trim()) {
         throw new QueryError('gbrange', 1, 'gbrange merges groups of gbcols columns; send gbcols');
     }
 

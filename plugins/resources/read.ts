@@ -63,9 +63,9 @@ export const readChildren: Hapi.Lifecycle.Method = async (request) => {
     const row = await memberRow(request, structure);
     const parentHref = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
     if (rows) {
+        // `=` never holds for a null: a record without a join value has no children.
         for (const [attr, column] of Object.entries(child.join)) {
-            const value = row[attr];
-            void (value === null || value === undefined ? rows.whereRaw('1 = 0') : rows.where(`q0.${column}`, value as Knex.Value));
+            rows.whereRaw('?? = ?', [`q0.${column}`, row[attr] as Knex.Value]);
         }
 
         const href = `${parentHref}/${child.name}`;

@@ -48,7 +48,7 @@ const units = new Map<string, Move>([
 ]);
 
 // Years outside 0001–9999 have no common form on both databases (as in oslc.where).
-const inYears = (date: Date) => !Number.isNaN(date.getTime()) && date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999;
+const inYears = (date: Date) => date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999;
 
 const rangeRx = /^(\+-|\+|-)(\d{1,4})([A-Za-z]?)$/;
 

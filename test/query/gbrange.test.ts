@@ -44,6 +44,7 @@ experiment('gbrange parser', () => {
             ['x={[1..]}', 8, 'expected a value, found "]}"'],
             ['x={[1..2}', 9, 'expected "]" or ")", found "}"'],
             ['x={[1..2]', 10, 'expected "," or "}", found end of text'],
+            ['x={[abc', 8, 'expected ":", ".." or "]", found end of text'],
             ['x={[1..2]} y', 12, 'expected "," or end of text, found "y"'],
             ['x={["a]}', 5, 'expected a closing \'"\', found "\\"a]}"'],
             ['1x={[1]}', 1, 'expected a group column, found "1x={[1]}"'],
@@ -179,6 +180,24 @@ for (const database of testDatabases) {
             expect(res.statusCode, res.payload).to.equal(200);
             expect(res.result.map(bare)).to.equal([{ isrunning: [true], count: plain[1].count }, { isrunning: false, count: plain[0].count }]);
             expect(whereOf(res.result[0])).to.equal('isrunning in [true]');
+        });
+
+        test('ranges that touch without sharing a value are accepted; aggregates of nothing are null', async () => {
+
+            for (const ranges of ['[1..3),[3..5]', '(1..3],[1]', '[1..1],(1..2]', '[2..3],[1..2)', '(2..3],[1..2]', '[1:2],[3..4]', '[5..6],[1:4]', '(1..2),[1],[2]', '[1..2),[2..3),[3..4)']) {
+                const res = await get(`${wos}?gbcols=wopriority,count.*&gbrange=wopriority=${encodeURIComponent(`{${ranges}}`)}`);
+                expect(res.statusCode, ranges).to.equal(200);
+            }
+
+            for (const ranges of ['[1..3],[2]', '[1..3],(2..4)', '(1..3),[2..2]', '[1..2],[2..3]', '[2..3],[1..2]', '[1..5],[2..3]', '[1..1),[0..3]']) {
+                const res = await get(`${wos}?gbcols=wopriority,count.*&gbrange=wopriority=${encodeURIComponent(`{${ranges}}`)}`);
+                expect(res.statusCode, ranges).to.equal(400);
+            }
+
+            const groups = await groupsOf('', 'gbcols=worktype,count.*,sum.estdur&gbrange=worktype={[CM:PM]}&gbfilter=count>3');
+            expect(groups.map(bare)).to.equal([{ worktype: ['CM', 'PM'], count: 4, sum_estdur: null }]);
+            const all = await groupsOf('', 'gbcols=count.*');
+            expect(all).to.equal([{ count: 8, collectionref: 'http://127.0.0.1:8080/maximo/oslc/os/mxapiwodetail' }]);
         });
 
         test('bad gbrange is a 400 BMXAA8744E naming the parameter and the column', async () => {

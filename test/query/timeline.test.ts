@@ -75,7 +75,7 @@ experiment('tlrange and tlattribute parsers', () => {
             expectQueryError(() => parseTimelineAttribute(text), 'tlattribute', 1, `expected the name of a date attribute, optionally followed by "=" and an ISO 8601 date; found ${JSON.stringify(text)}`);
         }
 
-        for (const text of ['yesterday', '2024-02-30', '2023-02-29', '2024-13-01', '2024-00-10', '2024-01-01T24:00', '2024-01-01T10:60', '2024-01-01T10:00:60', '0000-01-01', '2024-1-1', '']) {
+        for (const text of ['yesterday', '2024-02-30', '2023-02-29', '2024-13-01', '2024-00-10', '2024-01-00', '2024-01-01T24:00', '2024-01-01T10:60', '2024-01-01T10:00:60', '0000-01-01', '2024-1-1', '']) {
             expectQueryError(() => parseTimelineAttribute(`reportdate=${text}`), 'tlattribute', 12, `expected an ISO 8601 date such as 2024-06-30 or 2024-06-30T12:00:00Z after "="; found ${JSON.stringify(text)}`);
         }
 
@@ -181,6 +181,12 @@ for (const database of testDatabases) {
                 expect(String(res.result.Error.message), query).to.startWith(`BMXAA8744E - ${parameter}: `);
                 expect(res.result.Error.message, query).to.contain(detail!);
             }
+
+            const secret = await get('/maximo/oslc/os/mxapiapikey?tlrange=-1M&tlattribute=apikey', maxadmin);
+            expect(secret.statusCode).to.equal(400);
+            expect(secret.result.Error.message).to.equal('BMXAA8744E - tlattribute: apikey is not a date attribute of APIKEYTOKEN at column 1');
+            const keys = await get('/maximo/oslc/os/mxapiapikey?tlrange=-1M&tlattribute=expirationdate&count=1', maxadmin);
+            expect(keys.result).to.equal({ totalCount: 0 });
 
             // Empty values are no filter, as an empty oslc.where is none.
             expect((await get(`${wos}?tlrange=&tlattribute=&count=1`)).result).to.equal({ totalCount: 600 + offsets.length });
