@@ -249,7 +249,8 @@ export const groups = async (request: Hapi.Request, structure: Structure, gbcols
             throw new QueryError('gbsortby', term.position, `${name} is not one of the gbcols outputs (${[...outputs].join(', ')})`);
         }
 
-        grouped.orderBy(`g.${ranges.has(name) ? leastColumn(name) : name}`, term.direction);
+        // A null sorts after every value on both databases, as in oslc.orderBy (src/records/ordering.ts).
+        grouped.orderByRaw(`?? ${term.direction} nulls ${term.direction === 'asc' ? 'last' : 'first'}`, [`g.${ranges.has(name) ? leastColumn(name) : name}`]);
     }
 
     const base = collectionHref(request, structure);

@@ -196,6 +196,11 @@ for (const database of testDatabases) {
 
             const groups = await groupsOf('', 'gbcols=worktype,count.*,sum.estdur&gbrange=worktype={[CM:PM]}&gbfilter=count>3');
             expect(groups.map(bare)).to.equal([{ worktype: ['CM', 'PM'], count: 4, sum_estdur: null }]);
+            // A null group sorts after every value, ranges by their smallest value, on both databases.
+            const ascending = await groupsOf('', 'gbcols=wopriority,count.*&gbrange=wopriority={[4..7]}&gbsortby=wopriority');
+            expect(ascending.map((group) => group.wopriority)).to.equal([1, 2, 3, [4, 7], null]);
+            const descending = await groupsOf('', 'gbcols=worktype,count.*&gbrange=worktype={[CM:PM]}&gbsortby=-worktype');
+            expect(descending.map((group) => group.worktype)).to.equal([null, 'EM', 'CP', ['CM', 'PM']]);
             const all = await groupsOf('', 'gbcols=count.*');
             expect(all).to.equal([{ count: 8, collectionref: 'http://127.0.0.1:8080/maximo/oslc/os/mxapiwodetail' }]);
         });
