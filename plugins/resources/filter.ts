@@ -7,28 +7,28 @@ import { applyWhere, type WhereScope } from '../../src/query/compile-where';
 import { QueryError } from '../../src/query/query-error';
 import { foldedColumn } from '../../src/query/sql-types';
 import { parseSearchTerms } from '../../src/query/search';
+import { parseTimelineAttribute, parseTimelineRange } from '../../src/query/timeline';
 import { parseWhere, withOperatorMode } from '../../src/query/where';
-import type { Attribute, Structure } from '../../src/structures/registry';
+import type { Attribute, BusinessObject, Child, Structure } from '../../src/structures/registry';
 import { typeTable } from '../../src/structures/types';
 import { flag, text } from './request';
 import { own } from '../../src/structures/own';
 
 
-// The rows a collection request names, on the root table aliased q0: oslc.where (opmodeor=1 turns every and
-// into or), a saved query with its sqp: parameters, and search terms — all AND-ed.
-
-const scopeOf = (request: Hapi.Request, structure: Structure, parameter: string, params: Record<string, unknown> = {}): WhereScope => {
-
-    const osprey = request.server.app.osprey;
-    return { registry: osprey.registry, kind: osprey.kind, parameter, params, structure, object: structure.root, alias: 'q0', aliases: { next: 0 } };
-};
+// The rows a collection request names, on the root table (or a child object's) aliased q0: oslc.where
+// (opmodeor=1 or opmode=or turns every and into or), a timeline range, a saved query with its sqp: parameters,
+// and search terms — all AND-ed.
 
 // savedQuery=NAME (case-sensitive, as declared) with its parameters from sqp:NAME query parameters.
-const savedQuery = (request: Hapi.Request, structure: Structure, query: Knex.QueryBuilder, aliases: { next: number }) => {
+const savedQuery = (request: Hapi.Request, structure: Structure, query: Knex.QueryBuilder, scope: WhereScope) => {
 
     const name = text(request.query.savedQuery ?? request.query.savedquery);
     if (name === undefined || name === '') {
         return;
+    }
+
+    if (scope.object !== structure.root) {
+        throw new QueryError('savedQuery', 1, `the saved queries of ${structure.name} select ${structure.root.name} records, not ${scope.object.name} rows`);
     }
 
     const saved = own(structure.def.savedQueries, name);
@@ -47,12 +47,11 @@ const savedQuery = (request: Hapi.Request, structure: Structure, query: Knex.Que
         params[param] = value ?? null;
     }
 
-    applyWhere(query, { ...scopeOf(request, structure, `savedQuery ${name}`, params), aliases }, parseWhere(saved.where, `savedQuery ${name}`));
+    applyWhere(query, { ...scope, parameter: `savedQuery ${name}`, params }, parseWhere(saved.where, `savedQuery ${name}`));
 };
 
-export const searchable = (structure: Structure, names: string | undefined, parameter: string): Attribute[] => {
+export const searchable = (root: BusinessObject, names: string | undefined, parameter: string): Attribute[] => {
 
-    const root = structure.root;
     if (!names?.trim()) {
         return root.columns.filter((attr) => attr.search && !attr.secret);
     }
@@ -69,16 +68,16 @@ export const searchable = (structure: Structure, names: string | undefined, para
 };
 
 // oslc.searchTerms: any word in any of the attributes (LIKE, case-insensitive); a quoted phrase matches whole.
-const searchTerms = (request: Hapi.Request, structure: Structure, query: Knex.QueryBuilder) => {
+const searchTerms = (request: Hapi.Request, object: BusinessObject, query: Knex.QueryBuilder) => {
 
     const terms = parseSearchTerms(text(request.query['oslc.searchTerms']) ?? '');
     if (!terms.length) {
         return;
     }
 
-    const attributes = searchable(structure, text(request.query.searchAttributes), 'searchAttributes');
+    const attributes = searchable(object, text(request.query.searchAttributes), 'searchAttributes');
     if (!attributes.length) {
-        throw new QueryError('oslc.searchTerms', 1, `${structure.name} declares no search attributes; send searchAttributes`);
+        throw new QueryError('oslc.searchTerms', 1, `${object.name} declares no search attributes; send searchAttributes`);
     }
 
     query.where((builder) => {
@@ -92,31 +91,92 @@ const searchTerms = (request: Hapi.Request, structure: Structure, query: Knex.Qu
     });
 };
 
+// tlrange=-3M&tlattribute=reportdate[=date]: the rows whose date attribute lies in the range
+// (src/query/timeline.ts). Each needs the other.
+const timeline = (request: Hapi.Request, scope: WhereScope, query: Knex.QueryBuilder) => {
+
+    const range = text(request.query.tlrange)?.replace(/^ /, '+').trim() || undefined;
+    const attribute = text(request.query.tlattribute)?.trim() || undefined;
+    if (range === undefined && attribute === undefined) {
+        return;
+    }
+
+    if (attribute === undefined) {
+        throw new QueryError('tlattribute', 1, 'tlrange needs tlattribute, the date attribute it ranges over');
+    }
+
+    if (range === undefined) {
+        throw new QueryError('tlrange', 1, 'tlattribute needs tlrange, the range such as -3M');
+    }
+
+    const { name, index } = parseTimelineAttribute(attribute);
+    const attr = scope.object.attributes.get(name);
+    if (!attr?.persistent || attr.secret || !['date', 'datetime'].includes(typeTable[attr.type].family)) {
+        throw new QueryError('tlattribute', 1, `${name} is not a date attribute of ${scope.object.name}`);
+    }
+
+    const { from, to } = parseTimelineRange(range, index ?? new Date());
+    const path = { names: [attr.name], position: 1 };
+    applyWhere(query, { ...scope, parameter: 'tlattribute' }, { kind: 'and', terms: [
+        { kind: 'compare', path, op: '>=', value: { kind: 'string', value: from.toISOString() } },
+        { kind: 'compare', path, op: '<=', value: { kind: 'string', value: to.toISOString() } }
+    ] });
+};
+
+// opmodeor=1 is Maximo's switch (IBM's REST API guide, "opmodeor"); opmode=or|and is what the npm client's
+// opMode() sends. Either turns the where's ands into ors; a value that is neither is refused, not read as `and`.
+const operatorMode = (request: Hapi.Request): 'and' | 'or' => {
+
+    const or = flag(request.query.opmodeor);
+    const opmode = text(request.query.opmode);
+    if (opmode === undefined) {
+        return or ? 'or' : 'and';
+    }
+
+    const mode = opmode.trim().toLowerCase();
+    if (mode !== 'and' && mode !== 'or') {
+        throw new QueryError('opmode', 1, `expected "and" or "or", found ${JSON.stringify(opmode)}`);
+    }
+
+    if (mode === 'and' && or) {
+        throw new QueryError('opmode', 1, 'and contradicts opmodeor=1');
+    }
+
+    return mode;
+};
+
 // `from` replaces the root table (a lookup's list of domain values); `also` is a where of the server's own (a
 // lookup's), with the parameters it reads.
 export interface FilterOptions {
     readonly from?: Knex.QueryBuilder;
     readonly also?: { readonly where: Where; readonly params: Readonly<Record<string, unknown>>; readonly parameter: string };
+    /** The rows of this child object of the root instead (a record's child collection; the caller joins them to
+     * their record, whose owner rule was checked when it was read). Names resolve against the child object. */
+    readonly child?: Child;
 }
 
 export const filtered = (request: Hapi.Request, structure: Structure, options: FilterOptions = {}): Knex.QueryBuilder => {
 
-    const query = options.from ?? request.server.app.osprey.knex({ q0: structure.root.table });
-    const aliases = { next: 0 };
+    const osprey = request.server.app.osprey;
+    const object = options.child?.object ?? structure.root;
+    const query = options.from ?? osprey.knex({ q0: object.table });
+    // Relations are the structure's, so only its root follows them; every scope shares the alias counter.
+    const scope: WhereScope = { registry: osprey.registry, kind: osprey.kind, parameter: 'oslc.where', params: {}, structure: options.child ? undefined : structure, object, alias: 'q0', aliases: { next: 0 } };
     if (options.also) {
         const { where, params, parameter } = options.also;
-        applyWhere(query, { ...scopeOf(request, structure, parameter, params), aliases }, where);
+        applyWhere(query, { ...scope, parameter, params }, where);
     }
 
+    const mode = operatorMode(request);
     const where = text(request.query['oslc.where']);
     if (where?.trim()) {
-        const parsed: Where = parseWhere(where);
-        applyWhere(query, { ...scopeOf(request, structure, 'oslc.where'), aliases }, flag(request.query.opmodeor) ? withOperatorMode(parsed, 'or') : parsed);
+        applyWhere(query, scope, withOperatorMode(parseWhere(where), mode));
     }
 
-    savedQuery(request, structure, query, aliases);
-    searchTerms(request, structure, query);
-    const owner = ownerRule(request, structure);
+    timeline(request, { ...scope, parameter: 'tlattribute' }, query);
+    savedQuery(request, structure, query, scope);
+    searchTerms(request, object, query);
+    const owner = options.child ? undefined : ownerRule(request, structure);
     if (owner) {
         query.where(`q0.${owner.attribute}`, owner.userid);
     }

@@ -1,19 +1,24 @@
 import type * as Hapi from '@hapi/hapi';
+import type { Knex } from 'knex';
 
-import type { GroupColumn, Where } from '../../src/query/ast';
-import { applyWhere } from '../../src/query/compile-where';
+import type { DatabaseKind } from '../../src/db/knex';
+import type { GroupColumn, Path, Where } from '../../src/query/ast';
+import { applyWhere, bindValue } from '../../src/query/compile-where';
 import { parseGroupBy } from '../../src/query/group';
+import { parseGroupRange, type GroupRange, type RangeValue } from '../../src/query/group-range';
 import { parseOrderBy } from '../../src/query/order';
 import { QueryError } from '../../src/query/query-error';
+import { orderedColumn, valuePlaceholder } from '../../src/query/sql-types';
 import { parseWhere } from '../../src/query/where';
 import type { Row } from '../../src/records/find';
 import type { Attribute, BusinessObject, Structure } from '../../src/structures/registry';
-import { toJson } from '../../src/structures/types';
+import { toJson, typeTable, type JsonValue } from '../../src/structures/types';
 import { filtered } from './filter';
 import { collectionHref, text } from './request';
 
 
-// distinct=attr and gbcols=…: answers computed by the database over the filtered rows (CONTRACT §3).
+// distinct=attr and gbcols=… (with gbfilter, gbsortby, gbrange): answers computed by the database over the
+// filtered rows (CONTRACT §3).
 
 const attributeOf = (structure: Structure, name: string, parameter: string, position: number): Attribute => {
 
@@ -67,33 +72,174 @@ const aggregateNames = (where: Where): Where => {
     }
 };
 
-// GET …/os/{os}?gbcols=a,b,count.*,sum.x[&gbsortby=-count]: one entry per group, with a query href for it.
-export const groups = async (request: Hapi.Request, structure: Structure, gbcols: string): Promise<Row[]> => {
+// gbrange (src/query/group-range.ts): one range of a group column, as SQL over the column (aliased q0), its
+// value in the answer (the set's values, or the interval's ends) and its terms in the group's collectionref.
+interface Range {
+    readonly sql: string;
+    readonly bindings: readonly Knex.Value[];
+    readonly value: JsonValue[];
+    readonly where: string;
+    /** What it holds: a set's values, or an interval. */
+    readonly values?: readonly unknown[];
+    readonly low?: { readonly value: number | string; readonly included: boolean };
+    readonly high?: { readonly value: number | string; readonly included: boolean };
+}
 
-    const columns = parseGroupBy(gbcols);
-    const query = filtered(request, structure);
-    const keys: Attribute[] = [];
-    const outputs = new Set<string>();
-    for (const column of columns) {
-        outputs.add(outputName(column));
-        if (column.kind === 'column') {
-            const attr = attributeOf(structure, column.path.join('.'), 'gbcols', column.position);
-            keys.push(attr);
-            query.select(`q0.${attr.name}`).groupBy(`q0.${attr.name}`);
-            continue;
+type Interval = Required<Pick<Range, 'low' | 'high'>>;
+
+const inside = (value: unknown, { low, high }: Interval) => {
+
+    const v = value as number | string;
+    return (low.included ? v >= low.value : v > low.value) && (high.included ? v <= high.value : v < high.value);
+};
+
+const overlap = (a: Range, b: Range): boolean => {
+
+    if (a.values || b.values) {
+        return a.values ? a.values.some((value) => (b.values ? b.values.includes(value) : inside(value, b as Interval))) : overlap(b, a);
+    }
+
+    const [x, y] = [a as Interval, b as Interval];
+    const start = x.low.value > y.low.value || (x.low.value === y.low.value && !x.low.included) ? x.low : y.low;
+    const end = x.high.value < y.high.value || (x.high.value === y.high.value && !x.high.included) ? x.high : y.high;
+    return start.value < end.value || (start.value === end.value && start.included && end.included);
+};
+
+const rangeOf = (kind: DatabaseKind, attr: Attribute, range: GroupRange): Range => {
+
+    const typed = ({ text: value, position }: RangeValue) => bindValue({ parameter: 'gbrange' }, attr, value, position) as number | string;
+    const column = `q0.${attr.name}`;
+    if (range.kind === 'set') {
+        const values = [...new Set(range.values.map(typed))];
+        const list = values.map((value) => valuePlaceholder(kind, attr, value)).join(', ');
+        return { sql: `?? in (${list})`, bindings: [column, ...values], value: values.map((value) => toJson(attr, value)), where: `${attr.name} in [${values.map(quote).join(',')}]`, values };
+    }
+
+    if (!['integer', 'decimal', 'date', 'datetime'].includes(typeTable[attr.type].family)) {
+        throw new QueryError('gbrange', range.position, `${attr.name} is neither a number nor a date: group its values in sets such as {[A:B]}`);
+    }
+
+    const low = { value: typed(range.low), included: range.lowIncluded };
+    const high = { value: typed(range.high), included: range.highIncluded };
+    if (low.value > high.value || (low.value === high.value && !(low.included && high.included))) {
+        throw new QueryError('gbrange', range.position, `the range ${range.lowIncluded ? '[' : '('}${range.low.text}..${range.high.text}${range.highIncluded ? ']' : ')'} holds no value`);
+    }
+
+    const target = orderedColumn(kind, attr);
+    const [from, to] = [low.included ? '>=' : '>', high.included ? '<=' : '<'];
+    return {
+        sql: `${target} ${from} ${valuePlaceholder(kind, attr, low.value)} and ${target} ${to} ${valuePlaceholder(kind, attr, high.value)}`,
+        bindings: [column, low.value, column, high.value],
+        value: [toJson(attr, low.value), toJson(attr, high.value)],
+        where: `${attr.name}${from}${quote(low.value)} and ${attr.name}${to}${quote(high.value)}`,
+        low,
+        high
+    };
+};
+
+// Each clause's ranges by group column. A value may fall in one range of a column only.
+const rangesOf = (kind: DatabaseKind, keys: readonly Attribute[], gbrange: string): Map<string, Range[]> => {
+
+    const ranges = new Map<string, Range[]>();
+    for (const clause of parseGroupRange(gbrange)) {
+        const attr = keys.find((key) => key.name === clause.name);
+        if (!attr) {
+            throw new QueryError('gbrange', clause.position, `${clause.name} is not one of the gbcols columns${keys.length ? ` (${keys.map((key) => key.name).join(', ')})` : ''}`);
         }
 
-        const attr = column.attribute ? attributeOf(structure, column.attribute, 'gbcols', column.position) : undefined;
-        (query[column.aggregate] as (spec: Record<string, string>) => unknown)({ [outputName(column)]: attr ? `q0.${attr.name}` : '*' });
+        if (ranges.has(attr.name)) {
+            throw new QueryError('gbrange', clause.position, `${attr.name} has a second clause; list all its ranges in one {…}`);
+        }
+
+        const list: Range[] = [];
+        for (const range of clause.ranges) {
+            const resolved = rangeOf(kind, attr, range);
+            if (list.some((other) => overlap(other, resolved))) {
+                throw new QueryError('gbrange', range.position, `this range of ${attr.name} overlaps an earlier one: a value can fall in one range only`);
+            }
+
+            list.push(resolved);
+        }
+
+        ranges.set(attr.name, list);
+    }
+
+    return ranges;
+};
+
+// Output columns of the ranged rows: the index of the row's range (null outside them) and the column's value
+// outside them (null inside), and per group the smallest value it holds (what gbsortby sorts a ranged column by).
+const rangeColumn = (name: string) => `osprey_range_${name}`;
+const valueColumn = (name: string) => `osprey_value_${name}`;
+const leastColumn = (name: string) => `osprey_least_${name}`;
+
+const rangedRows = (knex: Knex, rows: Knex.QueryBuilder, ranges: ReadonlyMap<string, readonly Range[]>): Knex.QueryBuilder => {
+
+    const columns: Knex.Raw[] = [];
+    for (const [name, list] of ranges) {
+        const which = `case ${list.map((range, i) => `when ${range.sql} then ${i}`).join(' ')} end`;
+        const bindings = list.flatMap((range) => range.bindings);
+        columns.push(knex.raw(`${which} as ??`, [...bindings, rangeColumn(name)]), knex.raw(`case when ${which} is null then ?? end as ??`, [...bindings, `q0.${name}`, valueColumn(name)]));
+    }
+
+    return knex.from(rows.select('q0.*', ...columns).as('s'));
+};
+
+// The paths a where names.
+const pathsOf = (where: Where): Path[] => {
+
+    switch (where.kind) {
+        case 'and':
+        case 'or': return where.terms.flatMap(pathsOf);
+        case 'not': return pathsOf(where.term);
+        default: return [where.path];
+    }
+};
+
+// GET …/os/{os}?gbcols=a,b,count.*,sum.x[&gbsortby=-count][&gbrange=a={[x:y]}]: one entry per group, with a query
+// href for it. With gbrange, the rows whose value of a group column falls in one of its ranges make one group,
+// whose value is the range; the other values group as usual.
+export const groups = async (request: Hapi.Request, structure: Structure, gbcols: string): Promise<Row[]> => {
+
+    const osprey = request.server.app.osprey;
+    const columns = parseGroupBy(gbcols).map((column) => {
+
+        const name = outputName(column);
+        const attribute = column.kind === 'column' ? name : column.attribute;
+        return { column, name, attr: attribute === undefined ? undefined : attributeOf(structure, attribute, 'gbcols', column.position) };
+    });
+    const keys = columns.filter(({ column }) => column.kind === 'column').map(({ attr }) => attr!);
+    const outputs = new Set(columns.map(({ name }) => name));
+    const gbrange = text(request.query.gbrange);
+    const ranges = gbrange?.trim() ? rangesOf(osprey.kind, keys, gbrange) : new Map<string, Range[]>();
+    const alias = ranges.size ? 's' : 'q0';
+    const query = ranges.size ? rangedRows(osprey.knex, filtered(request, structure), ranges) : filtered(request, structure);
+    for (const { column, name, attr } of columns) {
+        if (column.kind === 'aggregate') {
+            (query[column.aggregate] as (spec: Record<string, string>) => unknown)({ [name]: attr ? `${alias}.${attr.name}` : '*' });
+        }
+        else if (ranges.has(name)) {
+            // PostgreSQL has no min() of booleans; false < true as 0 < 1.
+            const least = typeTable[attr!.type].family === 'boolean' ? osprey.knex.raw('min(cast(?? as integer)) as ??', [`s.${name}`, leastColumn(name)]) : osprey.knex.raw('min(??) as ??', [`s.${name}`, leastColumn(name)]);
+            query.select(`s.${rangeColumn(name)}`, `s.${valueColumn(name)} as ${name}`, least).groupBy(`s.${rangeColumn(name)}`, `s.${valueColumn(name)}`);
+        }
+        else {
+            query.select(`${alias}.${name}`).groupBy(`${alias}.${name}`);
+        }
     }
 
     // The groups are a derived table, so gbfilter is an oslc.where over its outputs (SQL's HAVING).
-    const osprey = request.server.app.osprey;
     const grouped = osprey.knex.select('*').from(query.as('g'));
     const gbfilter = text(request.query.gbfilter);
     if (gbfilter?.trim()) {
-        const object = groupObject(structure, columns, keys);
-        applyWhere(grouped, { registry: osprey.registry, kind: osprey.kind, parameter: 'gbfilter', params: {}, structure: undefined, object, alias: 'g', aliases: { next: 0 } }, aggregateNames(parseWhere(gbfilter, 'gbfilter')));
+        const object = groupObject(structure, columns.map(({ column }) => column), keys);
+        const where = aggregateNames(parseWhere(gbfilter, 'gbfilter'));
+        const ranged = pathsOf(where).find((path) => ranges.has(path.names[0]!));
+        if (ranged) {
+            throw new QueryError('gbfilter', ranged.position, `${ranged.names[0]} is grouped in ranges (gbrange), so a group has no one value of it to compare`);
+        }
+
+        applyWhere(grouped, { registry: osprey.registry, kind: osprey.kind, parameter: 'gbfilter', params: {}, structure: undefined, object, alias: 'g', aliases: { next: 0 } }, where);
     }
 
     const gbsortby = text(request.query.gbsortby);
@@ -103,20 +249,28 @@ export const groups = async (request: Hapi.Request, structure: Structure, gbcols
             throw new QueryError('gbsortby', term.position, `${name} is not one of the gbcols outputs (${[...outputs].join(', ')})`);
         }
 
-        grouped.orderBy(`g.${name}`, term.direction);
+        // A null sorts after every value on both databases, as in oslc.orderBy (src/records/ordering.ts).
+        grouped.orderByRaw(`?? ${term.direction} nulls ${term.direction === 'asc' ? 'last' : 'first'}`, [`g.${ranges.has(name) ? leastColumn(name) : name}`]);
     }
 
     const base = collectionHref(request, structure);
     return (await grouped as Row[]).map((row) => {
 
         const group: Row = {};
-        for (const column of columns) {
-            const name = outputName(column);
-            group[name] = row[name] === null || row[name] === undefined ? null : column.kind === 'column' ? toJson(keys.find((attr) => attr.name === name)!, row[name]) : Number(row[name]);
+        const terms: string[] = [];
+        for (const { column, name, attr } of columns) {
+            if (column.kind === 'aggregate') {
+                group[name] = row[name] === null || row[name] === undefined ? null : Number(row[name]);
+                continue;
+            }
+
+            const index = row[rangeColumn(name)];
+            const range = index === null || index === undefined ? undefined : ranges.get(name)![Number(index)]!;
+            group[name] = range ? range.value : toJson(attr!, row[name]);
+            terms.push(range ? range.where : group[name] === null ? `${name}!="*"` : `${name}=${quote(group[name])}`);
         }
 
-        const where = keys.map((attr) => (group[attr.name] === null ? `${attr.name}!="*"` : `${attr.name}=${quote(group[attr.name])}`)).join(' and ');
-        group.collectionref = `${base}${where ? `?oslc.where=${encodeURIComponent(where)}` : ''}`;
+        group.collectionref = `${base}${terms.length ? `?oslc.where=${encodeURIComponent(terms.join(' and '))}` : ''}`;
         return group;
     });
 };

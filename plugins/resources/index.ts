@@ -60,7 +60,7 @@ export const resources: Hapi.Plugin<unknown> = {
             { method: 'PUT', path: '/os/{os}/{id}', options: { id: 'resources.replace', handler: patchMember } },
             { method: 'DELETE', path: '/os/{os}/{id}', options: { id: 'resources.delete', handler: deleteMember } },
             { method: 'POST', path: '/os/{os}/{id}', options: { id: 'resources.post', handler: postMember } },
-            { method: 'GET', path: '/os/{os}/{id}/{child}', options: { id: 'resources.children', handler: readChildren } },
+            { method: 'GET', path: '/os/{os}/{id}/{child}', options: { id: 'resources.children', handler: readChildren, validate: paged } },
             { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}', options: { id: 'resources.child', handler: readChildren } }
         ]));
     }

@@ -134,7 +134,7 @@ export const readLookup: Hapi.Lifecycle.Method = async (request) => {
     const href = `${origin(request)}${request.path}`;
     if (lookup.domain) {
         const from = domainValuesQuery(osprey.knex, osprey.registry.domain(lookup.domain)!);
-        return await readPage(request, { structure: domainValues, rows: filtered(request, domainValues, { from }), href, memberBase: href, defaultOrder: '+valueid', render: renderDomainValues });
+        return await readPage(request, { object: domainValues.root, pageSize: domainValues.def.pageSize, rows: filtered(request, domainValues, { from }), href, memberBase: href, defaultOrder: '+valueid', render: renderDomainValues });
     }
 
     const target = osprey.registry.get(lookup.structure!)!;
@@ -142,5 +142,5 @@ export const readLookup: Hapi.Lifecycle.Method = async (request) => {
     const parsed = lookup.where ? parseWhere(lookup.where, 'lookup where') : undefined;
     const where = parsed && context.partial ? withoutMissingParams(parsed, context.row) : parsed;
     const rows = filtered(request, target, where ? { also: { where, params: context.row, parameter: 'lookup where' } } : {});
-    return await readPage(request, { structure: target, rows, href, memberBase: collectionHref(request, target), defaultOrder: `+${lookup.value ?? name}` });
+    return await readPage(request, { object: target.root, pageSize: target.def.pageSize, rows, href, memberBase: collectionHref(request, target), defaultOrder: `+${lookup.value ?? name}` });
 };

@@ -3,26 +3,28 @@ import type { Knex } from 'knex';
 
 import { requireRight } from '../../src/auth/access';
 import { maximoError } from '../../src/errors/maximo-error';
+import { QueryError } from '../../src/query/query-error';
 import { structureOf } from '../../src/http/structure';
 import type { Row } from '../../src/records/find';
 import { applyAfter, applyOrder, orderColumns } from '../../src/records/ordering';
+import type { SelectPlan } from '../../src/records/select-plan';
 import { memberId, serializeRows } from '../../src/records/serialize';
 import { decodeCursor, encodeCursor, queryDigest } from '../../src/records/stable-cursor';
-import type { Structure } from '../../src/structures/registry';
+import type { BusinessObject, Structure } from '../../src/structures/registry';
 import { filtered } from './filter';
 import { distinctValues, groups } from './groups';
 import { generateReport, listReports } from './reports';
 import { collectionHref, flag, readSelect, serializeOptions, text } from './request';
 
 
-// GET {home}/os/{os}: a page of records (CONTRACT §3).
+// GET {home}/os/{os}: a page of records (CONTRACT §3); the same paging serves lookups and child collections.
 // Offset paging (pageno), or with stablepaging=1 a keyset cursor: the next page starts after the last row
 // served, whatever was inserted or deleted before it meanwhile. A cursor only moves forward.
-const pager = (request: Hapi.Request, structure: Structure, base: string, url: URL, pageSize: number, defaultOrder?: string) => {
+const pager = (request: Hapi.Request, object: BusinessObject, base: string, url: URL, pageSize: number, defaultOrder?: string) => {
 
     const osprey = request.server.app.osprey;
     const kind = osprey.kind;
-    const columns = orderColumns(structure.root, text(request.query['oslc.orderBy']) ?? defaultOrder);
+    const columns = orderColumns(object, text(request.query['oslc.orderBy']) ?? defaultOrder);
     const stable = flag(text(request.query.stablepaging));
     // Only a stable page needs the query's digest: it binds the cursor to this query.
     const digest = stable ? queryDigest(url.pathname, url.searchParams) : '';
@@ -53,11 +55,11 @@ const pager = (request: Hapi.Request, structure: Structure, base: string, url: U
     };
 };
 
-// The page size a request asks for (oslc.pageSize, else the structure's, else 100), within the server's limit.
-export const pageSizeOf = (request: Hapi.Request, structure: Structure): number => {
+// The page size a request asks for (oslc.pageSize, else the given default, else 100), within the server's limit.
+export const pageSizeOf = (request: Hapi.Request, defaultSize?: number): number => {
 
     const max = request.server.app.osprey.options.maxPageSize;
-    const pageSize = (request.query as { 'oslc.pageSize'?: number })['oslc.pageSize'] ?? structure.def.pageSize ?? 100;
+    const pageSize = (request.query as { 'oslc.pageSize'?: number })['oslc.pageSize'] ?? defaultSize ?? 100;
     if (pageSize > max) {
         throw maximoError('badRequest', `oslc.pageSize ${pageSize} is above the maximum of ${max}.`);
     }
@@ -65,10 +67,13 @@ export const pageSizeOf = (request: Hapi.Request, structure: Structure): number 
     return pageSize;
 };
 
-// What a page lists: rows of a structure's root table (aliased q0, already filtered), under a collection href,
-// with members rendered as records of the structure (or by `render`, for rows that are not records).
+// What a page lists: rows of an object's table (aliased q0, already filtered) — a structure's records, a lookup's
+// or a record's child rows — under a collection href, with members rendered by the request's select (or by
+// `plan`, or by `render` for rows that are not records).
 export interface PageSource {
-    readonly structure: Structure;
+    readonly object: BusinessObject;
+    /** The page size when the request sends no oslc.pageSize (100 when undefined). */
+    readonly pageSize: number | undefined;
     readonly rows: Knex.QueryBuilder;
     /** The href of the collection, and of its pages with their query. */
     readonly href: string;
@@ -76,6 +81,11 @@ export interface PageSource {
     readonly memberBase: string;
     /** The ordering when the request sends no oslc.orderBy (the unique id always ends it). */
     readonly defaultOrder?: string;
+    /** Members are rendered with this plan whatever the request selects; without one and without a select, they
+     * carry only their href (Maximo's rule for collections). */
+    readonly plan?: SelectPlan;
+    /** The members are child rows of a record (they carry localref). */
+    readonly child?: boolean;
     readonly render?: (request: Hapi.Request, rows: Row[]) => Row[];
 }
 
@@ -83,12 +93,11 @@ export interface PageSource {
 export const readPage = async (request: Hapi.Request, source: PageSource): Promise<Row> => {
 
     const osprey = request.server.app.osprey;
-    const { structure, rows: rowsWhere, href: base } = source;
-    const root = structure.root;
+    const { object, rows: rowsWhere, href: base } = source;
     const query = request.query as { collectioncount?: string; count?: string };
-    const pageSize = pageSizeOf(request, structure);
+    const pageSize = pageSizeOf(request, source.pageSize);
     const hasSelect = text(request.query['oslc.select']) ?? text(request.query['oslc.properties']);
-    const plan = hasSelect?.trim() && !source.render ? readSelect(request, root) : undefined;
+    const plan = source.plan ?? (hasSelect?.trim() && !source.render ? readSelect(request, object) : undefined);
     const counting = flag(query.collectioncount) || flag(query.count);
     // The where is parsed and compiled once; the count and the page are clones of it.
     const total = counting ? Number((await rowsWhere.clone().count({ n: '*' }))[0]!.n) : undefined;
@@ -103,12 +112,12 @@ export const readPage = async (request: Hapi.Request, source: PageSource): Promi
     }
 
     const search = url.search;
-    const paging = pager(request, structure, base, url, pageSize, source.defaultOrder);
+    const paging = pager(request, object, base, url, pageSize, source.defaultOrder);
     const rows = await paging.query(rowsWhere).select('q0.*').limit(pageSize + 1) as Row[];
     const page = rows.slice(0, pageSize);
-    const hrefs = page.map((row) => `${source.memberBase}/${memberId(root, row)}`);
+    const hrefs = page.map((row) => `${source.memberBase}/${memberId(object, row)}`);
     // Without a select, members carry only their href (Maximo's rule).
-    const member = source.render ? source.render(request, page) : plan ? await serializeRows(osprey.db, plan, page, hrefs, serializeOptions(request)) : hrefs.map((href) => ({ href }));
+    const member = source.render ? source.render(request, page) : plan ? await serializeRows(osprey.db, plan, page, hrefs, serializeOptions(request), source.child) : hrefs.map((href) => ({ href }));
     const responseInfo: Row = { href: `${base}${search}`, pagenum: paging.page };
     if (rows.length > pageSize) {
         responseInfo.nextPage = { href: paging.next(page[page.length - 1]!) };
@@ -145,7 +154,7 @@ export const readCollection: Hapi.Lifecycle.Method = async (request, h) => {
         return await globalAction(request, h, structure, action);
     }
 
-    pageSizeOf(request, structure);
+    pageSizeOf(request, structure.def.pageSize);
     const distinct = text(request.query.distinct);
     if (distinct !== undefined) {
         return await distinctValues(request, structure, distinct);
@@ -156,6 +165,10 @@ export const readCollection: Hapi.Lifecycle.Method = async (request, h) => {
         return await groups(request, structure, gbcols);
     }
 
+    if (text(request.query.gbrange)?.trim()) {
+        throw new QueryError('gbrange', 1, 'gbrange merges groups of gbcols columns; send gbcols');
+    }
+
     const base = collectionHref(request, structure);
-    return await readPage(request, { structure, rows: filtered(request, structure), href: base, memberBase: base });
+    return await readPage(request, { object: structure.root, pageSize: structure.def.pageSize, rows: filtered(request, structure), href: base, memberBase: base });
 };

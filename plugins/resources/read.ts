@@ -1,4 +1,5 @@
 import type * as Hapi from '@hapi/hapi';
+import type { Knex } from 'knex';
 
 import { ownerRule, requireRight } from '../../src/auth/access';
 import type { Db } from '../../src/db/db';
@@ -7,6 +8,8 @@ import { structureOf } from '../../src/http/structure';
 import { findById, type Row } from '../../src/records/find';
 import { childHref, childLink, loadLinkedRows, memberId, parentKey, serializeRows } from '../../src/records/serialize';
 import type { Structure } from '../../src/structures/registry';
+import { filtered } from './filter';
+import { readPage } from './query';
 import { collectionHref, readSelect, serializeOptions } from './request';
 
 
@@ -41,7 +44,9 @@ export const readMember: Hapi.Lifecycle.Method = async (request, h) => {
     return h.response(record).etag(String(record!._rowstamp));
 };
 
-// GET {home}/os/{os}/{id}/{child}: one child collection of a record; with /{childid}, one child row.
+// GET {home}/os/{os}/{id}/{child}: one child collection of a record, paged, filtered, ordered and counted like a
+// collection, with names resolved against the child object; its members are whole child rows unless selected.
+// With /{childid}, one child row.
 export const readChildren: Hapi.Lifecycle.Method = async (request) => {
 
     const structure = structureOf(request);
@@ -52,21 +57,28 @@ export const readChildren: Hapi.Lifecycle.Method = async (request) => {
     }
 
     const plan = readSelect(request, child.object);
-    const row = await memberRow(request, structure);
-    const db = request.server.app.osprey.db;
-    const parentHref = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
-    const all = (await loadLinkedRows(db, childLink(child), [row])).get(parentKey(child, row)) ?? [];
     const childId = request.params.childid as string | undefined;
-    const rows = childId === undefined ? all : all.filter((childRow) => memberId(child.object, childRow) === childId);
-    const member = await serializeRows(db, plan, rows, rows.map((childRow) => childHref(parentHref, child, childRow)), serializeOptions(request), true);
-    if (childId !== undefined) {
-        if (!member.length) {
-            throw maximoError('notFound', `${structure.name} ${request.params.id} has no ${child.object.name} ${childId}.`);
+    // The query is checked before the record is read: a bad where is a 400 whether or not the record exists.
+    const rows = childId === undefined ? filtered(request, structure, { child }) : undefined;
+    const row = await memberRow(request, structure);
+    const parentHref = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
+    if (rows) {
+        // `=` never holds for a null: a record without a join value has no children.
+        for (const [attr, column] of Object.entries(child.join)) {
+            rows.whereRaw('?? = ?', [`q0.${column}`, row[attr] as Knex.Value]);
         }
 
-        return member[0];
+        const href = `${parentHref}/${child.name}`;
+        return await readPage(request, { object: child.object, pageSize: structure.def.pageSize, rows, href, memberBase: href, plan, child: true });
     }
 
-    const href = `${parentHref}/${child.name}`;
-    return { href, member, responseInfo: { href: `${href}${request.url.search}` } };
+    const db = request.server.app.osprey.db;
+    const all = (await loadLinkedRows(db, childLink(child), [row])).get(parentKey(child, row)) ?? [];
+    const found = all.filter((childRow) => memberId(child.object, childRow) === childId);
+    const member = await serializeRows(db, plan, found, found.map((childRow) => childHref(parentHref, child, childRow)), serializeOptions(request), true);
+    if (!member.length) {
+        throw maximoError('notFound', `${structure.name} ${request.params.id} has no ${child.object.name} ${childId}.`);
+    }
+
+    return member[0];
 };

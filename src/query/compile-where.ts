@@ -35,7 +35,7 @@ export interface WhereScope {
 
 type Builder = Knex.QueryBuilder;
 
-const fail = (scope: WhereScope, position: number, message: string): never => {
+const fail = (scope: Pick<WhereScope, 'parameter'>, position: number, message: string): never => {
 
     throw new QueryError(scope.parameter, position, message);
 };
@@ -107,8 +107,8 @@ const literalValue = (scope: WhereScope, literal: Literal, position: number): un
     return scope.params[literal.name];
 };
 
-// A value as the attribute stores it; null stays null (an absent parameter value).
-const bindValue = (scope: WhereScope, attr: Attribute, raw: unknown, position: number): unknown => {
+// A value as the attribute stores it; null stays null (an absent parameter value). Also for gbrange's values.
+export const bindValue = (scope: Pick<WhereScope, 'parameter'>, attr: Attribute, raw: unknown, position: number): unknown => {
 
     if (raw === null || raw === undefined) {
         return null;

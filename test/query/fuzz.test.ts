@@ -12,7 +12,7 @@ const { experiment, test, before, after } = exports.lab = Lab.script();
 // the count (the default keeps the suite fast; 5,000 per parameter was run by hand).
 const runs = Number(process.env.OSPREY_FUZZ_RUNS ?? 250);
 
-const words = ['status', 'wonum', 'siteid', 'asset', 'location', 'woactivity', 'wplabor', 'regularhrs', 'reportdate', 'wopriority', 'description', 'rel', 'openwo', '_dbcount', '_dbsum', 'count', 'sum', 'and', 'or', 'not', 'in', 'true', '*', '%', '"APPR"', '"%a%"', '"[A,B]"', '1', '-2.5', '"2026-01-01"', ':p', 'spi:', '{', '}', '[', ']', '(', ')', '=', '!=', '<', '>=', ',', '.', '--', ' ', '+', '-', '\'', ';', 'drop table workorder', '\\', '"'];
+const words = ['status', 'wonum', 'siteid', 'asset', 'location', 'woactivity', 'wplabor', 'regularhrs', 'reportdate', 'wopriority', 'description', 'rel', 'openwo', '_dbcount', '_dbsum', 'count', 'sum', 'and', 'or', 'not', 'in', 'true', '*', '%', '"APPR"', '"%a%"', '"[A,B]"', '1', '-2.5', '"2026-01-01"', ':p', 'spi:', '{', '}', '[', ']', '(', ')', '=', '!=', '<', '>=', ',', '.', '--', ' ', '+', '-', '\'', ';', 'drop table workorder', '\\', '"', '-3M', '+-1Y', '7D', 'W', '=2026-01-01T00:00:00Z', '..', ':', 'or', 'estdur', '={[', '](', ')}', 'APPR:WAPPR', '1..3'];
 const grammar = Fc.array(Fc.constantFrom(...words), { maxLength: 14 }).map((parts) => parts.join(''));
 const anything = Fc.oneof(Fc.string({ maxLength: 60 }), Fc.string({ unit: 'binary', maxLength: 40 }), grammar);
 
@@ -27,9 +27,9 @@ for (const database of testDatabases) {
 
         after(() => t.stop());
 
-        // gbfilter and stableId only mean something next to the parameters they belong to.
-        const context: Record<string, string> = { gbfilter: 'gbcols=siteid,status,count.*,sum.estdur&', stableId: 'stablepaging=1&' };
-        for (const parameter of ['oslc.where', 'oslc.select', 'oslc.orderBy', 'gbcols', 'gbfilter', 'oslc.searchTerms', 'distinct', 'savedQuery', 'stableId']) {
+        // gbfilter, stableId and the timeline's two halves only mean something next to the parameters they belong to.
+        const context: Record<string, string> = { gbfilter: 'gbcols=siteid,status,count.*,sum.estdur&', stableId: 'stablepaging=1&', tlrange: 'tlattribute=reportdate&', tlattribute: 'tlrange=-1M&', opmode: `oslc.where=${encodeURIComponent('status="APPR" and wopriority=1')}&`, gbrange: 'gbcols=siteid,status,wopriority,reportdate,estdur,count.*&' };
+        for (const parameter of ['oslc.where', 'oslc.select', 'oslc.orderBy', 'gbcols', 'gbfilter', 'oslc.searchTerms', 'distinct', 'savedQuery', 'stableId', 'tlrange', 'tlattribute', 'opmode', 'gbrange']) {
             test(`${parameter} answers only 200 or 400`, async () => {
 
                 await Fc.assert(Fc.asyncProperty(anything, async (value) => {
