@@ -69,7 +69,8 @@ export interface Known {
 
 const all = uses;
 const filtering: Use[] = ['page', 'distinct', 'groups', 'genreport', 'lookup'];
-// Paging, where, orderBy and counts on …/{id}/{child} come with the child-collection change.
+// A child collection filters like a collection, save saved queries (a structure's, not its child's).
+const filteringChildren: Use[] = [...filtering, 'children'];
 const paged: Use[] = ['page', 'lookup', 'children'];
 const readsRecords: Use[] = ['page', 'member', 'children', 'child', 'lookup'];
 const answersRecord: Use[] = ['create', 'sync', 'bulk', 'update'];
@@ -135,26 +136,26 @@ export const queryParameters: readonly Known[] = [
     { name: 'savedQuery', meaning: 'a saved query of the structure (apimeta lists them)', sentBy: { npm: 'QueryBuilder.savedQuery, findBySavedQuery', java: 'ResourceSet.savedQuery' }, supported: filtering },
     { name: 'savedquery', meaning: 'as savedQuery', sentBy: {}, supported: filtering },
     { name: 'sqp:', meaning: 'sqp:NAME, a parameter of the saved query', sentBy: { java: 'ResourceSet.savedQuery with parameters (SavedQuery)' }, supported: filtering, check: (_value, request, query) => savedQueryParameter('sqp:', request, query) },
-    { name: 'oslc.searchTerms', meaning: 'words to find in the search attributes', sentBy: { npm: 'QueryBuilder.withSearchTerms', java: 'ResourceSet.hasTerms' }, supported: filtering },
+    { name: 'oslc.searchTerms', meaning: 'words to find in the search attributes', sentBy: { npm: 'QueryBuilder.withSearchTerms', java: 'ResourceSet.hasTerms' }, supported: filteringChildren },
     {
-        name: 'searchAttributes', meaning: 'the attributes oslc.searchTerms looks in', sentBy: { java: 'ResourceSet.searchAttributes' }, supported: filtering,
+        name: 'searchAttributes', meaning: 'the attributes oslc.searchTerms looks in', sentBy: { java: 'ResourceSet.searchAttributes' }, supported: filteringChildren,
         check: (_value, _request, query) => (query['oslc.searchTerms'] === undefined ? 'searchAttributes says where oslc.searchTerms looks, and the request sends no oslc.searchTerms' : undefined)
     },
-    { name: 'opmodeor', meaning: 'the terms of oslc.where are or-ed', sentBy: { npm: 'QueryBuilder.useOrLogic' }, supported: filtering },
-    { name: 'opmode', meaning: 'opmode=or: as opmodeor', sentBy: { npm: 'QueryBuilder.opMode' }, supported: ['page', 'distinct', 'groups', 'genreport'] },
-    { name: 'tlrange', meaning: 'a timeline range of tlattribute', sentBy: { npm: 'QueryBuilder.whereTimelineRange' }, supported: ['page', 'distinct', 'groups', 'genreport'] },
-    { name: 'tlattribute', meaning: 'the date attribute of tlrange', sentBy: { npm: 'QueryBuilder.whereTimelineRange' }, supported: ['page', 'distinct', 'groups', 'genreport'] },
+    { name: 'opmodeor', meaning: 'the terms of oslc.where are or-ed', sentBy: { npm: 'QueryBuilder.useOrLogic' }, supported: filteringChildren },
+    { name: 'opmode', meaning: 'opmode=or: as opmodeor', sentBy: { npm: 'QueryBuilder.opMode' }, supported: filteringChildren },
+    { name: 'tlrange', meaning: 'a timeline range of tlattribute', sentBy: { npm: 'QueryBuilder.whereTimelineRange' }, supported: filteringChildren },
+    { name: 'tlattribute', meaning: 'the date attribute of tlrange', sentBy: { npm: 'QueryBuilder.whereTimelineRange' }, supported: filteringChildren },
     { name: 'distinct', meaning: 'the distinct values of an attribute', sentBy: { npm: 'QueryBuilder.distinct, findDistinct' }, supported: ['distinct'] },
     { name: 'gbcols', meaning: 'group-by columns and aggregates', sentBy: { npm: 'QueryBuilder.groupBy', java: 'Aggregation.groupByOn/count/sumOn/…' }, supported: ['groups'] },
     { name: 'gbfilter', meaning: 'a where over the groups (HAVING)', sentBy: { java: 'Aggregation.having' }, supported: ['groups'] },
     { name: 'gbsortby', meaning: 'the order of the groups', sentBy: { npm: 'QueryBuilder.groupBySort', java: 'Aggregation.sortBy' }, supported: ['groups'] },
     { name: 'gbrange', meaning: 'ranges of a group-by column', sentBy: { npm: 'QueryBuilder.groupByRange' }, supported: ['groups'] },
-    { name: 'stablepaging', meaning: 'keyset pages that neither repeat nor skip rows', sentBy: { npm: 'QueryBuilder.withStablePaging', java: 'ResourceSet.stablePaging' }, supported: ['page', 'lookup'] },
+    { name: 'stablepaging', meaning: 'keyset pages that neither repeat nor skip rows', sentBy: { npm: 'QueryBuilder.withStablePaging', java: 'ResourceSet.stablePaging' }, supported: paged },
     {
-        name: 'stableId', meaning: 'the signed cursor of a stable nextPage', sentBy: { npm: 'following nextPage', java: 'ResourceSet.nextPage' }, supported: ['page', 'lookup'],
+        name: 'stableId', meaning: 'the signed cursor of a stable nextPage', sentBy: { npm: 'following nextPage', java: 'ResourceSet.nextPage' }, supported: paged,
         check: (_value, _request, query) => stablePaging(query)
     },
-    { name: 'stableid', meaning: 'as stableId', sentBy: {}, supported: ['page', 'lookup'], check: (_value, _request, query) => stablePaging(query) },
+    { name: 'stableid', meaning: 'as stableId', sentBy: {}, supported: paged, check: (_value, _request, query) => stablePaging(query) },
     { name: '_dropnulls', meaning: '0: render null attributes too', sentBy: { npm: 'QueryBuilder.dropNulls, ResourceFetch.dropNulls' }, supported: [...readsRecords, ...answersRecord], check: (value) => (flagValue(value) ? undefined : `_dropnulls is 1 or 0, not ${value}`) },
     { name: 'ignorecollectionref', meaning: 'no *_collectionref links to child collections', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.ignoreCollectionRef' }, supported: [...readsRecords, ...answersRecord] },
     { name: 'relativeuri', meaning: 'hrefs without scheme and host', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.relativeUri' }, supported: hrefs, refused: 'this answer has no hrefs' },

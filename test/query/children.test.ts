@@ -130,7 +130,6 @@ for (const database of testDatabases) {
                 ['oslc.orderBy=asset.description', 'oslc.orderBy', 'asset.description is not an attribute of WOACTIVITY'],
                 ['oslc.select=wonum', 'oslc.select', 'wonum'],
                 ['tlrange=-1M&tlattribute=reportdate', 'tlattribute', 'reportdate is not a date attribute of WOACTIVITY'],
-                ['savedQuery=WOBYASSET', 'savedQuery', 'the saved queries of MXAPIWODETAIL select WORKORDER records, not WOACTIVITY rows'],
                 ['oslc.searchTerms=pump', 'oslc.searchTerms', 'WOACTIVITY declares no search attributes']
             ]) {
                 const res = await get(`${path}/woactivity?${query}`);
@@ -138,6 +137,11 @@ for (const database of testDatabases) {
                 expect(res.result.Error.reasonCode, query).to.equal('BMXAA8744E');
                 expect(res.result.Error.message, query).to.contain(`${parameter}: ${detail}`);
             }
+
+            // A saved query selects records of the structure, not rows of a child: the parameter gate refuses it.
+            const saved = await get(`${path}/woactivity?savedQuery=WOBYASSET`);
+            expect(saved.statusCode).to.equal(400);
+            expect(saved.result.Error.message).to.contain('savedQuery is not carried out on a child collection');
 
             const forged = await get(`${path}/woactivity?stablepaging=1&stableId=forged`);
             expect(forged.statusCode).to.equal(400);
@@ -154,7 +158,10 @@ for (const database of testDatabases) {
 
         test('the /{child}/{childid} member form is one child row, as before', async () => {
 
-            const res = await get(`${path}/woactivity/_MzA-?oslc.pageSize=1&pageno=5`);
+            const paged = await get(`${path}/woactivity/_MzA-?oslc.pageSize=1&pageno=5`);
+            expect(paged.statusCode, paged.payload).to.equal(400);
+            expect(paged.result.Error.message).to.contain('oslc.pageSize is not carried out on a child row');
+            const res = await get(`${path}/woactivity/_MzA-`);
             expect(res.statusCode, res.payload).to.equal(200);
             expect(res.result).to.include({ taskid: 30, description: 'test pump' });
             expect(res.result.responseInfo).to.not.exist();

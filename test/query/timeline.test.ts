@@ -172,8 +172,7 @@ for (const database of testDatabases) {
                 ['tlrange=-3M&tlattribute=colour', 'tlattribute', 'colour is not a date attribute of WORKORDER'],
                 ['tlrange=-3M&tlattribute=memo', 'tlattribute', 'memo is not a date attribute of WORKORDER'],
                 ['tlrange=-3M&tlattribute=reportdate=someday', 'tlattribute', 'expected an ISO 8601 date'],
-                ['tlrange=-3M&tlattribute=asset.installdate', 'tlattribute', 'expected the name of a date attribute'],
-                ['tlrange=-3M&tlrange=-3Q&tlattribute=reportdate', 'tlrange', 'found "Q"']
+                ['tlrange=-3M&tlattribute=asset.installdate', 'tlattribute', 'expected the name of a date attribute']
             ]) {
                 const res = await get(`${wos}?${query}`);
                 expect(res.statusCode, query).to.equal(400);
