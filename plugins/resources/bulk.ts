@@ -5,6 +5,7 @@ import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
 import type { WriteScope } from '../../src/records/context';
 import type { Row } from '../../src/records/find';
+import { keyValues } from '../../src/records/input';
 import type { SelectPlan } from '../../src/records/select-plan';
 import { memberId } from '../../src/records/serialize';
 import { runWrite } from '../../src/records/write';
@@ -124,15 +125,16 @@ const runItem = async (request: Hapi.Request, scope: WriteScope, item: Item): Pr
     return { status: outcome.record ? 200 : 204, outcome };
 };
 
+// The keys are read as their attributes store them (an upper-case key is upper-cased), as SYNC reads them.
 const keyId = (structure: Structure, body: Row): string => {
 
     const root = structure.root;
-    const given = new Map(Object.entries(body).map(([key, value]) => [key.toLowerCase(), value]));
-    if (root.primaryKey.some((key) => given.get(key) === undefined || given.get(key) === null)) {
+    const keys = keyValues(root, body);
+    if (!keys) {
         throw maximoError('badRequest', `A bulk update or delete names its ${root.name} by href, or by all of its keys (${root.primaryKey.join(', ')}).`);
     }
 
-    return memberId(root, Object.fromEntries(root.primaryKey.map((key) => [key, String(given.get(key))])));
+    return memberId(root, keys);
 };
 
 const success = (request: Hapi.Request, structure: Structure, status: number, outcome: Outcome, bulkid: unknown): Row => {

@@ -5,7 +5,6 @@ import type { WriteScope } from './context';
 import { idWhere, joinValues, type Row } from './find';
 import { completeNew, keyValues, parseItem, type ParsedItem, type ParseSettings } from './input';
 import { checkLookups } from './lookups';
-import { memberId } from './serialize';
 import { checkStatus } from './status';
 
 
@@ -55,20 +54,31 @@ export const planInsert = async (scope: WriteScope, object: BusinessObject, body
     return { op: 'insert', object, values: item.values, transient: item.transient, children };
 };
 
+const safeDecode = (segment: string) => {
+
+    try {
+        return decodeURIComponent(segment);
+    }
+    catch {
+        return segment;
+    }
+};
+
 const isDelete = (body: unknown) => typeof body === 'object' && body !== null && String((body as Row)._action).toLowerCase() === 'delete';
 
 export const planUpdate = async (scope: WriteScope, object: BusinessObject, current: Row, body: unknown, merge: boolean): Promise<Plan> => {
 
     const item = parseItem(body, settingsFor(scope, object, { current }));
+    // A stale _rowstamp refuses a delete as it refuses an update: the record is not the one the client read.
+    if (object === scope.structure.root && !checkRowstamp(current, item.rowstamp)) {
+        throw maximoError('stale', `The ${object.name} record has been updated by another user since _rowstamp ${item.rowstamp}. Read it again and retry.`);
+    }
+
     if (item.action === 'delete') {
         return { op: 'delete', object, current };
     }
 
     if (object === scope.structure.root) {
-        if (!checkRowstamp(current, item.rowstamp)) {
-            throw maximoError('stale', `The ${object.name} record has been updated by another user since _rowstamp ${item.rowstamp}. Read it again and retry.`);
-        }
-
         checkStatus(scope, current, item);
     }
 
@@ -82,20 +92,23 @@ export const planUpdate = async (scope: WriteScope, object: BusinessObject, curr
     return { op: 'update', object, current, values: item.values, transient: item.transient, children };
 };
 
+const names = (where: Row | undefined, row: Row) => where !== undefined && Object.entries(where).every(([key, value]) => String(row[key]) === String(value));
+
 // The stored child a body item refers to: by its href's id, else by its key values. `existing` holds this
-// parent's rows only; an href that names a row of another parent (…/{parentid}/{child}/{id}) names none here.
-const matchChild = (child: Child, parentId: string, existing: Row[], body: unknown, probe: ParsedItem) => {
+// parent's rows only; an href that names another parent (…/{parentid}/{child}/{id}, the parent's id in any of
+// its forms) names none here.
+const matchChild = (child: Child, parentObject: BusinessObject, parent: Row, existing: Row[], body: unknown, probe: ParsedItem) => {
 
     const object = child.object;
     if (probe.href) {
-        const segments = probe.href.split('?')[0]!.split('/');
+        const segments = probe.href.split('?')[0]!.split('/').map((segment) => safeDecode(segment));
         const at = segments.lastIndexOf(child.name);
-        if (at > 0 && at === segments.length - 2 && segments[at - 1] !== parentId) {
+        if (at > 0 && at === segments.length - 2 && !names(idWhere(parentObject, segments[at - 1]!), parent)) {
             return undefined;
         }
 
         const where = idWhere(object, segments[segments.length - 1]!);
-        return where ? existing.find((row) => Object.entries(where).every(([key, value]) => String(row[key]) === String(value))) : undefined;
+        return existing.find((row) => names(where, row));
     }
 
     const keys = keyValues(object, body);
@@ -105,7 +118,6 @@ const matchChild = (child: Child, parentId: string, existing: Row[], body: unkno
 const planChildren = async (scope: WriteScope, parentObject: BusinessObject, child: Child, parent: Row, items: unknown[], merge: boolean): Promise<ChildPlan> => {
 
     const object = child.object;
-    const parentId = memberId(parentObject, parent);
     const fixed = joinValues(child, parent);
     const existing = await scope.db.query(object.table).where(fixed) as Row[];
     const matched = new Set<Row>();
@@ -113,7 +125,7 @@ const planChildren = async (scope: WriteScope, parentObject: BusinessObject, chi
     for (const body of items) {
         // A first, silent parse only to read the keys the item names.
         const probe = parseItem(body, { ...settingsFor(scope, object, { fixed }), errors: [] });
-        const current = matchChild(child, parentId, existing, body, probe);
+        const current = matchChild(child, parentObject, parent, existing, body, probe);
         if (current) {
             matched.add(current);
             plans.push(await planUpdate(scope, object, current, body, merge));
