@@ -1,0 +1,489 @@
+import * as Util from 'node:util';
+
+import * as fc from 'fast-check';
+
+import type { TestServer } from '../../helpers/server';
+import { base64Id, pairsId, Reference, type MRow, type ModelRequest, type State } from './reference';
+import { type MObject, type MStructure } from './schema';
+import { clearTables, compareTables, dumpTables, showDump, type Dump } from './tables';
+
+
+// Random sequences of writes over the fixture structures (test/fixtures/model), run through the real server and
+// through the reference model; after every step the status and every row of every table must be what the model
+// says. The arbitraries make specs (plain data, readable when a counterexample is printed); a spec becomes a
+// concrete request at run time, against the model's state, so that it can name the generated ids of rows that
+// earlier steps created.
+
+export const admin = { maxauth: Buffer.from('ADMIN:admin-secret-1').toString('base64') };
+export const adminSettings = { demo: false, adminUser: 'ADMIN', adminPassword: 'admin-secret-1' };
+
+export interface ModelBox {
+    state: State;
+}
+
+// ---- the system under test ----------------------------------------------------------------------------------
+
+export const requestUrl = (request: ModelRequest): string => `/maximo/oslc/os/${request.structure}${request.id === undefined ? '' : `/${encodeURIComponent(request.id)}`}`;
+
+export class Harness {
+
+    readonly reference: Reference;
+    #log: string[] = [];
+    #dump: Dump = {};
+
+    constructor(readonly t: TestServer, readonly structures: ReadonlyMap<string, MStructure>) {
+
+        this.reference = new Reference(structures);
+    }
+
+    // Between sequences: no rows (cheaper than a new server).
+    async reset(): Promise<void> {
+
+        await clearTables(this.t.server.app.osprey.knex, this.structures);
+        this.#log = [];
+        this.#dump = await dumpTables(this.t.server.app.osprey.knex, this.structures);
+    }
+
+    // One request through the server and the model; throws when they disagree.
+    async step(model: ModelBox, request: ModelRequest, label: string): Promise<void> {
+
+        const { expected, state } = this.reference.run(model.state, request);
+        const url = requestUrl(request);
+        const res = await this.t.inject({ method: request.method, url, headers: { ...admin, ...request.headers }, payload: request.payload as object });
+        const line = `${request.method} ${url} ${JSON.stringify(request.headers)} ${JSON.stringify(request.payload) ?? ''}`;
+        const fail = (what: string, details: string[] = []) => {
+
+            throw new Error([
+                what,
+                `  step: ${label}`,
+                `  request: ${line}`,
+                `  expected: ${JSON.stringify(expected)}`,
+                `  answer: ${res.statusCode} ${res.payload.slice(0, 800)}`,
+                ...details,
+                'the sequence (requests and their statuses):',
+                ...this.#log.map((entry, i) => `  ${i + 1}. ${entry}`),
+                `  ${this.#log.length + 1}. ${line} → ${res.statusCode}`
+            ].join('\n'));
+        };
+
+        if (res.statusCode !== expected.status) {
+            fail(`status ${res.statusCode}, the model says ${expected.status}`, ['tables before the request:', showDump(this.structures, this.#dump)]);
+        }
+
+        if (expected.items) {
+            const items = (res.result as { _responsemeta: { status: string; _bulkid?: unknown } }[]).map((item) => ({ status: Number(item._responsemeta.status), bulkid: item._responsemeta._bulkid }));
+            if (!Util.isDeepStrictEqual(items, expected.items.map((item) => ({ status: item.status, bulkid: item.bulkid })))) {
+                fail(`bulk item statuses ${JSON.stringify(items)}, the model says ${JSON.stringify(expected.items)}`, ['tables before the request:', showDump(this.structures, this.#dump)]);
+            }
+        }
+
+        const dump = await dumpTables(this.t.server.app.osprey.knex, this.structures);
+        if (expected.status >= 400 && !Util.isDeepStrictEqual(dump, this.#dump)) {
+            fail('a refused write changed the tables', ['before:', showDump(this.structures, this.#dump), 'after:', showDump(this.structures, dump)]);
+        }
+
+        const problems = compareTables(this.structures, state, dump);
+        if (problems.length) {
+            fail('the tables differ from the model', [...problems.map((problem) => `  - ${problem}`), 'tables before the request:', showDump(this.structures, this.#dump), 'tables after it:', showDump(this.structures, dump)]);
+        }
+
+        model.state = state;
+        this.#dump = dump;
+        this.#log.push(`${line} → ${res.statusCode}`);
+    }
+}
+
+type Command = fc.AsyncCommand<ModelBox, Harness>;
+
+class Step implements Command {
+
+    constructor(readonly label: string, readonly build: (state: State) => ModelRequest) { }
+
+    check() {
+
+        return true;
+    }
+
+    async run(model: ModelBox, harness: Harness) {
+
+        await harness.step(model, this.build(model.state), this.label);
+    }
+
+    toString() {
+
+        return this.label;
+    }
+}
+
+// ---- values -------------------------------------------------------------------------------------------------
+
+const sites = ['S1', 'S2'];
+const ordnums = ['A', 'B'];
+const host = 'http://127.0.0.1:8080/maximo/oslc/os';
+
+const siteArb = fc.constantFrom(...sites);
+const ordnumArb = fc.constantFrom(...ordnums);
+const description = fc.constantFrom(undefined, null, '', 'pump', 'Seal leak', 'Überprüfung');
+const priority = fc.constantFrom(undefined, null, 1, 5, '7', -2);
+const done = fc.constantFrom(undefined, null, true, false, 1, 0, 'Y', 'n');
+const hours = fc.constantFrom(undefined, null, 0, 1.5, 2.25, '8', 9999.99);
+const note = fc.constantFrom(undefined, null, 'check', 'Torque 40');
+
+// Sometimes (about one time in `n`), else undefined (left out of the body).
+const sometimes = <T>(arbitrary: fc.Arbitrary<T>, n = 4) => fc.oneof({ weight: n - 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
+
+// One mistake in a body, at one of its items (the root, a child, a grandchild, a bulk item): the kinds of
+// invalid input the README promises to refuse.
+const flawKinds = ['type', 'length', 'unknown', 'required', 'parent', 'junk', 'readonly'] as const;
+type Flaw = { kind: typeof flawKinds[number]; at: number };
+const flaw = sometimes(fc.record({ kind: fc.constantFrom(...flawKinds), at: fc.nat(12) }), 6);
+
+interface StepSpec { stepnum: number; del?: boolean; href?: 'key' | 'unique'; note?: unknown }
+interface TaskSpec { taskid: number; del?: boolean; href?: 'key' | 'unique'; description?: unknown; done?: unknown; steps?: StepSpec[] }
+interface LaborSpec { ref: 'new' | 'own' | 'missing'; index?: number; href?: boolean; del?: boolean; laborcode?: unknown; hours?: unknown }
+interface OrderFields { description?: unknown; priority?: unknown; tasks?: TaskSpec[]; labor?: LaborSpec[] }
+
+const stepSpec: fc.Arbitrary<StepSpec> = fc.record({
+    stepnum: fc.constantFrom(1, 2),
+    del: sometimes(fc.constant(true), 5),
+    href: sometimes(fc.constantFrom('key' as const, 'unique' as const), 6),
+    note
+});
+
+const taskSpec: fc.Arbitrary<TaskSpec> = fc.record({
+    taskid: fc.constantFrom(10, 20, 30),
+    del: sometimes(fc.constant(true), 5),
+    href: sometimes(fc.constantFrom('key' as const, 'unique' as const), 6),
+    description,
+    done,
+    steps: sometimes(fc.uniqueArray(stepSpec, { selector: (step) => step.stepnum, maxLength: 2 }), 2)
+});
+
+const laborSpec: fc.Arbitrary<LaborSpec> = fc.oneof(
+    { weight: 5, arbitrary: fc.record({ ref: fc.constant('new' as const), laborcode: fc.constantFrom('ann', 'BOB'), hours }) },
+    { weight: 4, arbitrary: fc.record({ ref: fc.constant('own' as const), index: fc.nat(3), href: fc.boolean(), del: sometimes(fc.constant(true), 3), laborcode: fc.constantFrom(undefined, 'cy'), hours }) },
+    { weight: 1, arbitrary: fc.record({ ref: fc.constant('missing' as const), del: fc.boolean(), hours }) }
+);
+
+const orderFields: fc.Arbitrary<OrderFields> = fc.record({
+    description,
+    priority,
+    tasks: sometimes(fc.uniqueArray(taskSpec, { selector: (task) => task.taskid, maxLength: 3 }), 2),
+    labor: sometimes(fc.array(laborSpec, { maxLength: 2 }), 3)
+});
+
+const idForm = fc.constantFrom('base64' as const, 'base64' as const, 'pairs' as const, 'unique' as const);
+
+// ---- bodies -------------------------------------------------------------------------------------------------
+
+const defined = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+
+const findOrder = (state: State, siteid: string, ordnum: string) => state.mxmorder!.find((row) => row.v.siteid === siteid && row.v.ordnum === ordnum);
+
+const orderId = (state: State, siteid: string, ordnum: string, form: 'base64' | 'pairs' | 'unique' = 'base64') => {
+
+    const row = findOrder(state, siteid, ordnum);
+    if (form === 'unique' && row?.id !== undefined) {
+        return String(row.id);
+    }
+
+    return form === 'pairs' ? pairsId(['siteid', 'ordnum'], [siteid, ordnum]) : base64Id([siteid, ordnum]);
+};
+
+const orderHref = (siteid: string, ordnum: string) => `${host}/mxmorder/${base64Id([siteid, ordnum])}`;
+
+const stepBody = (spec: StepSpec, task: MRow | undefined, taskHref: string) => {
+
+    const body: Record<string, unknown> = { stepnum: spec.stepnum };
+    const step = task?.kids.step!.find((row) => row.v.stepnum === spec.stepnum);
+    if (spec.href && step) {
+        body.href = `${taskHref}/step/${spec.href === 'unique' && step.id !== undefined ? step.id : base64Id([spec.stepnum])}`;
+    }
+
+    return spec.del ? { ...body, _action: 'Delete' } : defined({ ...body, note: spec.note });
+};
+
+const taskBody = (spec: TaskSpec, order: MRow | undefined, href: string) => {
+
+    const body: Record<string, unknown> = { taskid: spec.taskid };
+    const task = order?.kids.task!.find((row) => row.v.taskid === spec.taskid);
+    if (spec.href && task) {
+        body.href = `${href}/task/${spec.href === 'unique' && task.id !== undefined ? task.id : base64Id([spec.taskid])}`;
+    }
+
+    if (spec.del) {
+        return { ...body, _action: 'Delete' };
+    }
+
+    const taskHref = `${href}/task/${base64Id([spec.taskid])}`;
+    return defined({ ...body, description: spec.description, done: spec.done, step: spec.steps?.map((step) => stepBody(step, task, taskHref)) });
+};
+
+const laborBody = (spec: LaborSpec, order: MRow | undefined, href: string) => {
+
+    const known = order?.kids.labor!.filter((row) => row.id !== undefined) ?? [];
+    let body: Record<string, unknown>;
+    if (spec.ref === 'own' && known.length) {
+        const row = known[spec.index! % known.length]!;
+        body = spec.href ? { href: `${href}/labor/${base64Id([row.id!])}` } : { mlaborid: row.id };
+    }
+    else if (spec.ref === 'missing') {
+        body = { mlaborid: 999999 };
+    }
+    else {
+        body = {};
+    }
+
+    return spec.del ? { ...body, _action: 'Delete' } : defined({ ...body, laborcode: spec.laborcode, hours: spec.hours });
+};
+
+const orderBody = (state: State, siteid: string, ordnum: string, fields: OrderFields) => {
+
+    const order = findOrder(state, siteid, ordnum);
+    const href = orderHref(siteid, ordnum);
+    return defined({
+        description: fields.description,
+        priority: fields.priority,
+        task: fields.tasks?.map((task) => taskBody(task, order, href)),
+        labor: fields.labor?.map((labor) => laborBody(labor, order, href))
+    });
+};
+
+// The items of a body with their business objects, parents first.
+const itemsOf = (object: MObject, body: unknown, into: { object: MObject; item: Record<string, unknown> }[] = []) => {
+
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        return into;
+    }
+
+    into.push({ object, item: body as Record<string, unknown> });
+    for (const [name, child] of object.children) {
+        const items = (body as Record<string, unknown>)[name];
+        for (const item of Array.isArray(items) ? items : []) {
+            itemsOf(child.object, item, into);
+        }
+    }
+
+    return into;
+};
+
+const joinOf = (root: MObject, object: MObject): Record<string, string> | undefined => {
+
+    for (const child of root.children.values()) {
+        if (child.object === object) {
+            return child.join;
+        }
+
+        const deeper = joinOf(child.object, object);
+        if (deeper) {
+            return deeper;
+        }
+    }
+
+    return undefined;
+};
+
+// Puts the mistake into one item of the body (a copy); the model decides what it makes of it.
+const withFlaw = (root: MObject, body: unknown, mistake: Flaw | undefined): unknown => {
+
+    if (!mistake) {
+        return body;
+    }
+
+    const copy = structuredClone(body);
+    const items = (Array.isArray(copy) ? copy : [copy]).flatMap((item) => itemsOf(root, item));
+    if (!items.length) {
+        return copy;
+    }
+
+    const { object, item } = items[mistake.at % items.length]!;
+    const attrs = [...object.attrs.values()].filter((attr) => !attr.generated && !attr.readonly);
+    const pick = <T>(list: T[]) => list[mistake.at % list.length];
+    const join = joinOf(root, object);
+    switch (mistake.kind) {
+        case 'type': {
+            const attr = pick(attrs.filter((candidate) => !['upper', 'aln'].includes(candidate.type)));
+            item[attr?.name ?? 'nosuch'] = attr?.type === 'yorn' ? 'maybe' : 'abc';
+            break;
+        }
+
+        case 'length': {
+            const attr = pick(attrs.filter((candidate) => ['upper', 'aln'].includes(candidate.type) && !object.key.includes(candidate.name)));
+            item[attr?.name ?? 'nosuch'] = 'X'.repeat((attr?.length ?? 30) + 1);
+            break;
+        }
+
+        case 'required': {
+            const attr = pick(attrs.filter((candidate) => candidate.required));
+            item[attr?.name ?? 'nosuch'] = null;
+            break;
+        }
+
+        case 'parent': {
+            const column = join ? pick(Object.values(join))! : 'nosuch';
+            item[column] = object.attrs.get(column)?.type === 'integer' ? 99 : 'ZZ';
+            break;
+        }
+
+        case 'junk': {
+            const child = pick([...object.children.keys()]);
+            item[child ?? 'nosuch'] = [...(Array.isArray(item[child!]) ? item[child!] as unknown[] : []), 7];
+            break;
+        }
+
+        case 'readonly':
+            item[object.unique] = 123456;
+            break;
+
+        default:
+            item.bogus = 1;
+    }
+
+    return copy;
+};
+
+// ---- commands -----------------------------------------------------------------------------------------------
+
+const label = (name: string, spec: object) => `${name} ${JSON.stringify(spec)}`;
+
+const lower = (value: string, yes: boolean | undefined) => (yes ? value.toLowerCase() : value);
+
+export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>): fc.Arbitrary<Command> => {
+
+    const order = structures.get('mxmorder')!.root;
+    const permit = structures.get('mxmpermit')!.root;
+    const log = structures.get('mxmlog')!.root;
+
+    const create = fc.record({ site: siteArb, ordnum: ordnumArb, lowerKeys: sometimes(fc.constant(true), 6), fields: orderFields, flaw }).map((spec) => new Step(label('create', spec), (state) => ({
+        method: 'POST',
+        structure: 'mxmorder',
+        headers: {},
+        payload: withFlaw(order, { siteid: lower(spec.site, spec.lowerKeys), ordnum: lower(spec.ordnum, spec.lowerKeys), ...orderBody(state, spec.site, spec.ordnum, spec.fields) }, spec.flaw)
+    })));
+
+    // PATCH (update), PUT, POST + x-method-override PATCH, and their merges: patchtype MERGE or x-method-override MERGE.
+    const update = fc.record({
+        site: siteArb,
+        ordnum: ordnumArb,
+        merge: fc.boolean(),
+        via: fc.constantFrom('patch' as const, 'put' as const, 'post' as const, 'override' as const),
+        idForm,
+        rowstamp: sometimes(fc.constantFrom('current' as const, 'stale' as const), 5),
+        echoKeys: sometimes(fc.constant(true), 5),
+        fields: orderFields,
+        flaw
+    }).map((spec) => new Step(label(spec.merge ? 'merge' : 'update', spec), (state) => {
+
+        const override = spec.via === 'post' ? 'PATCH' : spec.via === 'override' ? (spec.merge ? 'MERGE' : 'PUT') : undefined;
+        const headers: Record<string, string> = defined({ 'x-method-override': override, patchtype: spec.merge && override !== 'MERGE' ? 'MERGE' : undefined }) as Record<string, string>;
+        const method = override ? 'POST' : spec.via === 'put' ? 'PUT' : 'PATCH';
+        const current = findOrder(state, spec.site, spec.ordnum);
+        const body: Record<string, unknown> = orderBody(state, spec.site, spec.ordnum, spec.fields);
+        if (spec.rowstamp) {
+            body._rowstamp = spec.rowstamp === 'current' ? current?.stamp ?? '1' : '1';
+        }
+
+        if (spec.echoKeys) {
+            Object.assign(body, { siteid: spec.site, ordnum: spec.ordnum });
+        }
+
+        return { method, structure: 'mxmorder', id: orderId(state, spec.site, spec.ordnum, spec.idForm), headers, payload: withFlaw(order, body, spec.flaw) };
+    }));
+
+    const sync = fc.record({ site: siteArb, ordnum: ordnumArb, merge: fc.boolean(), lowerKeys: sometimes(fc.constant(true), 6), fields: orderFields, flaw }).map((spec) => new Step(label('sync', spec), (state) => ({
+        method: 'POST',
+        structure: 'mxmorder',
+        headers: { 'x-method-override': 'SYNC', ...(spec.merge ? { patchtype: 'MERGE' } : {}) },
+        payload: withFlaw(order, { siteid: lower(spec.site, spec.lowerKeys), ordnum: lower(spec.ordnum, spec.lowerKeys), ...orderBody(state, spec.site, spec.ordnum, spec.fields) }, spec.flaw)
+    })));
+
+    const remove = fc.record({ site: siteArb, ordnum: ordnumArb, via: fc.constantFrom('delete' as const, 'post' as const, 'patch' as const), idForm }).map((spec) => new Step(label('delete', spec), (state): ModelRequest => ({
+        method: spec.via === 'delete' ? 'DELETE' : spec.via === 'post' ? 'POST' : 'PATCH',
+        structure: 'mxmorder',
+        id: orderId(state, spec.site, spec.ordnum, spec.idForm),
+        headers: spec.via === 'post' ? { 'x-method-override': 'DELETE' } : {},
+        payload: spec.via === 'patch' ? { _action: 'Delete' } : undefined
+    })));
+
+    const bulkItem = fc.record({
+        action: fc.constantFrom(undefined, 'Add', 'Update', 'Merge', 'Delete', 'AddChange'),
+        site: siteArb,
+        ordnum: ordnumArb,
+        by: fc.constantFrom('href' as const, 'keys' as const),
+        fields: orderFields,
+        bulkid: sometimes(fc.constantFrom('b1', 'b2'), 3)
+    });
+    const bulk = fc.record({ allornothing: sometimes(fc.constant(true), 3), items: fc.array(bulkItem, { minLength: 1, maxLength: 4 }), flaw }).map((spec) => new Step(label('bulk', spec), (state) => ({
+        method: 'POST',
+        structure: 'mxmorder',
+        headers: { 'x-method-override': 'BULK', ...(spec.allornothing ? { allornothing: '1' } : {}) },
+        payload: withFlaw(order, spec.items.map((item) => {
+
+            const action = item.action?.toLowerCase();
+            const named = action === undefined || action === 'add' || item.by === 'keys' ? { siteid: item.site, ordnum: item.ordnum } : { href: orderHref(item.site, item.ordnum) };
+            const fields = action === 'delete' ? {} : orderBody(state, item.site, item.ordnum, item.fields);
+            return defined({ _action: item.action, ...named, ...fields, _bulkid: item.bulkid });
+        }), spec.flaw)
+    })));
+
+    // Permits restrict deleting the order they name.
+    const permits = fc.record({
+        action: fc.constantFrom('create' as const, 'create' as const, 'update' as const, 'delete' as const),
+        permitnum: fc.constantFrom('P1', 'P2'),
+        site: fc.constantFrom(...sites, null),
+        ordnum: fc.constantFrom(...ordnums, undefined),
+        description,
+        flaw
+    }).map((spec) => new Step(label('permit', spec), (): ModelRequest => {
+
+        const id = base64Id([spec.permitnum]);
+        if (spec.action === 'delete') {
+            return { method: 'DELETE', structure: 'mxmpermit', id, headers: {} };
+        }
+
+        const body = defined({ siteid: spec.site, ordnum: spec.ordnum, description: spec.description });
+        return spec.action === 'create' ?
+            { method: 'POST', structure: 'mxmpermit', headers: {}, payload: withFlaw(permit, { permitnum: spec.permitnum, ...body }, spec.flaw) } :
+            { method: 'PATCH', structure: 'mxmpermit', id, headers: {}, payload: withFlaw(permit, body, spec.flaw) };
+    }));
+
+    // Logs are deleted with the order they name; their lines are keyed by numbers every log shares.
+    const lineSpec = fc.record({ lineno: fc.constantFrom(1, 2), del: sometimes(fc.constant(true), 4), text: description });
+    const logs = fc.record({
+        action: fc.constantFrom('create' as const, 'create' as const, 'update' as const, 'merge' as const, 'sync' as const, 'delete' as const),
+        site: siteArb,
+        lognum: fc.constantFrom('L1', 'L2'),
+        ordnum: fc.constantFrom(...ordnums, undefined),
+        text: description,
+        lines: sometimes(fc.uniqueArray(lineSpec, { selector: (line) => line.lineno, maxLength: 2 }), 2),
+        flaw
+    }).map((spec) => new Step(label('log', spec), (): ModelRequest => {
+
+        const id = base64Id([spec.site, spec.lognum]);
+        if (spec.action === 'delete') {
+            return { method: 'DELETE', structure: 'mxmlog', id, headers: {} };
+        }
+
+        const body = defined({
+            ordnum: spec.ordnum,
+            text: spec.text,
+            line: spec.lines?.map((line) => (line.del ? { lineno: line.lineno, _action: 'Delete' } : defined({ lineno: line.lineno, text: line.text })))
+        });
+        const keys = { siteid: spec.site, lognum: spec.lognum };
+        switch (spec.action) {
+            case 'create': return { method: 'POST', structure: 'mxmlog', headers: {}, payload: withFlaw(log, { ...keys, ...body }, spec.flaw) };
+            case 'sync': return { method: 'POST', structure: 'mxmlog', headers: { 'x-method-override': 'SYNC', patchtype: 'MERGE' }, payload: withFlaw(log, { ...keys, ...body }, spec.flaw) };
+            default: return { method: 'PATCH', structure: 'mxmlog', id, headers: spec.action === 'merge' ? { patchtype: 'MERGE' } : {}, payload: withFlaw(log, body, spec.flaw) };
+        }
+    }));
+
+    return fc.oneof(
+        { weight: 5, arbitrary: create },
+        { weight: 6, arbitrary: update },
+        { weight: 2, arbitrary: sync },
+        { weight: 2, arbitrary: remove },
+        { weight: 3, arbitrary: bulk },
+        { weight: 2, arbitrary: permits },
+        { weight: 2, arbitrary: logs }
+    );
+};
