@@ -134,7 +134,7 @@ for (const database of testDatabases) {
             expect(res.result.properties.memo.persistent).to.be.false();
             expect(res.result.properties.woactivity.type).to.equal('array');
             expect(res.result.properties.woactivity.items.pk).to.equal(['taskid']);
-            expect(res.result.properties.doclinks.readOnly).to.be.true();
+            expect(res.result.properties.doclinks).to.not.exist();
             expect(res.result.required).to.equal(['siteid']);
             const asset = await t.inject({ url: '/maximo/api/jsonschemas/mxapiasset', headers: wilson });
             expect(asset.result.properties.installdate.format).to.equal('date');

@@ -52,10 +52,7 @@ const objectSchema = (object: BusinessObject, domains: ReadonlyMap<string, Domai
         properties[child.name] = { type: 'array', items: { ...objectSchema(child.object, domains), cardinality: 'UNDEFINED', objectName: child.object.name } };
     }
 
-    if (object.attachments) {
-        properties.doclinks = { type: 'object', description: 'Attachments', readOnly: true };
-    }
-
+    // A structure may declare `doclinks`, but attachments are not served yet: no schema advertises them.
     return {
         type: 'object',
         properties,

@@ -95,9 +95,9 @@ const indexesOf = (registry: Registry) => {
     };
 
     // A child's key is unique within its parent: the join columns come first.
-    const walk = (object: BusinessObject, parentJoin: string[]) => {
+    const walk = (object: BusinessObject) => {
 
-        const key = object.primaryKey.length === 1 && object.primaryKey[0] === object.uniqueColumn ? [] : [...parentJoin, ...object.primaryKey];
+        const key = object.primaryKey.length === 1 && object.primaryKey[0] === object.uniqueColumn ? [] : [...object.identity];
         if (key.length) {
             add(object.table, key, true);
         }
@@ -112,11 +112,11 @@ const indexesOf = (registry: Registry) => {
 
         for (const child of object.children.values()) {
             add(child.object.table, Object.values(child.join), false);
-            walk(child.object, Object.values(child.join));
+            walk(child.object);
         }
     };
 
-    registry.list().forEach((structure) => walk(structure.root, []));
+    registry.list().forEach((structure) => walk(structure.root));
 
     for (const structure of registry.list()) {
         for (const relation of Object.values(structure.def.relations)) {

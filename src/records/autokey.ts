@@ -6,7 +6,7 @@ import type { Row } from './find';
 
 
 // Generated keys (`autokey`, like a work order's wonum): a counter row per attribute and scope — the values of
-// the record's other key attributes, so work orders number per site. The counter is incremented with an
+// the row's other identity attributes, so work orders number per site and a child's numbers per parent. The counter is incremented with an
 // UPDATE inside the write's transaction: PostgreSQL locks the row until commit and SQLite writes one
 // transaction at a time, so concurrent creates never receive the same number.
 
@@ -39,7 +39,7 @@ const increment = async (db: Db, key: { objectname: string; attribute: string; s
 
 const nextValue = async (db: Db, object: BusinessObject, attr: Attribute, values: Row) => {
 
-    const others = object.primaryKey.filter((name) => name !== attr.name);
+    const others = object.identity.filter((name) => name !== attr.name);
     const scopeWhere = Object.fromEntries(others.map((name) => [name, values[name] ?? null]));
     const key = { objectname: object.name, attribute: attr.name, scope: JSON.stringify(others.map((name) => values[name] ?? null)) };
     const { prefix } = settingsOf(attr);

@@ -23,10 +23,10 @@ const keyValue = (object: BusinessObject, key: string, value: string | null): st
 
 export type Row = Record<string, unknown>;
 
-// The WHERE of one record: its primary-key values.
+// The WHERE of one stored row: its identity's values (a child's parent join columns and its key).
 export const keyOf = (object: BusinessObject, row: Row): Row => {
 
-    return Object.fromEntries(object.primaryKey.map((key) => [key, row[key] ?? null]));
+    return Object.fromEntries(object.identity.map((key) => [key, row[key] ?? null]));
 };
 
 // The WHERE for a member id in any of its three forms; undefined when the id cannot name a record.

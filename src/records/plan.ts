@@ -5,6 +5,7 @@ import type { WriteScope } from './context';
 import { idWhere, joinValues, type Row } from './find';
 import { completeNew, keyValues, parseItem, type ParsedItem, type ParseSettings } from './input';
 import { checkLookups } from './lookups';
+import { memberId } from './serialize';
 import { checkStatus } from './status';
 
 
@@ -75,18 +76,25 @@ export const planUpdate = async (scope: WriteScope, object: BusinessObject, curr
     await checkLookups(scope, object, item.values, row);
     const children: ChildPlan[] = [];
     for (const [name, items] of item.children) {
-        children.push(await planChildren(scope, object.children.get(name)!, row, items, merge));
+        children.push(await planChildren(scope, object, object.children.get(name)!, row, items, merge));
     }
 
     return { op: 'update', object, current, values: item.values, transient: item.transient, children };
 };
 
-// The stored child a body item refers to: by its href's id, else by its key values.
-const matchChild = (child: Child, existing: Row[], body: unknown, probe: ParsedItem) => {
+// The stored child a body item refers to: by its href's id, else by its key values. `existing` holds this
+// parent's rows only; an href that names a row of another parent (…/{parentid}/{child}/{id}) names none here.
+const matchChild = (child: Child, parentId: string, existing: Row[], body: unknown, probe: ParsedItem) => {
 
     const object = child.object;
     if (probe.href) {
-        const where = idWhere(object, probe.href.slice(probe.href.lastIndexOf('/') + 1));
+        const segments = probe.href.split('?')[0]!.split('/');
+        const at = segments.lastIndexOf(child.name);
+        if (at > 0 && at === segments.length - 2 && segments[at - 1] !== parentId) {
+            return undefined;
+        }
+
+        const where = idWhere(object, segments[segments.length - 1]!);
         return where ? existing.find((row) => Object.entries(where).every(([key, value]) => String(row[key]) === String(value))) : undefined;
     }
 
@@ -94,9 +102,10 @@ const matchChild = (child: Child, existing: Row[], body: unknown, probe: ParsedI
     return keys ? existing.find((row) => object.primaryKey.every((key) => String(row[key]) === String(keys[key]))) : undefined;
 };
 
-const planChildren = async (scope: WriteScope, child: Child, parent: Row, items: unknown[], merge: boolean): Promise<ChildPlan> => {
+const planChildren = async (scope: WriteScope, parentObject: BusinessObject, child: Child, parent: Row, items: unknown[], merge: boolean): Promise<ChildPlan> => {
 
     const object = child.object;
+    const parentId = memberId(parentObject, parent);
     const fixed = joinValues(child, parent);
     const existing = await scope.db.query(object.table).where(fixed) as Row[];
     const matched = new Set<Row>();
@@ -104,10 +113,13 @@ const planChildren = async (scope: WriteScope, child: Child, parent: Row, items:
     for (const body of items) {
         // A first, silent parse only to read the keys the item names.
         const probe = parseItem(body, { ...settingsFor(scope, object, { fixed }), errors: [] });
-        const current = matchChild(child, existing, body, probe);
+        const current = matchChild(child, parentId, existing, body, probe);
         if (current) {
             matched.add(current);
             plans.push(await planUpdate(scope, object, current, body, merge));
+        }
+        else if (probe.href) {
+            scope.errors.push({ attribute: 'href', objectPath: object.path, message: `The href ${probe.href} names no ${object.name} of this record.`, reason: 'badRequest' });
         }
         else if (probe.action === 'delete') {
             scope.errors.push({ attribute: object.primaryKey[0]!, objectPath: object.path, message: `There is no ${object.name} with the keys given to delete.`, reason: 'badRequest' });

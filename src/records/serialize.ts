@@ -60,9 +60,6 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
             record[`${name}_collectionref`] = `${href}/${name}`;
         }
 
-        if (plan.object.attachments) {
-            record.doclinks = { href: `${href}/doclinks` };
-        }
     }
 
     return record;

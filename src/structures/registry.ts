@@ -11,6 +11,12 @@ export interface BusinessObject {
     readonly table: string;
     readonly uniqueColumn: string;
     readonly primaryKey: readonly string[];
+    /**
+     * The columns that name one row in its table: the primary key, and for a child first its join columns, so
+     * that a child's key (a task number) names the row of one parent only. Every statement on a stored row
+     * (update, delete, rowstamp check, autokey scope) and the unique index are built from it.
+     */
+    readonly identity: readonly string[];
     readonly attributes: ReadonlyMap<string, Attribute>;
     readonly columns: readonly Attribute[];
     /** Database indexes over several attributes (`indexes:` in the YAML). */
@@ -34,7 +40,7 @@ export interface Structure {
     readonly root: BusinessObject;
 }
 
-const buildObject = (def: ObjectDef, path: string): BusinessObject => {
+const buildObject = (def: ObjectDef, path: string, parentJoin: readonly string[] = []): BusinessObject => {
 
     const attributes = new Map<string, Attribute>(Object.entries(def.attributes).map(([name, attr]) => [name, { ...attr, name }]));
     const children = new Map<string, Child>();
@@ -45,7 +51,8 @@ const buildObject = (def: ObjectDef, path: string): BusinessObject => {
             continue;
         }
 
-        children.set(name, { name, object: buildObject(child, `${path}.${name}`), join: (child as ChildObjectDef).join });
+        const join = (child as ChildObjectDef).join;
+        children.set(name, { name, object: buildObject(child, `${path}.${name}`, Object.values(join)), join });
     }
 
     return {
@@ -53,6 +60,7 @@ const buildObject = (def: ObjectDef, path: string): BusinessObject => {
         table: def.table ?? def.object.toLowerCase(),
         uniqueColumn: def.uniqueColumn,
         primaryKey: def.primaryKey,
+        identity: [...new Set([...parentJoin, ...def.primaryKey])],
         attributes,
         columns: [...attributes.values()].filter((attr) => attr.persistent),
         indexes: def.indexes,

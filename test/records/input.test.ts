@@ -45,7 +45,7 @@ experiment('reading a write body', () => {
     test('ignores what the server itself writes into records, and nothing else', () => {
 
         const s = settings();
-        const item = parseItem({ localref: 'x', _id: 1, _bulkid: '2', woactivity_collectionref: 'x', doclinks: { href: 'x' }, status_description: 'Waiting', 'spi:description': 'Prefixed' }, s);
+        const item = parseItem({ localref: 'x', _id: 1, _bulkid: '2', woactivity_collectionref: 'x', status_description: 'Waiting', 'spi:description': 'Prefixed' }, s);
         expect(s.errors).to.equal([]);
         expect(item.values).to.equal({ description: 'Prefixed' });
         parseItem({ description_description: 'x' }, s);
@@ -54,6 +54,11 @@ experiment('reading a write body', () => {
         const taskSettings = settings({ object: task, objectPath: task.path });
         parseItem({ doclinks: [] }, taskSettings);
         expect(taskSettings.errors[0]!.attribute).to.equal('doclinks');
+        expect(taskSettings.errors[0]!.reason).to.equal('unknownAttribute');
+        const inline = settings();
+        parseItem({ doclinks: [{ urltype: 'FILE', document: 'a.txt' }] }, inline);
+        expect(inline.errors[0]).to.include({ attribute: 'doclinks', reason: 'badRequest' });
+        expect(inline.errors[0]!.message).to.contain('not supported');
     });
 
     test('nulls, empty strings, parent values, read-only values and domains', () => {
