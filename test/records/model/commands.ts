@@ -28,6 +28,8 @@ export const requestUrl = (request: ModelRequest): string => `/maximo/oslc/os/${
 export class Harness {
 
     readonly reference: Reference;
+    /** How many requests of each kind got each status (bulk items counted apart): what the runs exercised. */
+    readonly stats = new Map<string, number>();
     #log: string[] = [];
     #dump: Dump = {};
 
@@ -85,6 +87,13 @@ export class Harness {
         const problems = compareTables(this.structures, state, dump);
         if (problems.length) {
             fail('the tables differ from the model', [...problems.map((problem) => `  - ${problem}`), 'tables before the request:', showDump(this.structures, this.#dump), 'tables after it:', showDump(this.structures, dump)]);
+        }
+
+        const kind = label.slice(0, label.indexOf(' '));
+        const count = (key: string) => this.stats.set(key, (this.stats.get(key) ?? 0) + 1);
+        count(`${kind} ${res.statusCode}`);
+        for (const item of expected.items ?? []) {
+            count(`bulk item ${item.status}`);
         }
 
         model.state = state;
@@ -219,12 +228,15 @@ const taskBody = (spec: TaskSpec, order: MRow | undefined, href: string) => {
     return defined({ ...body, description: spec.description, done: spec.done, step: spec.steps?.map((step) => stepBody(step, task, taskHref)) });
 };
 
-const laborBody = (spec: LaborSpec, order: MRow | undefined, href: string) => {
+// `own` names a stored labor row of the order that no other item of the body names yet (two items naming one
+// row is left unspecified); with none left, the item is a new row.
+const laborBody = (spec: LaborSpec, order: MRow | undefined, href: string, used: Set<MRow>) => {
 
-    const known = order?.kids.labor!.filter((row) => row.id !== undefined) ?? [];
+    const known = order?.kids.labor!.filter((row) => row.id !== undefined && !used.has(row)) ?? [];
     let body: Record<string, unknown>;
     if (spec.ref === 'own' && known.length) {
         const row = known[spec.index! % known.length]!;
+        used.add(row);
         body = spec.href ? { href: `${href}/labor/${base64Id([row.id!])}` } : { mlaborid: row.id };
     }
     else if (spec.ref === 'missing') {
@@ -241,11 +253,12 @@ const orderBody = (state: State, siteid: string, ordnum: string, fields: OrderFi
 
     const order = findOrder(state, siteid, ordnum);
     const href = orderHref(siteid, ordnum);
+    const used = new Set<MRow>();
     return defined({
         description: fields.description,
         priority: fields.priority,
         task: fields.tasks?.map((task) => taskBody(task, order, href)),
-        labor: fields.labor?.map((labor) => laborBody(labor, order, href))
+        labor: fields.labor?.map((labor) => laborBody(labor, order, href, used))
     });
 };
 
@@ -348,23 +361,63 @@ const label = (name: string, spec: object) => `${name} ${JSON.stringify(spec)}`;
 
 const lower = (value: string, yes: boolean | undefined) => (yes ? value.toLowerCase() : value);
 
+// Which record a command names, resolved against the model's state when it runs: one that is stored (most
+// writes), one that is not (most creates), or given keys (which may or may not be stored: 404s, duplicates).
+type Target = { stored: number } | { fresh: number } | { keys: [string, string] };
+
+const storedTarget = (keys: fc.Arbitrary<[string, string]>) => fc.oneof({ weight: 6, arbitrary: fc.record({ stored: fc.nat(3) }) }, { weight: 1, arbitrary: fc.record({ keys }) });
+const freshTarget = (keys: fc.Arbitrary<[string, string]>) => fc.oneof({ weight: 4, arbitrary: fc.record({ fresh: fc.nat(3) }) }, { weight: 1, arbitrary: fc.record({ keys }) });
+const anyTarget = (keys: fc.Arbitrary<[string, string]>) => fc.oneof(storedTarget(keys), freshTarget(keys));
+
+const resolve = (rows: readonly MRow[], attrs: [string, string], all: readonly [string, string][], target: Target): [string, string] => {
+
+    if ('keys' in target) {
+        return target.keys;
+    }
+
+    const stored = rows.map((row) => [row.v[attrs[0]], row.v[attrs[1]]] as [string, string]);
+    const missing = all.filter(([a, b]) => !stored.some(([x, y]) => x === a && y === b));
+    const [list, n] = 'stored' in target ? [stored.length ? stored : missing, target.stored] : [missing.length ? missing : stored, target.fresh];
+    return list[n % list.length]!;
+};
+
+const orderKeys = fc.tuple(siteArb, ordnumArb);
+const allOrders = sites.flatMap((siteid) => ordnums.map((ordnum) => [siteid, ordnum] as [string, string]));
+const resolveOrder = (state: State, target: Target) => resolve(state.mxmorder!, ['siteid', 'ordnum'], allOrders, target);
+
+const lognums = ['L1', 'L2'];
+const logKeys = fc.tuple(siteArb, fc.constantFrom(...lognums));
+const allLogs = sites.flatMap((siteid) => lognums.map((lognum) => [siteid, lognum] as [string, string]));
+
+const permitnums = ['P1', 'P2'];
+const permitKeys = fc.tuple(fc.constantFrom(...permitnums), fc.constant(''));
+const allPermits = permitnums.map((permitnum) => [permitnum, ''] as [string, string]);
+
+// The order a permit or a log names: mostly a stored one, sometimes none or one that is not stored.
+const namedOrder = fc.oneof({ weight: 3, arbitrary: storedTarget(orderKeys) }, { weight: 1, arbitrary: fc.constant(undefined) });
+const namesOrder = (state: State, target: Target | undefined) => (target ? resolveOrder(state, target) : [null, undefined]);
+
 export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>): fc.Arbitrary<Command> => {
 
     const order = structures.get('mxmorder')!.root;
     const permit = structures.get('mxmpermit')!.root;
     const log = structures.get('mxmlog')!.root;
 
-    const create = fc.record({ site: siteArb, ordnum: ordnumArb, lowerKeys: sometimes(fc.constant(true), 6), fields: orderFields, flaw }).map((spec) => new Step(label('create', spec), (state) => ({
-        method: 'POST',
-        structure: 'mxmorder',
-        headers: {},
-        payload: withFlaw(order, { siteid: lower(spec.site, spec.lowerKeys), ordnum: lower(spec.ordnum, spec.lowerKeys), ...orderBody(state, spec.site, spec.ordnum, spec.fields) }, spec.flaw)
-    })));
+    const create = fc.record({ order: freshTarget(orderKeys), lowerKeys: sometimes(fc.constant(true), 6), fields: orderFields, flaw }).map((spec) => new Step(label('create', spec), (state) => {
 
-    // PATCH (update), PUT, POST + x-method-override PATCH, and their merges: patchtype MERGE or x-method-override MERGE.
+        const [siteid, ordnum] = resolveOrder(state, spec.order);
+        return {
+            method: 'POST',
+            structure: 'mxmorder',
+            headers: {},
+            payload: withFlaw(order, { siteid: lower(siteid, spec.lowerKeys), ordnum: lower(ordnum, spec.lowerKeys), ...orderBody(state, siteid, ordnum, spec.fields) }, spec.flaw)
+        };
+    }));
+
+    // PATCH (update), PUT, POST + x-method-override PATCH or PUT, and their merges: patchtype MERGE or
+    // x-method-override MERGE.
     const update = fc.record({
-        site: siteArb,
-        ordnum: ordnumArb,
+        order: storedTarget(orderKeys),
         merge: fc.boolean(),
         via: fc.constantFrom('patch' as const, 'put' as const, 'post' as const, 'override' as const),
         idForm,
@@ -374,102 +427,108 @@ export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>): f
         flaw
     }).map((spec) => new Step(label(spec.merge ? 'merge' : 'update', spec), (state) => {
 
+        const [siteid, ordnum] = resolveOrder(state, spec.order);
         const override = spec.via === 'post' ? 'PATCH' : spec.via === 'override' ? (spec.merge ? 'MERGE' : 'PUT') : undefined;
-        const headers: Record<string, string> = defined({ 'x-method-override': override, patchtype: spec.merge && override !== 'MERGE' ? 'MERGE' : undefined }) as Record<string, string>;
+        const headers = defined({ 'x-method-override': override, patchtype: spec.merge && override !== 'MERGE' ? 'MERGE' : undefined }) as Record<string, string>;
         const method = override ? 'POST' : spec.via === 'put' ? 'PUT' : 'PATCH';
-        const current = findOrder(state, spec.site, spec.ordnum);
-        const body: Record<string, unknown> = orderBody(state, spec.site, spec.ordnum, spec.fields);
+        const body: Record<string, unknown> = orderBody(state, siteid, ordnum, spec.fields);
         if (spec.rowstamp) {
-            body._rowstamp = spec.rowstamp === 'current' ? current?.stamp ?? '1' : '1';
+            body._rowstamp = spec.rowstamp === 'current' ? findOrder(state, siteid, ordnum)?.stamp ?? '1' : '1';
         }
 
         if (spec.echoKeys) {
-            Object.assign(body, { siteid: spec.site, ordnum: spec.ordnum });
+            Object.assign(body, { siteid, ordnum });
         }
 
-        return { method, structure: 'mxmorder', id: orderId(state, spec.site, spec.ordnum, spec.idForm), headers, payload: withFlaw(order, body, spec.flaw) };
+        return { method, structure: 'mxmorder', id: orderId(state, siteid, ordnum, spec.idForm), headers, payload: withFlaw(order, body, spec.flaw) };
     }));
 
-    const sync = fc.record({ site: siteArb, ordnum: ordnumArb, merge: fc.boolean(), lowerKeys: sometimes(fc.constant(true), 6), fields: orderFields, flaw }).map((spec) => new Step(label('sync', spec), (state) => ({
-        method: 'POST',
-        structure: 'mxmorder',
-        headers: { 'x-method-override': 'SYNC', ...(spec.merge ? { patchtype: 'MERGE' } : {}) },
-        payload: withFlaw(order, { siteid: lower(spec.site, spec.lowerKeys), ordnum: lower(spec.ordnum, spec.lowerKeys), ...orderBody(state, spec.site, spec.ordnum, spec.fields) }, spec.flaw)
-    })));
+    const sync = fc.record({ order: anyTarget(orderKeys), merge: fc.boolean(), lowerKeys: sometimes(fc.constant(true), 6), fields: orderFields, flaw }).map((spec) => new Step(label('sync', spec), (state) => {
 
-    const remove = fc.record({ site: siteArb, ordnum: ordnumArb, via: fc.constantFrom('delete' as const, 'post' as const, 'patch' as const), idForm }).map((spec) => new Step(label('delete', spec), (state): ModelRequest => ({
-        method: spec.via === 'delete' ? 'DELETE' : spec.via === 'post' ? 'POST' : 'PATCH',
-        structure: 'mxmorder',
-        id: orderId(state, spec.site, spec.ordnum, spec.idForm),
-        headers: spec.via === 'post' ? { 'x-method-override': 'DELETE' } : {},
-        payload: spec.via === 'patch' ? { _action: 'Delete' } : undefined
-    })));
+        const [siteid, ordnum] = resolveOrder(state, spec.order);
+        return {
+            method: 'POST',
+            structure: 'mxmorder',
+            headers: { 'x-method-override': 'SYNC', ...(spec.merge ? { patchtype: 'MERGE' } : {}) },
+            payload: withFlaw(order, { siteid: lower(siteid, spec.lowerKeys), ordnum: lower(ordnum, spec.lowerKeys), ...orderBody(state, siteid, ordnum, spec.fields) }, spec.flaw)
+        };
+    }));
 
-    const bulkItem = fc.record({
-        action: fc.constantFrom(undefined, 'Add', 'Update', 'Merge', 'Delete', 'AddChange'),
-        site: siteArb,
-        ordnum: ordnumArb,
-        by: fc.constantFrom('href' as const, 'keys' as const),
-        fields: orderFields,
-        bulkid: sometimes(fc.constantFrom('b1', 'b2'), 3)
-    });
+    // DELETE, POST + x-method-override DELETE, PATCH with _action Delete.
+    const remove = fc.record({ order: storedTarget(orderKeys), via: fc.constantFrom('delete' as const, 'post' as const, 'patch' as const), idForm }).map((spec) => new Step(label('delete', spec), (state): ModelRequest => {
+
+        const [siteid, ordnum] = resolveOrder(state, spec.order);
+        return {
+            method: spec.via === 'delete' ? 'DELETE' : spec.via === 'post' ? 'POST' : 'PATCH',
+            structure: 'mxmorder',
+            id: orderId(state, siteid, ordnum, spec.idForm),
+            headers: spec.via === 'post' ? { 'x-method-override': 'DELETE' } : {},
+            payload: spec.via === 'patch' ? { _action: 'Delete' } : undefined
+        };
+    }));
+
+    // Items of every _action, naming their record by href or keys; each resolved against the state before the
+    // bulk (an item may name a record an earlier item deleted or created).
+    const bulkItem = fc.oneof(
+        fc.record({ action: fc.constantFrom(undefined, 'Add'), order: freshTarget(orderKeys), fields: orderFields, bulkid: sometimes(fc.constantFrom('b1', 'b2'), 3) }),
+        fc.record({ action: fc.constantFrom('Update', 'Merge', 'Delete', 'AddChange'), order: storedTarget(orderKeys), by: fc.constantFrom('href' as const, 'keys' as const), fields: orderFields, bulkid: sometimes(fc.constantFrom('b1', 'b2'), 3) }),
+        fc.record({ action: fc.constant('AddChange'), order: freshTarget(orderKeys), by: fc.constant('keys' as const), fields: orderFields })
+    );
     const bulk = fc.record({ allornothing: sometimes(fc.constant(true), 3), items: fc.array(bulkItem, { minLength: 1, maxLength: 4 }), flaw }).map((spec) => new Step(label('bulk', spec), (state) => ({
         method: 'POST',
         structure: 'mxmorder',
         headers: { 'x-method-override': 'BULK', ...(spec.allornothing ? { allornothing: '1' } : {}) },
         payload: withFlaw(order, spec.items.map((item) => {
 
-            const action = item.action?.toLowerCase();
-            const named = action === undefined || action === 'add' || item.by === 'keys' ? { siteid: item.site, ordnum: item.ordnum } : { href: orderHref(item.site, item.ordnum) };
-            const fields = action === 'delete' ? {} : orderBody(state, item.site, item.ordnum, item.fields);
-            return defined({ _action: item.action, ...named, ...fields, _bulkid: item.bulkid });
+            const [siteid, ordnum] = resolveOrder(state, item.order);
+            const named = !('by' in item) || item.by === 'keys' ? { siteid, ordnum } : { href: orderHref(siteid, ordnum) };
+            const fields = item.action === 'Delete' ? {} : orderBody(state, siteid, ordnum, item.fields);
+            return defined({ _action: item.action, ...named, ...fields, _bulkid: 'bulkid' in item ? item.bulkid : undefined });
         }), spec.flaw)
     })));
 
     // Permits restrict deleting the order they name.
-    const permits = fc.record({
-        action: fc.constantFrom('create' as const, 'create' as const, 'update' as const, 'delete' as const),
-        permitnum: fc.constantFrom('P1', 'P2'),
-        site: fc.constantFrom(...sites, null),
-        ordnum: fc.constantFrom(...ordnums, undefined),
-        description,
-        flaw
-    }).map((spec) => new Step(label('permit', spec), (): ModelRequest => {
+    const permits = fc.oneof(
+        { weight: 2, arbitrary: fc.record({ action: fc.constant('create' as const), permit: freshTarget(permitKeys), order: namedOrder, description, flaw }) },
+        { weight: 1, arbitrary: fc.record({ action: fc.constantFrom('update' as const, 'delete' as const), permit: storedTarget(permitKeys), order: namedOrder, description, flaw }) }
+    ).map((spec) => new Step(label('permit', spec), (state): ModelRequest => {
 
-        const id = base64Id([spec.permitnum]);
+        const [permitnum] = resolve(state.mxmpermit!, ['permitnum', 'permitnum'], allPermits, spec.permit);
+        const id = base64Id([permitnum]);
         if (spec.action === 'delete') {
             return { method: 'DELETE', structure: 'mxmpermit', id, headers: {} };
         }
 
-        const body = defined({ siteid: spec.site, ordnum: spec.ordnum, description: spec.description });
+        const [siteid, ordnum] = namesOrder(state, spec.order);
+        const body = defined({ siteid, ordnum, description: spec.description });
         return spec.action === 'create' ?
-            { method: 'POST', structure: 'mxmpermit', headers: {}, payload: withFlaw(permit, { permitnum: spec.permitnum, ...body }, spec.flaw) } :
+            { method: 'POST', structure: 'mxmpermit', headers: {}, payload: withFlaw(permit, { permitnum, ...body }, spec.flaw) } :
             { method: 'PATCH', structure: 'mxmpermit', id, headers: {}, payload: withFlaw(permit, body, spec.flaw) };
     }));
 
     // Logs are deleted with the order they name; their lines are keyed by numbers every log shares.
     const lineSpec = fc.record({ lineno: fc.constantFrom(1, 2), del: sometimes(fc.constant(true), 4), text: description });
-    const logs = fc.record({
-        action: fc.constantFrom('create' as const, 'create' as const, 'update' as const, 'merge' as const, 'sync' as const, 'delete' as const),
-        site: siteArb,
-        lognum: fc.constantFrom('L1', 'L2'),
-        ordnum: fc.constantFrom(...ordnums, undefined),
-        text: description,
-        lines: sometimes(fc.uniqueArray(lineSpec, { selector: (line) => line.lineno, maxLength: 2 }), 2),
-        flaw
-    }).map((spec) => new Step(label('log', spec), (): ModelRequest => {
+    const logFields = { order: namedOrder, text: description, lines: sometimes(fc.uniqueArray(lineSpec, { selector: (line) => line.lineno, maxLength: 2 }), 2), flaw };
+    const logs = fc.oneof(
+        fc.record({ action: fc.constant('create' as const), log: freshTarget(logKeys), ...logFields }),
+        fc.record({ action: fc.constantFrom('update' as const, 'merge' as const, 'sync' as const, 'delete' as const), log: storedTarget(logKeys), ...logFields })
+    ).map((spec) => new Step(label('log', spec), (state): ModelRequest => {
 
-        const id = base64Id([spec.site, spec.lognum]);
+        const [named, ordnum] = namesOrder(state, spec.order);
+        const [stored, lognum] = resolve(state.mxmlog!, ['siteid', 'lognum'], allLogs, spec.log);
+        // A new log of an order is a log of the order's site, so that deleting the order deletes it.
+        const siteid = spec.action === 'create' && named ? named : stored;
+        const id = base64Id([siteid, lognum]);
         if (spec.action === 'delete') {
             return { method: 'DELETE', structure: 'mxmlog', id, headers: {} };
         }
 
         const body = defined({
-            ordnum: spec.ordnum,
+            ordnum,
             text: spec.text,
             line: spec.lines?.map((line) => (line.del ? { lineno: line.lineno, _action: 'Delete' } : defined({ lineno: line.lineno, text: line.text })))
         });
-        const keys = { siteid: spec.site, lognum: spec.lognum };
+        const keys = { siteid, lognum };
         switch (spec.action) {
             case 'create': return { method: 'POST', structure: 'mxmlog', headers: {}, payload: withFlaw(log, { ...keys, ...body }, spec.flaw) };
             case 'sync': return { method: 'POST', structure: 'mxmlog', headers: { 'x-method-override': 'SYNC', patchtype: 'MERGE' }, payload: withFlaw(log, { ...keys, ...body }, spec.flaw) };

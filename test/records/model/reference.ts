@@ -505,7 +505,7 @@ export class Reference {
     // Updates `current` in place (the state is a copy); 'delete' when the item asks its row to be deleted.
     private updateItem(object: MObject, current: MRow, body: unknown, merge: boolean, isRoot: boolean, errors: Errors): 'delete' | undefined {
 
-        const item = parseItem(object, body, { current: current.v }, errors);
+        const item = parseItem(object, body, { current: { ...current.v, [object.unique]: current.id ?? null } }, errors);
         if (item.action === 'delete') {
             return 'delete';
         }

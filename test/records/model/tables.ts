@@ -35,25 +35,24 @@ export const tablesOf = (structures: ReadonlyMap<string, MStructure>): MObject[]
 
 export const dumpTables = async (knex: Knex, structures: ReadonlyMap<string, MStructure>): Promise<Dump> => {
 
-    const dump: Dump = {};
-    for (const object of tablesOf(structures)) {
+    // The tables are read at once (on PostgreSQL over several pooled connections): nothing writes meanwhile.
+    const objects = tablesOf(structures);
+    const tables = await Promise.all(objects.map(async (object) => {
+
         const columns = columnsOf(object);
         const rows = await knex(object.table).select(object.unique, 'rowstamp', ...columns).orderBy(object.unique) as Record<string, unknown>[];
-        dump[object.table] = rows.map((row) => ({
+        return rows.map((row) => ({
             id: Number(row[object.unique]),
             stamp: String(row.rowstamp),
             v: Object.fromEntries(columns.map((column) => [column, stored(object.attrs.get(column)!.type, row[column])]))
         }));
-    }
-
-    return dump;
+    }));
+    return Object.fromEntries(objects.map((object, i) => [object.table, tables[i]!]));
 };
 
 export const clearTables = async (knex: Knex, structures: ReadonlyMap<string, MStructure>): Promise<void> => {
 
-    for (const object of tablesOf(structures)) {
-        await knex(object.table).delete();
-    }
+    await Promise.all(tablesOf(structures).map((object) => knex(object.table).delete()));
 };
 
 const text = (object: MObject, v: Record<string, Json>) => JSON.stringify(columnsOf(object).map((column) => v[column] ?? null));
