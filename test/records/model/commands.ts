@@ -30,8 +30,10 @@ export class Harness {
     readonly reference: Reference;
     /** How many requests of each kind got each status (bulk items counted apart): what the runs exercised. */
     readonly stats = new Map<string, number>();
+    /** Requests sent, over every sequence. */
+    requests = 0;
     #log: string[] = [];
-    #dump: Dump = {};
+    #dump: Dump = { tables: {}, transactions: [] };
 
     constructor(readonly t: TestServer, readonly structures: ReadonlyMap<string, MStructure>) {
 
@@ -89,6 +91,7 @@ export class Harness {
             fail('the tables differ from the model', [...problems.map((problem) => `  - ${problem}`), 'tables before the request:', showDump(this.structures, this.#dump), 'tables after it:', showDump(this.structures, dump)]);
         }
 
+        ++this.requests;
         const kind = label.slice(0, label.indexOf(' '));
         const count = (key: string) => this.stats.set(key, (this.stats.get(key) ?? 0) + 1);
         count(`${kind} ${res.statusCode}`);
@@ -106,11 +109,12 @@ type Command = fc.AsyncCommand<ModelBox, Harness>;
 
 class Step implements Command {
 
-    constructor(readonly label: string, readonly build: (state: State) => ModelRequest) { }
+    // `when`: whether the step applies to the model's state (a write of a stored record needs one).
+    constructor(readonly label: string, readonly build: (state: State) => ModelRequest, readonly when: (state: State) => boolean = () => true) { }
 
-    check() {
+    check(model: Readonly<ModelBox>) {
 
-        return true;
+        return this.when(model.state);
     }
 
     async run(model: ModelBox, harness: Harness) {
@@ -147,22 +151,33 @@ const flawKinds = ['type', 'length', 'unknown', 'required', 'parent', 'junk', 'r
 type Flaw = { kind: typeof flawKinds[number]; at: number };
 const flaw = sometimes(fc.record({ kind: fc.constantFrom(...flawKinds), at: fc.nat(12) }), 6);
 
-interface StepSpec { stepnum: number; del?: boolean; href?: 'key' | 'unique'; note?: unknown }
-interface TaskSpec { taskid: number; del?: boolean; href?: 'key' | 'unique'; description?: unknown; done?: unknown; steps?: StepSpec[] }
-interface LaborSpec { ref: 'new' | 'own' | 'missing'; index?: number; href?: boolean; del?: boolean; laborcode?: unknown; hours?: unknown }
+// A child item names its row by key, by href (…/{parent id}/{child}/{id} with the key or unique id form), by an
+// href of the same row of another record or of a row that does not exist (both refused), or not at all (a new
+// task without taskid is numbered).
+type HrefKind = 'key' | 'unique' | 'other' | 'missing';
+interface StepSpec { stepnum: number; del?: boolean; href?: HrefKind; note?: unknown }
+type TaskRef = { taskid: number } | { stored: number } | { auto: true };
+interface TaskSpec { ref: TaskRef; del?: boolean; href?: HrefKind; description?: unknown; done?: unknown; steps?: StepSpec[] }
+interface LaborSpec { ref: 'new' | 'own' | 'other' | 'missing'; index?: number; href?: boolean; del?: boolean; laborcode?: unknown; hours?: unknown }
 interface OrderFields { description?: unknown; priority?: unknown; tasks?: TaskSpec[]; labor?: LaborSpec[] }
+
+const hrefKind = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('key' as const, 'unique' as const) }, { weight: 1, arbitrary: fc.constantFrom('other' as const, 'missing' as const) });
 
 const stepSpec: fc.Arbitrary<StepSpec> = fc.record({
     stepnum: fc.constantFrom(1, 2),
     del: sometimes(fc.constant(true), 5),
-    href: sometimes(fc.constantFrom('key' as const, 'unique' as const), 6),
+    href: sometimes(hrefKind, 6),
     note
 });
 
 const taskSpec: fc.Arbitrary<TaskSpec> = fc.record({
-    taskid: fc.constantFrom(10, 20, 30),
+    ref: fc.oneof(
+        { weight: 6, arbitrary: fc.record({ taskid: fc.constantFrom(10, 20, 30) }) },
+        { weight: 2, arbitrary: fc.record({ stored: fc.nat(3) }) },
+        { weight: 1, arbitrary: fc.record({ auto: fc.constant(true as const) }) }
+    ),
     del: sometimes(fc.constant(true), 5),
-    href: sometimes(fc.constantFrom('key' as const, 'unique' as const), 6),
+    href: sometimes(hrefKind, 6),
     description,
     done,
     steps: sometimes(fc.uniqueArray(stepSpec, { selector: (step) => step.stepnum, maxLength: 2 }), 2)
@@ -171,15 +186,29 @@ const taskSpec: fc.Arbitrary<TaskSpec> = fc.record({
 const laborSpec: fc.Arbitrary<LaborSpec> = fc.oneof(
     { weight: 5, arbitrary: fc.record({ ref: fc.constant('new' as const), laborcode: fc.constantFrom('ann', 'BOB'), hours }) },
     { weight: 4, arbitrary: fc.record({ ref: fc.constant('own' as const), index: fc.nat(3), href: fc.boolean(), del: sometimes(fc.constant(true), 3), laborcode: fc.constantFrom(undefined, 'cy'), hours }) },
-    { weight: 1, arbitrary: fc.record({ ref: fc.constant('missing' as const), del: fc.boolean(), hours }) }
+    { weight: 1, arbitrary: fc.record({ ref: fc.constantFrom('other' as const, 'missing' as const), index: fc.nat(3), href: fc.boolean(), del: fc.boolean(), hours }) }
 );
 
 const orderFields: fc.Arbitrary<OrderFields> = fc.record({
     description,
     priority,
-    tasks: sometimes(fc.uniqueArray(taskSpec, { selector: (task) => task.taskid, maxLength: 3 }), 2),
+    tasks: sometimes(fc.array(taskSpec, { maxLength: 3 }), 2),
     labor: sometimes(fc.array(laborSpec, { maxLength: 2 }), 3)
 });
+
+// transactionid: a few ids, so that repeats happen (409) and refused writes are seen not to use theirs up.
+const transactionId = sometimes(fc.constantFrom('t1', 't2', 't3'), 6);
+const ifMatch = sometimes(fc.constantFrom('current' as const, 'weak' as const, 'stale' as const, 'any' as const), 6);
+const ifMatchHeader = (kind: 'current' | 'weak' | 'stale' | 'any' | undefined, row: MRow | undefined) => {
+
+    switch (kind) {
+        case 'current': return `"${row?.stamp ?? 1}"`;
+        case 'weak': return `W/"${row?.stamp ?? 1}"`;
+        case 'stale': return '"1"';
+        case 'any': return '*';
+        default: return undefined;
+    }
+};
 
 const idForm = fc.constantFrom('base64' as const, 'base64' as const, 'pairs' as const, 'unique' as const);
 
@@ -187,7 +216,7 @@ const idForm = fc.constantFrom('base64' as const, 'base64' as const, 'pairs' as 
 
 const defined = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 
-const findOrder = (state: State, siteid: string, ordnum: string) => state.mxmorder!.find((row) => row.v.siteid === siteid && row.v.ordnum === ordnum);
+const findOrder = (state: State, siteid: string, ordnum: string) => state.records.mxmorder!.find((row) => row.v.siteid === siteid && row.v.ordnum === ordnum);
 
 const orderId = (state: State, siteid: string, ordnum: string, form: 'base64' | 'pairs' | 'unique' = 'base64') => {
 
@@ -201,49 +230,71 @@ const orderId = (state: State, siteid: string, ordnum: string, form: 'base64' | 
 
 const orderHref = (siteid: string, ordnum: string) => `${host}/mxmorder/${base64Id([siteid, ordnum])}`;
 
-const stepBody = (spec: StepSpec, task: MRow | undefined, taskHref: string) => {
+// Where a child item of one order may point: its own rows, another order's href, a row id that is nowhere.
+interface Pointers {
+    readonly href: string;
+    readonly other: string;
+}
 
-    const body: Record<string, unknown> = { stepnum: spec.stepnum };
-    const step = task?.kids.step!.find((row) => row.v.stepnum === spec.stepnum);
-    if (spec.href && step) {
-        body.href = `${taskHref}/step/${spec.href === 'unique' && step.id !== undefined ? step.id : base64Id([spec.stepnum])}`;
+const childHref = (kind: HrefKind | undefined, pointers: Pointers, child: string, row: MRow | undefined, key: number | undefined) => {
+
+    switch (kind) {
+        case 'key':
+        case 'unique':
+            return row ? `${pointers.href}/${child}/${kind === 'unique' && row.id !== undefined ? row.id : base64Id([key!])}` : undefined;
+        case 'other': return `${pointers.other}/${child}/${base64Id([key ?? 10])}`;
+        case 'missing': return `${pointers.href}/${child}/${base64Id([99])}`;
+        default: return undefined;
     }
+};
 
+const stepBody = (spec: StepSpec, task: MRow | undefined, pointers: Pointers) => {
+
+    const step = task?.kids.step!.find((row) => row.v.stepnum === spec.stepnum);
+    const body = defined({ stepnum: spec.stepnum, href: childHref(spec.href, pointers, 'step', step, spec.stepnum) });
     return spec.del ? { ...body, _action: 'Delete' } : defined({ ...body, note: spec.note });
 };
 
-const taskBody = (spec: TaskSpec, order: MRow | undefined, href: string) => {
+// A task names a taskid once per body (two items naming one row is left unspecified): a repeated one is left out.
+const taskBody = (spec: TaskSpec, order: MRow | undefined, pointers: Pointers, used: Set<unknown>) => {
 
-    const body: Record<string, unknown> = { taskid: spec.taskid };
-    const task = order?.kids.task!.find((row) => row.v.taskid === spec.taskid);
-    if (spec.href && task) {
-        body.href = `${href}/task/${spec.href === 'unique' && task.id !== undefined ? task.id : base64Id([spec.taskid])}`;
+    const tasks = order?.kids.task ?? [];
+    const free = tasks.filter((row) => !used.has(row.v.taskid));
+    const taskid = 'taskid' in spec.ref ? spec.ref.taskid : 'stored' in spec.ref ? (free.length ? free[spec.ref.stored % free.length]!.v.taskid as number : 10) : undefined;
+    if (taskid !== undefined && used.has(taskid)) {
+        return undefined;
     }
 
+    used.add(taskid);
+    const task = tasks.find((row) => row.v.taskid === taskid);
+    const body = defined({ taskid, href: childHref(spec.href, pointers, 'task', task, taskid) });
     if (spec.del) {
         return { ...body, _action: 'Delete' };
     }
 
-    const taskHref = `${href}/task/${base64Id([spec.taskid])}`;
-    return defined({ ...body, description: spec.description, done: spec.done, step: spec.steps?.map((step) => stepBody(step, task, taskHref)) });
+    const taskPointers = { href: `${pointers.href}/task/${base64Id([taskid ?? 10])}`, other: `${pointers.other}/task/${base64Id([taskid ?? 10])}` };
+    return defined({ ...body, description: spec.description, done: spec.done, step: spec.steps?.map((step) => stepBody(step, task, taskPointers)) });
 };
 
-// `own` names a stored labor row of the order that no other item of the body names yet (two items naming one
-// row is left unspecified); with none left, the item is a new row.
-const laborBody = (spec: LaborSpec, order: MRow | undefined, href: string, used: Set<MRow>) => {
+// `own` names a stored labor row of the order that no other item of the body names yet; with none left, the
+// item is a new row. `other` names a labor row of another order (by its id or its href), `missing` one
+// that does not exist.
+const laborBody = (spec: LaborSpec, state: State, order: MRow | undefined, pointers: Pointers, used: Set<MRow>) => {
 
     const known = order?.kids.labor!.filter((row) => row.id !== undefined && !used.has(row)) ?? [];
-    let body: Record<string, unknown>;
+    const others = state.records.mxmorder!.filter((row) => row !== order).flatMap((row) => row.kids.labor!.filter((labor) => labor.id !== undefined));
+    let body: Record<string, unknown> = {};
     if (spec.ref === 'own' && known.length) {
         const row = known[spec.index! % known.length]!;
         used.add(row);
-        body = spec.href ? { href: `${href}/labor/${base64Id([row.id!])}` } : { mlaborid: row.id };
+        body = spec.href ? { href: `${pointers.href}/labor/${base64Id([row.id!])}` } : { mlaborid: row.id };
     }
-    else if (spec.ref === 'missing') {
-        body = { mlaborid: 999999 };
+    else if (spec.ref === 'other' && others.length) {
+        const row = others[spec.index! % others.length]!;
+        body = spec.href ? { href: `${orderHref(String(row.v.siteid), String(row.v.ordnum))}/labor/${base64Id([row.id!])}` } : { mlaborid: row.id };
     }
-    else {
-        body = {};
+    else if (spec.ref !== 'new' && spec.ref !== 'own') {
+        body = spec.href ? { href: `${pointers.href}/labor/${base64Id([999999])}` } : { mlaborid: 999999 };
     }
 
     return spec.del ? { ...body, _action: 'Delete' } : defined({ ...body, laborcode: spec.laborcode, hours: spec.hours });
@@ -252,13 +303,15 @@ const laborBody = (spec: LaborSpec, order: MRow | undefined, href: string, used:
 const orderBody = (state: State, siteid: string, ordnum: string, fields: OrderFields) => {
 
     const order = findOrder(state, siteid, ordnum);
-    const href = orderHref(siteid, ordnum);
-    const used = new Set<MRow>();
+    const other = state.records.mxmorder!.find((row) => row !== order) ?? { v: { siteid: siteid === 'S1' ? 'S2' : 'S1', ordnum } };
+    const pointers = { href: orderHref(siteid, ordnum), other: orderHref(String(other.v.siteid), String(other.v.ordnum)) };
+    const tasks = new Set<unknown>();
+    const labor = new Set<MRow>();
     return defined({
         description: fields.description,
         priority: fields.priority,
-        task: fields.tasks?.map((task) => taskBody(task, order, href)),
-        labor: fields.labor?.map((labor) => laborBody(labor, order, href, used))
+        task: fields.tasks?.map((task) => taskBody(task, order, pointers, tasks)).filter((task) => task !== undefined),
+        labor: fields.labor?.map((item) => laborBody(item, state, order, pointers, labor))
     });
 };
 
@@ -304,7 +357,8 @@ const withFlaw = (root: MObject, body: unknown, mistake: Flaw | undefined): unkn
     }
 
     const copy = structuredClone(body);
-    const items = (Array.isArray(copy) ? copy : [copy]).flatMap((item) => itemsOf(root, item));
+    const data = (item: unknown) => (typeof item === 'object' && item !== null && '_data' in item ? item._data : item);
+    const items = (Array.isArray(copy) ? copy : [copy]).flatMap((item) => itemsOf(root, data(item)));
     if (!items.length) {
         return copy;
     }
@@ -381,9 +435,12 @@ const resolve = (rows: readonly MRow[], attrs: [string, string], all: readonly [
     return list[n % list.length]!;
 };
 
+// A target that names a stored record applies once there is one.
+const storedIn = (structure: string, target: Target) => (state: State) => !('stored' in target) || state.records[structure]!.length > 0;
+
 const orderKeys = fc.tuple(siteArb, ordnumArb);
 const allOrders = sites.flatMap((siteid) => ordnums.map((ordnum) => [siteid, ordnum] as [string, string]));
-const resolveOrder = (state: State, target: Target) => resolve(state.mxmorder!, ['siteid', 'ordnum'], allOrders, target);
+const resolveOrder = (state: State, target: Target) => resolve(state.records.mxmorder!, ['siteid', 'ordnum'], allOrders, target);
 
 const lognums = ['L1', 'L2'];
 const logKeys = fc.tuple(siteArb, fc.constantFrom(...lognums));
@@ -403,13 +460,13 @@ export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>): f
     const permit = structures.get('mxmpermit')!.root;
     const log = structures.get('mxmlog')!.root;
 
-    const create = fc.record({ order: freshTarget(orderKeys), lowerKeys: sometimes(fc.constant(true), 6), fields: orderFields, flaw }).map((spec) => new Step(label('create', spec), (state) => {
+    const create = fc.record({ order: freshTarget(orderKeys), lowerKeys: sometimes(fc.constant(true), 6), fields: orderFields, flaw, transactionId }).map((spec) => new Step(label('create', spec), (state) => {
 
         const [siteid, ordnum] = resolveOrder(state, spec.order);
         return {
             method: 'POST',
             structure: 'mxmorder',
-            headers: {},
+            headers: defined({ transactionid: spec.transactionId }) as Record<string, string>,
             payload: withFlaw(order, { siteid: lower(siteid, spec.lowerKeys), ordnum: lower(ordnum, spec.lowerKeys), ...orderBody(state, siteid, ordnum, spec.fields) }, spec.flaw)
         };
     }));
@@ -423,13 +480,20 @@ export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>): f
         idForm,
         rowstamp: sometimes(fc.constantFrom('current' as const, 'stale' as const), 5),
         echoKeys: sometimes(fc.constant(true), 5),
+        ifMatch,
         fields: orderFields,
-        flaw
+        flaw,
+        transactionId
     }).map((spec) => new Step(label(spec.merge ? 'merge' : 'update', spec), (state) => {
 
         const [siteid, ordnum] = resolveOrder(state, spec.order);
         const override = spec.via === 'post' ? 'PATCH' : spec.via === 'override' ? (spec.merge ? 'MERGE' : 'PUT') : undefined;
-        const headers = defined({ 'x-method-override': override, patchtype: spec.merge && override !== 'MERGE' ? 'MERGE' : undefined }) as Record<string, string>;
+        const headers = defined({
+            'x-method-override': override,
+            patchtype: spec.merge && override !== 'MERGE' ? 'MERGE' : undefined,
+            'if-match': ifMatchHeader(spec.ifMatch, findOrder(state, siteid, ordnum)),
+            transactionid: spec.transactionId
+        }) as Record<string, string>;
         const method = override ? 'POST' : spec.via === 'put' ? 'PUT' : 'PATCH';
         const body: Record<string, unknown> = orderBody(state, siteid, ordnum, spec.fields);
         if (spec.rowstamp) {
@@ -441,49 +505,64 @@ export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>): f
         }
 
         return { method, structure: 'mxmorder', id: orderId(state, siteid, ordnum, spec.idForm), headers, payload: withFlaw(order, body, spec.flaw) };
-    }));
+    }, storedIn('mxmorder', spec.order)));
 
-    const sync = fc.record({ order: anyTarget(orderKeys), merge: fc.boolean(), lowerKeys: sometimes(fc.constant(true), 6), fields: orderFields, flaw }).map((spec) => new Step(label('sync', spec), (state) => {
+    const sync = fc.record({ order: anyTarget(orderKeys), merge: fc.boolean(), lowerKeys: sometimes(fc.constant(true), 6), fields: orderFields, flaw, transactionId }).map((spec) => new Step(label('sync', spec), (state) => {
 
         const [siteid, ordnum] = resolveOrder(state, spec.order);
         return {
             method: 'POST',
             structure: 'mxmorder',
-            headers: { 'x-method-override': 'SYNC', ...(spec.merge ? { patchtype: 'MERGE' } : {}) },
+            headers: defined({ 'x-method-override': 'SYNC', patchtype: spec.merge ? 'MERGE' : undefined, transactionid: spec.transactionId }) as Record<string, string>,
             payload: withFlaw(order, { siteid: lower(siteid, spec.lowerKeys), ordnum: lower(ordnum, spec.lowerKeys), ...orderBody(state, siteid, ordnum, spec.fields) }, spec.flaw)
         };
     }));
 
     // DELETE, POST + x-method-override DELETE, PATCH with _action Delete.
-    const remove = fc.record({ order: storedTarget(orderKeys), via: fc.constantFrom('delete' as const, 'post' as const, 'patch' as const), idForm }).map((spec) => new Step(label('delete', spec), (state): ModelRequest => {
+    const remove = fc.record({ order: storedTarget(orderKeys), via: fc.constantFrom('delete' as const, 'post' as const, 'patch' as const), idForm, ifMatch, transactionId }).map((spec) => new Step(label('delete', spec), (state): ModelRequest => {
 
         const [siteid, ordnum] = resolveOrder(state, spec.order);
         return {
             method: spec.via === 'delete' ? 'DELETE' : spec.via === 'post' ? 'POST' : 'PATCH',
             structure: 'mxmorder',
             id: orderId(state, siteid, ordnum, spec.idForm),
-            headers: spec.via === 'post' ? { 'x-method-override': 'DELETE' } : {},
+            headers: defined({
+                'x-method-override': spec.via === 'post' ? 'DELETE' : undefined,
+                'if-match': ifMatchHeader(spec.ifMatch, findOrder(state, siteid, ordnum)),
+                transactionid: spec.transactionId
+            }) as Record<string, string>,
             payload: spec.via === 'patch' ? { _action: 'Delete' } : undefined
         };
-    }));
+    }, storedIn('mxmorder', spec.order)));
 
-    // Items of every _action, naming their record by href or keys; each resolved against the state before the
-    // bulk (an item may name a record an earlier item deleted or created).
+    // Items of every _action, naming their record by href or keys, as `{...record, _action, href}` or as
+    // `{_data, _meta: {method, uri, patchtype}}`; each resolved against the state before the bulk (an item may
+    // name a record an earlier item deleted or created).
+    const bulkid = sometimes(fc.constantFrom('b1', 'b2'), 3);
+    const meta = sometimes(fc.constant(true), 5);
     const bulkItem = fc.oneof(
-        fc.record({ action: fc.constantFrom(undefined, 'Add'), order: freshTarget(orderKeys), fields: orderFields, bulkid: sometimes(fc.constantFrom('b1', 'b2'), 3) }),
-        fc.record({ action: fc.constantFrom('Update', 'Merge', 'Delete', 'AddChange'), order: storedTarget(orderKeys), by: fc.constantFrom('href' as const, 'keys' as const), fields: orderFields, bulkid: sometimes(fc.constantFrom('b1', 'b2'), 3) }),
-        fc.record({ action: fc.constant('AddChange'), order: freshTarget(orderKeys), by: fc.constant('keys' as const), fields: orderFields })
+        fc.record({ action: fc.constantFrom(undefined, 'Add'), order: freshTarget(orderKeys), fields: orderFields, bulkid, meta }),
+        fc.record({ action: fc.constantFrom('Update', 'Merge', 'Delete', 'AddChange'), order: storedTarget(orderKeys), by: fc.constantFrom('href' as const, 'keys' as const), fields: orderFields, bulkid, meta }),
+        fc.record({ action: fc.constant('AddChange'), order: freshTarget(orderKeys), by: fc.constant('keys' as const), fields: orderFields, bulkid, meta })
     );
-    const bulk = fc.record({ allornothing: sometimes(fc.constant(true), 3), items: fc.array(bulkItem, { minLength: 1, maxLength: 4 }), flaw }).map((spec) => new Step(label('bulk', spec), (state) => ({
+    const methods: Record<string, string[]> = { Add: ['POST', 'ADD'], Update: ['PATCH', 'PUT'], Merge: ['MERGE', 'PATCH+MERGE'], Delete: ['DELETE'], AddChange: ['SYNC', 'ADDCHANGE'] };
+    const bulk = fc.record({ allornothing: sometimes(fc.constant(true), 3), items: fc.array(bulkItem, { minLength: 1, maxLength: 4 }), flaw, transactionId }).map((spec) => new Step(label('bulk', spec), (state) => ({
         method: 'POST',
         structure: 'mxmorder',
-        headers: { 'x-method-override': 'BULK', ...(spec.allornothing ? { allornothing: '1' } : {}) },
-        payload: withFlaw(order, spec.items.map((item) => {
+        headers: defined({ 'x-method-override': 'BULK', allornothing: spec.allornothing ? '1' : undefined, transactionid: spec.transactionId }) as Record<string, string>,
+        payload: withFlaw(order, spec.items.map((item, i) => {
 
             const [siteid, ordnum] = resolveOrder(state, item.order);
-            const named = !('by' in item) || item.by === 'keys' ? { siteid, ordnum } : { href: orderHref(siteid, ordnum) };
+            const href = 'by' in item && item.by === 'href' ? orderHref(siteid, ordnum) : undefined;
             const fields = item.action === 'Delete' ? {} : orderBody(state, siteid, ordnum, item.fields);
-            return defined({ _action: item.action, ...named, ...fields, _bulkid: 'bulkid' in item ? item.bulkid : undefined });
+            const keys = href ? {} : { siteid, ordnum };
+            if (item.meta) {
+                const choices = methods[item.action ?? 'Add']!;
+                const [method, patchtype] = choices[i % choices.length]!.split('+');
+                return { _data: { ...keys, ...fields }, _meta: defined({ method, patchtype, uri: href, _bulkid: item.bulkid }) };
+            }
+
+            return defined({ _action: item.action, href, ...keys, ...fields, _bulkid: item.bulkid });
         }), spec.flaw)
     })));
 
@@ -493,7 +572,7 @@ export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>): f
         { weight: 1, arbitrary: fc.record({ action: fc.constantFrom('update' as const, 'delete' as const), permit: storedTarget(permitKeys), order: namedOrder, description, flaw }) }
     ).map((spec) => new Step(label('permit', spec), (state): ModelRequest => {
 
-        const [permitnum] = resolve(state.mxmpermit!, ['permitnum', 'permitnum'], allPermits, spec.permit);
+        const [permitnum] = resolve(state.records.mxmpermit!, ['permitnum', 'permitnum'], allPermits, spec.permit);
         const id = base64Id([permitnum]);
         if (spec.action === 'delete') {
             return { method: 'DELETE', structure: 'mxmpermit', id, headers: {} };
@@ -504,7 +583,7 @@ export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>): f
         return spec.action === 'create' ?
             { method: 'POST', structure: 'mxmpermit', headers: {}, payload: withFlaw(permit, { permitnum, ...body }, spec.flaw) } :
             { method: 'PATCH', structure: 'mxmpermit', id, headers: {}, payload: withFlaw(permit, body, spec.flaw) };
-    }));
+    }, storedIn('mxmpermit', spec.permit)));
 
     // Logs are deleted with the order they name; their lines are keyed by numbers every log shares.
     const lineSpec = fc.record({ lineno: fc.constantFrom(1, 2), del: sometimes(fc.constant(true), 4), text: description });
@@ -515,7 +594,7 @@ export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>): f
     ).map((spec) => new Step(label('log', spec), (state): ModelRequest => {
 
         const [named, ordnum] = namesOrder(state, spec.order);
-        const [stored, lognum] = resolve(state.mxmlog!, ['siteid', 'lognum'], allLogs, spec.log);
+        const [stored, lognum] = resolve(state.records.mxmlog!, ['siteid', 'lognum'], allLogs, spec.log);
         // A new log of an order is a log of the order's site, so that deleting the order deletes it.
         const siteid = spec.action === 'create' && named ? named : stored;
         const id = base64Id([siteid, lognum]);
@@ -534,7 +613,7 @@ export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>): f
             case 'sync': return { method: 'POST', structure: 'mxmlog', headers: { 'x-method-override': 'SYNC', patchtype: 'MERGE' }, payload: withFlaw(log, { ...keys, ...body }, spec.flaw) };
             default: return { method: 'PATCH', structure: 'mxmlog', id, headers: spec.action === 'merge' ? { patchtype: 'MERGE' } : {}, payload: withFlaw(log, body, spec.flaw) };
         }
-    }));
+    }, storedIn('mxmlog', spec.log)));
 
     return fc.oneof(
         { weight: 5, arbitrary: create },

@@ -37,8 +37,14 @@ export interface MRow {
     written?: boolean;
 }
 
-/** structure id → its records */
-export type State = Record<string, MRow[]>;
+export interface State {
+    /** structure id → its records */
+    records: Record<string, MRow[]>;
+    /** autokey counters by object, attribute and scope */
+    counters: Record<string, number>;
+    /** transactionids remembered */
+    transactions: string[];
+}
 
 export interface ModelRequest {
     readonly method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -73,7 +79,7 @@ const refuse = (status: number, message: string): never => {
     throw new Refusal(status, message);
 };
 
-export const emptyState = (structures: ReadonlyMap<string, MStructure>): State => Object.fromEntries([...structures.keys()].map((id) => [id, []]));
+export const emptyState = (structures: ReadonlyMap<string, MStructure>): State => ({ records: Object.fromEntries([...structures.keys()].map((id) => [id, []])), counters: {}, transactions: [] });
 
 const cloneState = (state: State): State => structuredClone(state);
 
@@ -319,7 +325,7 @@ const parseItem = (object: MObject, body: unknown, settings: { current?: Record<
     return item;
 };
 
-// On create: YAML defaults, and every required attribute present.
+// On create: YAML defaults, and every required attribute present (or numbered by autokey).
 const completeNew = (object: MObject, item: Item, fixed: Record<string, Json>, errors: Errors) => {
 
     for (const attr of object.attrs.values()) {
@@ -333,7 +339,7 @@ const completeNew = (object: MObject, item: Item, fixed: Record<string, Json>, e
             continue;
         }
 
-        if (attr.required || object.key.includes(attr.name)) {
+        if ((attr.required || object.key.includes(attr.name)) && !attr.autokey) {
             errors.list.push(`${object.name}.${attr.name}: required`);
         }
     }
@@ -344,6 +350,16 @@ const joinValues = (child: MChild, parent: Record<string, Json>): Record<string,
 const isDeleteItem = (body: unknown) => isObject(body) && String(body._action).toLowerCase() === 'delete';
 
 // ---- the write engine's promises ----------------------------------------------------------------------------
+
+// Where a new row goes: the rows it joins (its parent's rows of the collection, or the structure's records),
+// and for a child the join of its collection. Generated numbers count among them.
+interface Place {
+    readonly rows: MRow[];
+    readonly join?: Readonly<Record<string, string>>;
+}
+
+// `If-Match` of a single update or delete.
+const ifMatchOf = (headers: Readonly<Record<string, string>>) => headers['if-match']?.replace(/^W\//, '').replace(/"/g, '').trim();
 
 export class Reference {
 
@@ -362,36 +378,48 @@ export class Reference {
 
         const merge = (request.headers.patchtype ?? '').toUpperCase() === 'MERGE' || mergeOverride;
         const structure = this.structures.get(request.structure)!;
+        const transactionId = request.headers.transactionid;
         if (method === 'POST' && request.id === undefined && override === 'BULK') {
-            return this.bulk(state, structure, request);
+            return this.bulk(state, structure, request, transactionId);
         }
 
+        // The body is read before the transaction starts.
+        if (method !== 'DELETE' && request.payload !== undefined && !isObject(request.payload)) {
+            return { expected: { status: 400 }, state };
+        }
+
+        const body = () => (request.payload ?? {}) as Record<string, unknown>;
         return this.transaction(state, (next) => {
 
+            this.recordTransaction(next, transactionId);
             if (method === 'POST' && request.id === undefined) {
-                const body = this.bodyOf(request.payload);
-                return override === 'SYNC' ? this.sync(next, structure, body, merge) : this.create(next, structure, body);
+                return override === 'SYNC' ? this.sync(next, structure, body(), merge) : this.create(next, structure, body());
             }
 
             if ((method === 'PATCH' || method === 'PUT') && request.id !== undefined) {
-                return this.update(next, structure, request.id, this.bodyOf(request.payload), merge);
+                return this.update(next, structure, request.id, body(), merge, ifMatchOf(request.headers));
             }
 
             if (method === 'DELETE' && request.id !== undefined) {
-                return this.deleteById(next, structure, request.id);
+                return this.deleteById(next, structure, request.id, ifMatchOf(request.headers));
             }
 
             throw new Unpredictable(`no model for ${request.method} ${override}`);
         });
     }
 
-    private bodyOf(payload: unknown): Record<string, unknown> {
+    // A transactionid is remembered with the write that carries it: a repeat is a 409.
+    private recordTransaction(state: State, id: string | undefined) {
 
-        if (payload !== undefined && !isObject(payload)) {
-            refuse(400, 'the body must be a JSON object');
+        if (id === undefined) {
+            return;
         }
 
-        return (payload ?? {}) as Record<string, unknown>;
+        if (state.transactions.includes(id)) {
+            refuse(409, `transaction ${id} again`);
+        }
+
+        state.transactions.push(id);
     }
 
     // One transaction: the changes of `work` on a copy, or none when it refuses.
@@ -413,14 +441,15 @@ export class Reference {
     private create(state: State, structure: MStructure, body: unknown): number {
 
         const errors: Errors = { list: [] };
-        const row = this.insert(structure.root, body, {}, errors);
-        this.throwErrors(errors);
         const root = structure.root;
-        if (state[structure.id]!.some((other) => root.key.every((key) => other.v[key] === row.v[key]))) {
+        const records = state.records[structure.id]!;
+        const row = this.insert(state, root, body, {}, { rows: records }, errors);
+        this.throwErrors(errors);
+        if (records.some((other) => root.key.every((key) => other.v[key] === row.v[key]))) {
             refuse(400, `duplicate ${root.name} ${JSON.stringify(root.key.map((key) => row.v[key]))}`);
         }
 
-        state[structure.id]!.push(row);
+        records.push(row);
         this.checkUnique(root, row);
         return 201;
     }
@@ -432,8 +461,8 @@ export class Reference {
         }
     }
 
-    // A new row and its children (a child item with _action Delete is skipped).
-    private insert(object: MObject, body: unknown, fixed: Record<string, Json>, errors: Errors): MRow {
+    // A new row and its children (a child item with _action Delete is skipped); the caller puts it in its place.
+    private insert(state: State, object: MObject, body: unknown, fixed: Record<string, Json>, place: Place, errors: Errors): MRow {
 
         const item = parseItem(object, body, { fixed }, errors);
         completeNew(object, item, fixed, errors);
@@ -442,17 +471,48 @@ export class Reference {
             v[column] = column in fixed ? fixed[column]! : item.values[column] ?? null;
         }
 
+        for (const attr of object.attrs.values()) {
+            if (attr.autokey && v[attr.name] === null && !item.failed.has(attr.name)) {
+                v[attr.name] = this.nextNumber(state, object, attr, v, place);
+            }
+        }
+
         const row: MRow = { v, kids: Object.fromEntries([...object.children.keys()].map((name) => [name, []])) };
         for (const [name, items] of item.kids) {
             const child = object.children.get(name)!;
             for (const childBody of items) {
                 if (!isDeleteItem(childBody)) {
-                    row.kids[name]!.push(this.insert(child.object, childBody, joinValues(child, v), errors));
+                    row.kids[name]!.push(this.insert(state, child.object, childBody, joinValues(child, v), { rows: row.kids[name]!, join: child.join }, errors));
                 }
             }
         }
 
         return row;
+    }
+
+    // autokey: numbers count per scope (the row's other identity values: a child's parent, a record's other
+    // keys) in a counter kept across deletes, from the highest number stored in the scope when it is first
+    // used; a number typed in by hand is skipped.
+    private nextNumber(state: State, object: MObject, attr: MAttr, v: Record<string, Json>, place: Place): Json {
+
+        const { prefix, start } = attr.autokey!;
+        const scope = [...new Set([...Object.values(place.join ?? {}), ...object.key])].filter((name) => name !== attr.name);
+        const rows = place.rows.filter((row) => scope.every((name) => row.v[name] === v[name]));
+        const counter = `${object.name}.${attr.name} ${JSON.stringify(scope.map((name) => v[name]))}`;
+        const numberIn = (value: Json) => {
+
+            const text = String(value);
+            return text.startsWith(prefix) && /^\d{1,15}$/.test(text.slice(prefix.length)) ? Number(text.slice(prefix.length)) : 0;
+        };
+
+        state.counters[counter] ??= Math.max(start - 1, ...rows.map((row) => numberIn(row.v[attr.name]!)));
+        for (;;) {
+            const last = ++state.counters[counter];
+            const candidate = attr.type === 'integer' || attr.type === 'bigint' ? last : `${prefix}${last}`;
+            if (!rows.some((row) => String(row.v[attr.name]) === String(candidate))) {
+                return candidate;
+            }
+        }
     }
 
     // The unique index: a child's key once per parent.
@@ -478,20 +538,26 @@ export class Reference {
         }
     }
 
-    private find(state: State, structure: MStructure, id: string): MRow {
+    // The record an id names, then If-Match (404 before 412).
+    private find(state: State, structure: MStructure, id: string, ifMatch?: string): MRow {
 
-        return findById(structure.root, state[structure.id]!, id) ?? refuse(404, `no ${structure.root.name} ${id}`);
+        const row = findById(structure.root, state.records[structure.id]!, id) ?? refuse(404, `no ${structure.root.name} ${id}`);
+        if (ifMatch && ifMatch !== '*' && (row.written || ifMatch !== row.stamp)) {
+            refuse(412, `If-Match ${ifMatch}`);
+        }
+
+        return row;
     }
 
-    private update(state: State, structure: MStructure, id: string, body: unknown, merge: boolean): number {
+    private update(state: State, structure: MStructure, id: string, body: unknown, merge: boolean, ifMatch?: string): number {
 
-        return this.updateRow(state, structure, this.find(state, structure, id), body, merge);
+        return this.updateRow(state, structure, this.find(state, structure, id, ifMatch), body, merge);
     }
 
     private updateRow(state: State, structure: MStructure, current: MRow, body: unknown, merge: boolean): number {
 
         const errors: Errors = { list: [] };
-        const outcome = this.updateItem(structure.root, current, body, merge, true, errors);
+        const outcome = this.updateItem(state, structure.root, current, body, merge, true, errors);
         this.throwErrors(errors);
         if (outcome === 'delete') {
             this.deleteRecord(state, structure, current, 0);
@@ -503,7 +569,7 @@ export class Reference {
     }
 
     // Updates `current` in place (the state is a copy); 'delete' when the item asks its row to be deleted.
-    private updateItem(object: MObject, current: MRow, body: unknown, merge: boolean, isRoot: boolean, errors: Errors): 'delete' | undefined {
+    private updateItem(state: State, object: MObject, current: MRow, body: unknown, merge: boolean, isRoot: boolean, errors: Errors): 'delete' | undefined {
 
         const item = parseItem(object, body, { current: { ...current.v, [object.unique]: current.id ?? null } }, errors);
         if (item.action === 'delete') {
@@ -517,13 +583,13 @@ export class Reference {
         Object.assign(current.v, item.values);
         current.written = true;
         for (const [name, items] of item.kids) {
-            this.updateChildren(object, object.children.get(name)!, current, items, merge, errors);
+            this.updateChildren(state, object, object.children.get(name)!, current, items, merge, errors);
         }
 
         return undefined;
     }
 
-    private updateChildren(parentObject: MObject, child: MChild, parent: MRow, items: unknown[], merge: boolean, errors: Errors) {
+    private updateChildren(state: State, parentObject: MObject, child: MChild, parent: MRow, items: unknown[], merge: boolean, errors: Errors) {
 
         const object = child.object;
         const fixed = joinValues(child, parent.v);
@@ -538,7 +604,7 @@ export class Reference {
                 }
 
                 matched.add(current);
-                if (this.updateItem(object, current, body, merge, false, errors) === 'delete') {
+                if (this.updateItem(state, object, current, body, merge, false, errors) === 'delete') {
                     parent.kids[child.name] = parent.kids[child.name]!.filter((row) => row !== current);
                 }
             }
@@ -549,7 +615,8 @@ export class Reference {
                 errors.list.push(`${object.name}: no row with the keys given to delete`);
             }
             else {
-                parent.kids[child.name]!.push(this.insert(object, body, fixed, errors));
+                const rows = parent.kids[child.name]!;
+                rows.push(this.insert(state, object, body, fixed, { rows, join: child.join }, errors));
             }
         }
 
@@ -575,9 +642,9 @@ export class Reference {
         return keys ? existing.find((row) => child.object.key.every((key) => String(keyOfRow(child.object, row, key)) === String(keys[key]))) : undefined;
     }
 
-    private deleteById(state: State, structure: MStructure, id: string): number {
+    private deleteById(state: State, structure: MStructure, id: string, ifMatch?: string): number {
 
-        this.deleteRecord(state, structure, this.find(state, structure, id), 0);
+        this.deleteRecord(state, structure, this.find(state, structure, id, ifMatch), 0);
         return 204;
     }
 
@@ -600,7 +667,7 @@ export class Reference {
             }
 
             const target = this.structures.get(relation.target)!;
-            const related = state[target.id]!.filter((other) => pairs.every(([to, value]) => other.v[to] === value));
+            const related = state.records[target.id]!.filter((other) => pairs.every(([to, value]) => other.v[to] === value));
             if (!related.length) {
                 continue;
             }
@@ -610,20 +677,20 @@ export class Reference {
             }
 
             for (const other of related) {
-                if (state[target.id]!.includes(other)) {
+                if (state.records[target.id]!.includes(other)) {
                     this.deleteRecord(state, target, other, depth + 1);
                 }
             }
         }
 
-        state[structure.id] = state[structure.id]!.filter((other) => other !== row);
+        state.records[structure.id] = state.records[structure.id]!.filter((other) => other !== row);
     }
 
     private sync(state: State, structure: MStructure, body: unknown, merge: boolean): number {
 
         const root = structure.root;
         const keys = keyValues(root, body);
-        const current = keys && state[structure.id]!.find((row) => root.key.every((key) => row.v[key] === keys[key]));
+        const current = keys && state.records[structure.id]!.find((row) => root.key.every((key) => row.v[key] === keys[key]));
         if (!current) {
             return this.create(state, structure, body);
         }
@@ -633,7 +700,7 @@ export class Reference {
 
     // ---- bulk ---------------------------------------------------------------------------------------------
 
-    private bulk(state: State, structure: MStructure, request: ModelRequest): { expected: Expected; state: State } {
+    private bulk(state: State, structure: MStructure, request: ModelRequest, transactionId: string | undefined): { expected: Expected; state: State } {
 
         const raws = request.payload;
         if (!Array.isArray(raws)) {
@@ -645,13 +712,24 @@ export class Reference {
             let items: { status: number; bulkid?: unknown }[] = [];
             const outcome = this.transaction(state, (next) => {
 
+                this.recordTransaction(next, transactionId);
                 items = raws.map((raw) => ({ status: this.bulkItem(next, structure, raw), bulkid: bulkIdOf(raw) }));
                 return 200;
             });
             return outcome.expected.status === 200 ? { expected: { status: 200, items }, state: outcome.state } : outcome;
         }
 
-        let current = state;
+        // Without allornothing the transactionid is recorded first, on its own; then each item commits alone.
+        const recorded = this.transaction(state, (next) => {
+
+            this.recordTransaction(next, transactionId);
+            return 200;
+        });
+        if (recorded.expected.status !== 200) {
+            return recorded;
+        }
+
+        let current = recorded.state;
         const items: { status: number; bulkid?: unknown }[] = [];
         for (const raw of raws) {
             const outcome = this.transaction(current, (next) => this.bulkItem(next, structure, raw));
@@ -662,19 +740,36 @@ export class Reference {
         return { expected: { status: 200, items }, state: current };
     }
 
+    // An item `{...record, _action, href}`, or `{_data: {...}, _meta: {method, uri, patchtype}}`.
     private bulkItem(state: State, structure: MStructure, raw: unknown): number {
 
-        if (!isObject(raw) || '_data' in raw || '_meta' in raw) {
-            if (isObject(raw)) {
-                throw new Unpredictable('_data/_meta items are not modelled');
-            }
-
+        if (!isObject(raw)) {
             refuse(400, 'a bulk item is an object');
         }
 
-        const { _action: action, ...body } = raw as Record<string, unknown>;
-        const operation = action === undefined ? 'add' : operations[String(action).toLowerCase()] ?? refuse(400, `unknown bulk _action ${String(action)}`);
-        const id = this.hrefId(structure, body.href);
+        let operation: Operation;
+        let body: Record<string, unknown>;
+        let id: string | undefined;
+        const item = raw as Record<string, unknown>;
+        if ('_data' in item || '_meta' in item) {
+            const data = item._data ?? {};
+            const meta = item._meta ?? {};
+            if (!isObject(data) || !isObject(meta)) {
+                refuse(400, '_data and _meta are objects');
+            }
+
+            const method = operationOf((meta as Record<string, unknown>).method);
+            operation = method === 'update' && String((meta as Record<string, unknown>).patchtype ?? '').toUpperCase() === 'MERGE' ? 'merge' : method;
+            body = data as Record<string, unknown>;
+            id = this.hrefId(structure, (meta as Record<string, unknown>).uri);
+        }
+        else {
+            const { _action: action, ...rest } = item;
+            operation = operationOf(action);
+            body = rest;
+            id = this.hrefId(structure, body.href);
+        }
+
         if (operation === 'add') {
             return this.create(state, structure, body);
         }
@@ -719,7 +814,9 @@ export class Reference {
     }
 }
 
-const operations: Record<string, 'add' | 'update' | 'merge' | 'delete' | 'addchange'> = {
+type Operation = 'add' | 'update' | 'merge' | 'delete' | 'addchange';
+
+const operations: Record<string, Operation> = {
     add: 'add', create: 'add', post: 'add',
     update: 'update', change: 'update', replace: 'update', patch: 'update', put: 'update',
     merge: 'merge',
@@ -727,4 +824,6 @@ const operations: Record<string, 'add' | 'update' | 'merge' | 'delete' | 'addcha
     addchange: 'addchange', sync: 'addchange'
 };
 
-const bulkIdOf = (raw: unknown) => (isObject(raw) ? raw._bulkid : undefined);
+const operationOf = (name: unknown): Operation => (name === undefined ? 'add' : operations[String(name).toLowerCase()] ?? refuse(400, `unknown bulk operation ${String(name)}`));
+
+const bulkIdOf = (raw: unknown) => (isObject(raw) ? raw._bulkid ?? (isObject(raw._meta) ? raw._meta._bulkid : undefined) : undefined);

@@ -18,6 +18,8 @@ export interface MAttr {
     readonly default?: string | number | boolean;
     readonly generated: boolean;
     readonly readonly: boolean;
+    /** A number given when a create leaves the attribute out. */
+    readonly autokey?: { prefix: string; start: number };
 }
 
 export interface MObject {
@@ -62,7 +64,8 @@ const objectOf = (def: any): MObject => {
         required: attr.required === true,
         default: attr.default,
         generated: attr.generated === true,
-        readonly: attr.readonly === true
+        readonly: attr.readonly === true,
+        autokey: attr.autokey === true ? { prefix: '', start: 1 } : attr.autokey ? { prefix: attr.autokey.prefix ?? '', start: attr.autokey.start ?? 1000 } : undefined
     }]));
     const children = new Map<string, MChild>(Object.entries((def.children ?? {}) as Record<string, any>).map(([name, child]) => [name, { name, object: objectOf(child), join: child.join }]));
     return { name: def.object, table: def.table ?? String(def.object).toLowerCase(), unique: def.uniqueColumn, key: def.primaryKey, attrs, children };

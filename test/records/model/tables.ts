@@ -13,8 +13,12 @@ export interface DumpRow {
     readonly v: Record<string, Json>;
 }
 
-/** table → rows by unique id */
-export type Dump = Record<string, DumpRow[]>;
+export interface Dump {
+    /** table → rows by unique id */
+    readonly tables: Record<string, DumpRow[]>;
+    /** the transactionids remembered */
+    readonly transactions: string[];
+}
 
 const stored = (type: string, value: unknown): Json => {
 
@@ -47,12 +51,13 @@ export const dumpTables = async (knex: Knex, structures: ReadonlyMap<string, MSt
             v: Object.fromEntries(columns.map((column) => [column, stored(object.attrs.get(column)!.type, row[column])]))
         }));
     }));
-    return Object.fromEntries(objects.map((object, i) => [object.table, tables[i]!]));
+    const transactions = (await knex('osprey_transaction').select('id').orderBy('id') as { id: string }[]).map((row) => row.id);
+    return { tables: Object.fromEntries(objects.map((object, i) => [object.table, tables[i]!])), transactions };
 };
 
 export const clearTables = async (knex: Knex, structures: ReadonlyMap<string, MStructure>): Promise<void> => {
 
-    await Promise.all(tablesOf(structures).map((object) => knex(object.table).delete()));
+    await Promise.all([...tablesOf(structures).map((object) => object.table), 'osprey_transaction', 'osprey_autokey'].map((table) => knex(table).delete()));
 };
 
 const text = (object: MObject, v: Record<string, Json>) => JSON.stringify(columnsOf(object).map((column) => v[column] ?? null));
@@ -74,7 +79,7 @@ const modelRows = (structures: ReadonlyMap<string, MStructure>, state: State): M
     };
 
     for (const structure of structures.values()) {
-        for (const row of state[structure.id]!) {
+        for (const row of state.records[structure.id]!) {
             walk(structure.root, row);
         }
     }
@@ -90,8 +95,8 @@ export const compareTables = (structures: ReadonlyMap<string, MStructure>, state
     const problems: string[] = [];
     const pairs: { object: MObject; row: MRow; found: DumpRow }[] = [];
     for (const [table, { object, rows }] of modelRows(structures, state)) {
-        const remaining = new Set(dump[table]);
-        const byId = new Map(dump[table]!.map((row) => [row.id, row]));
+        const remaining = new Set(dump.tables[table]);
+        const byId = new Map(dump.tables[table]!.map((row) => [row.id, row]));
         const pending: MRow[] = [];
         for (const row of rows) {
             if (row.id === undefined) {
@@ -144,6 +149,11 @@ export const compareTables = (structures: ReadonlyMap<string, MStructure>, state
         }
     }
 
+    const remembered = [...state.transactions].sort();
+    if (JSON.stringify(remembered) !== JSON.stringify(dump.transactions)) {
+        problems.push(`osprey_transaction holds ${JSON.stringify(dump.transactions)}, expected ${JSON.stringify(remembered)}`);
+    }
+
     if (!problems.length) {
         for (const { object, row, found } of pairs) {
             row.id = found.id;
@@ -159,6 +169,9 @@ export const compareTables = (structures: ReadonlyMap<string, MStructure>, state
 // The tables as text, for a failure's message.
 export const showDump = (structures: ReadonlyMap<string, MStructure>, dump: Dump): string => {
 
-    return tablesOf(structures).filter((object) => dump[object.table]!.length)
-        .map((object) => `${object.table}:\n${dump[object.table]!.map((row) => `  ${object.unique}=${row.id} ${show(object, row.v)}`).join('\n')}`).join('\n');
+    return [
+        ...tablesOf(structures).filter((object) => dump.tables[object.table]!.length)
+            .map((object) => `${object.table}:\n${dump.tables[object.table]!.map((row) => `  ${object.unique}=${row.id} ${show(object, row.v)}`).join('\n')}`),
+        ...(dump.transactions.length ? [`osprey_transaction: ${dump.transactions.join(', ')}`] : [])
+    ].join('\n');
 };
