@@ -436,7 +436,10 @@ const resolve = (rows: readonly MRow[], attrs: [string, string], all: readonly [
 };
 
 // A target that names a stored record applies once there is one.
-const storedIn = (structure: string, target: Target) => (state: State) => !('stored' in target) || state.records[structure]!.length > 0;
+const storedIn = (structure: string, target: Target) => {
+
+    return (state: State) => !('stored' in target) || state.records[structure]!.length > 0;
+};
 
 const orderKeys = fc.tuple(siteArb, ordnumArb);
 const allOrders = sites.flatMap((siteid) => ordnums.map((ordnum) => [siteid, ordnum] as [string, string]));
