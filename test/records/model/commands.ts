@@ -37,7 +37,7 @@ export class Harness {
 
     constructor(readonly t: TestServer, readonly structures: ReadonlyMap<string, MStructure>) {
 
-        this.reference = new Reference(structures);
+        this.reference = new Reference(structures, 'ADMIN');
     }
 
     // Between sequences: no rows (cheaper than a new server).
@@ -159,7 +159,7 @@ interface StepSpec { stepnum: number; del?: boolean; href?: HrefKind; note?: unk
 type TaskRef = { taskid: number } | { stored: number } | { auto: true };
 interface TaskSpec { ref: TaskRef; del?: boolean; href?: HrefKind; description?: unknown; done?: unknown; steps?: StepSpec[] }
 interface LaborSpec { ref: 'new' | 'own' | 'other' | 'missing'; index?: number; href?: boolean; del?: boolean; laborcode?: unknown; hours?: unknown }
-interface OrderFields { description?: unknown; priority?: unknown; tasks?: TaskSpec[]; labor?: LaborSpec[] }
+interface OrderFields { description?: unknown; priority?: unknown; status?: unknown; memo?: unknown; tasks?: TaskSpec[]; labor?: LaborSpec[] }
 
 const hrefKind = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('key' as const, 'unique' as const) }, { weight: 1, arbitrary: fc.constantFrom('other' as const, 'missing' as const) });
 
@@ -189,9 +189,15 @@ const laborSpec: fc.Arbitrary<LaborSpec> = fc.oneof(
     { weight: 1, arbitrary: fc.record({ ref: fc.constantFrom('other' as const, 'missing' as const), index: fc.nat(3), href: fc.boolean(), del: fc.boolean(), hours }) }
 );
 
+// Statuses: OPEN → HOLD, DONE; HOLD → OPEN; DONE is final (others are refused).
+const status = sometimes(fc.constantFrom('OPEN', 'HOLD', 'hold', 'DONE', 'CLOSED'), 3);
+const memo = sometimes(fc.constantFrom('why', 'approved'), 3);
+
 const orderFields: fc.Arbitrary<OrderFields> = fc.record({
     description,
     priority,
+    status,
+    memo,
     tasks: sometimes(fc.array(taskSpec, { maxLength: 3 }), 2),
     labor: sometimes(fc.array(laborSpec, { maxLength: 2 }), 3)
 });
@@ -310,6 +316,8 @@ const orderBody = (state: State, siteid: string, ordnum: string, fields: OrderFi
     return defined({
         description: fields.description,
         priority: fields.priority,
+        status: fields.status,
+        memo: fields.memo,
         task: fields.tasks?.map((task) => taskBody(task, order, pointers, tasks)).filter((task) => task !== undefined),
         labor: fields.labor?.map((item) => laborBody(item, state, order, pointers, labor))
     });

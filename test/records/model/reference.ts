@@ -23,6 +23,9 @@ import { columnsOf, type MAttr, type MChild, type MObject, type MStructure } fro
 
 export type Json = string | number | boolean | null;
 
+/** A datetime the server sets (statusdate, a history row's changedate): the model does not know the instant. */
+export const serverTime = 'NOW';
+
 export interface MRow {
     /** Stored business values (every column but the generated unique id). */
     v: Record<string, Json>;
@@ -129,6 +132,8 @@ export const parseValue = (attr: MAttr, raw: unknown): Parsed => {
 
         case 'yorn':
             return truthy.includes(raw as never) ? ok(true) : falsy.includes(raw as never) ? ok(false) : bad;
+        case 'datetime':
+            return typeof raw === 'string' && !Number.isNaN(Date.parse(raw)) ? ok(serverTime) : bad;
     }
 };
 
@@ -215,6 +220,8 @@ const normalName = (key: string) => key.toLowerCase().replace(/^spi:/, '');
 
 interface Item {
     values: Record<string, Json>;
+    /** non-persistent attributes (a status change's memo) */
+    transient: Record<string, Json>;
     kids: Map<string, unknown[]>;
     action?: 'delete';
     rowstamp?: string;
@@ -230,7 +237,7 @@ const ignored = (name: string) => name === 'localref' || name === '_id' || name 
 
 const parseItem = (object: MObject, body: unknown, settings: { current?: Record<string, Json>; fixed?: Record<string, Json> }, errors: Errors): Item => {
 
-    const item: Item = { values: {}, kids: new Map(), failed: new Set() };
+    const item: Item = { values: {}, transient: {}, kids: new Map(), failed: new Set() };
     const fail = (attr: string, message: string) => {
 
         item.failed.add(attr);
@@ -319,7 +326,7 @@ const parseItem = (object: MObject, body: unknown, settings: { current?: Record<
             continue;
         }
 
-        item.values[name] = value;
+        (attr.persistent ? item.values : item.transient)[name] = value;
     }
 
     return item;
@@ -329,7 +336,7 @@ const parseItem = (object: MObject, body: unknown, settings: { current?: Record<
 const completeNew = (object: MObject, item: Item, fixed: Record<string, Json>, errors: Errors) => {
 
     for (const attr of object.attrs.values()) {
-        if (attr.name in item.values || item.failed.has(attr.name) || attr.name in fixed || attr.generated || attr.name === object.unique) {
+        if (!attr.persistent || attr.name in item.values || item.failed.has(attr.name) || attr.name in fixed || attr.generated || attr.name === object.unique) {
             continue;
         }
 
@@ -356,6 +363,8 @@ const isDeleteItem = (body: unknown) => isObject(body) && String(body._action).t
 interface Place {
     readonly rows: MRow[];
     readonly join?: Readonly<Record<string, string>>;
+    /** the structure, when the row is a record (its statuses apply) */
+    readonly structure?: MStructure;
 }
 
 // `If-Match` of a single update or delete.
@@ -363,7 +372,7 @@ const ifMatchOf = (headers: Readonly<Record<string, string>>) => headers['if-mat
 
 export class Reference {
 
-    constructor(readonly structures: ReadonlyMap<string, MStructure>) { }
+    constructor(readonly structures: ReadonlyMap<string, MStructure>, readonly userid: string) { }
 
     // The status the request must get and the state after it (the same object when nothing may change).
     run(state: State, request: ModelRequest): { expected: Expected; state: State } {
@@ -443,7 +452,7 @@ export class Reference {
         const errors: Errors = { list: [] };
         const root = structure.root;
         const records = state.records[structure.id]!;
-        const row = this.insert(state, root, body, {}, { rows: records }, errors);
+        const row = this.insert(state, root, body, {}, { rows: records, structure }, errors);
         this.throwErrors(errors);
         if (records.some((other) => root.key.every((key) => other.v[key] === row.v[key]))) {
             refuse(400, `duplicate ${root.name} ${JSON.stringify(root.key.map((key) => row.v[key]))}`);
@@ -466,6 +475,7 @@ export class Reference {
 
         const item = parseItem(object, body, { fixed }, errors);
         completeNew(object, item, fixed, errors);
+        const status = place.structure && this.checkStatus(place.structure, undefined, item, errors);
         const v: Record<string, Json> = {};
         for (const column of columnsOf(object)) {
             v[column] = column in fixed ? fixed[column]! : item.values[column] ?? null;
@@ -487,7 +497,55 @@ export class Reference {
             }
         }
 
+        if (status) {
+            this.addHistory(place.structure!, row, item);
+        }
+
         return row;
+    }
+
+    // A status written must follow the YAML's transitions (on create: be one of its statuses); it stamps
+    // statusdate. True when a status is written (and a history row follows).
+    private checkStatus(structure: MStructure, current: MRow | undefined, item: Item, errors: Errors): boolean {
+
+        const name = structure.statusAttribute;
+        if (!structure.statuses || !(name in item.values)) {
+            return false;
+        }
+
+        const to = String(item.values[name]);
+        const next = current ? Object.hasOwn(structure.statuses, String(current.v[name])) ? structure.statuses[String(current.v[name])]! : [] : undefined;
+        if (next ? !next.includes(to) : !Object.hasOwn(structure.statuses, to)) {
+            errors.list.push(`${structure.root.name}.${name}: ${current ? `${String(current.v[name])} cannot change to ${to}` : `${to} is not a status`}`);
+            return false;
+        }
+
+        if (structure.root.attrs.get('statusdate')?.persistent) {
+            item.values.statusdate = serverTime;
+        }
+
+        return true;
+    }
+
+    // The history row of a status written, with the memo of the write.
+    private addHistory(structure: MStructure, row: MRow, item: Item) {
+
+        const child = structure.statusHistory ? structure.root.children.get(structure.statusHistory) : undefined;
+        if (!child) {
+            return;
+        }
+
+        const object = child.object;
+        const values: Record<string, Json> = { [structure.statusAttribute]: row.v[structure.statusAttribute] ?? null, changedate: serverTime, changeby: this.userid, memo: item.transient.memo ?? null };
+        const v: Record<string, Json> = Object.fromEntries(columnsOf(object).map((column) => [column, null]));
+        Object.assign(v, joinValues(child, row.v));
+        for (const [name, value] of Object.entries(values)) {
+            if (object.attrs.get(name)?.persistent) {
+                v[name] = value;
+            }
+        }
+
+        row.kids[child.name]!.push({ v, kids: Object.fromEntries([...object.children.keys()].map((name) => [name, []])) });
     }
 
     // autokey: numbers count per scope (the row's other identity values: a child's parent, a record's other
@@ -557,7 +615,7 @@ export class Reference {
     private updateRow(state: State, structure: MStructure, current: MRow, body: unknown, merge: boolean): number {
 
         const errors: Errors = { list: [] };
-        const outcome = this.updateItem(state, structure.root, current, body, merge, true, errors);
+        const outcome = this.updateItem(state, structure.root, current, body, merge, structure, errors);
         this.throwErrors(errors);
         if (outcome === 'delete') {
             this.deleteRecord(state, structure, current, 0);
@@ -569,7 +627,10 @@ export class Reference {
     }
 
     // Updates `current` in place (the state is a copy); 'delete' when the item asks its row to be deleted.
-    private updateItem(state: State, object: MObject, current: MRow, body: unknown, merge: boolean, isRoot: boolean, errors: Errors): 'delete' | undefined {
+    // `structure` is given for the record itself (not a child): its rowstamp and statuses apply.
+    private updateItem(state: State, object: MObject, current: MRow, body: unknown, merge: boolean, structure: MStructure | undefined, errors: Errors): 'delete' | undefined {
+
+        const isRoot = structure !== undefined;
 
         const item = parseItem(object, body, { current: { ...current.v, [object.unique]: current.id ?? null } }, errors);
         if (item.action === 'delete') {
@@ -580,10 +641,17 @@ export class Reference {
             refuse(409, `stale _rowstamp ${item.rowstamp}`);
         }
 
+        const status = structure !== undefined && this.checkStatus(structure, current, item, errors);
         Object.assign(current.v, item.values);
         current.written = true;
         for (const [name, items] of item.kids) {
             this.updateChildren(state, object, object.children.get(name)!, current, items, merge, errors);
+        }
+
+        // The server writes it before the children; here it comes after them, so that a collection the body
+        // replaces (read before the write) does not take it either.
+        if (status) {
+            this.addHistory(structure, current, item);
         }
 
         return undefined;
@@ -604,7 +672,7 @@ export class Reference {
                 }
 
                 matched.add(current);
-                if (this.updateItem(state, object, current, body, merge, false, errors) === 'delete') {
+                if (this.updateItem(state, object, current, body, merge, undefined, errors) === 'delete') {
                     parent.kids[child.name] = parent.kids[child.name]!.filter((row) => row !== current);
                 }
             }

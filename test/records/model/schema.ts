@@ -7,7 +7,7 @@ import * as Yaml from 'yaml';
 // The fixture structures (test/fixtures/model) as the reference model reads them: straight from the YAML, not
 // through the server's registry, so that the model does not inherit the server's reading of the files.
 
-export type AttrType = 'upper' | 'aln' | 'integer' | 'bigint' | 'decimal' | 'yorn';
+export type AttrType = 'upper' | 'aln' | 'integer' | 'bigint' | 'decimal' | 'yorn' | 'datetime';
 
 export interface MAttr {
     readonly name: string;
@@ -18,6 +18,8 @@ export interface MAttr {
     readonly default?: string | number | boolean;
     readonly generated: boolean;
     readonly readonly: boolean;
+    /** false: accepted in writes (a status change's memo), never stored */
+    readonly persistent: boolean;
     /** A number given when a create leaves the attribute out. */
     readonly autokey?: { prefix: string; start: number };
 }
@@ -50,6 +52,11 @@ export interface MStructure {
     readonly id: string;
     readonly root: MObject;
     readonly relations: readonly MRelation[];
+    /** status → the statuses that may follow it */
+    readonly statuses?: Readonly<Record<string, readonly string[]>>;
+    readonly statusAttribute: string;
+    /** the child that records each status change */
+    readonly statusHistory?: string;
 }
 
 export const modelFixtures = Path.join(__dirname, '..', '..', 'fixtures', 'model');
@@ -65,6 +72,7 @@ const objectOf = (def: any): MObject => {
         default: attr.default,
         generated: attr.generated === true,
         readonly: attr.readonly === true,
+        persistent: attr.persistent !== false,
         autokey: attr.autokey === true ? { prefix: '', start: 1 } : attr.autokey ? { prefix: attr.autokey.prefix ?? '', start: attr.autokey.start ?? 1000 } : undefined
     }]));
     const children = new Map<string, MChild>(Object.entries((def.children ?? {}) as Record<string, any>).map(([name, child]) => [name, { name, object: objectOf(child), join: child.join }]));
@@ -82,7 +90,14 @@ export const loadModelStructures = (dir = modelFixtures): Map<string, MStructure
             join: relation.join,
             onDelete: relation.onDelete ?? (relation.cardinality === 'many' ? 'restrict' : 'ignore')
         }));
-        structures.set(String(def.name).toLowerCase(), { id: String(def.name).toLowerCase(), root: objectOf(def), relations });
+        structures.set(String(def.name).toLowerCase(), {
+            id: String(def.name).toLowerCase(),
+            root: objectOf(def),
+            relations,
+            statuses: def.statuses,
+            statusAttribute: def.statusAttribute ?? 'status',
+            statusHistory: def.statusHistory
+        });
     }
 
     return structures;
@@ -97,5 +112,5 @@ export const objectsOf = function* (object: MObject): Generator<MObject> {
     }
 };
 
-// The business columns of a table: every attribute but the generated unique id.
-export const columnsOf = (object: MObject): string[] => [...object.attrs.keys()].filter((name) => name !== object.unique);
+// The business columns of a table: every stored attribute but the generated unique id.
+export const columnsOf = (object: MObject): string[] => [...object.attrs.values()].filter((attr) => attr.persistent && attr.name !== object.unique).map((attr) => attr.name);

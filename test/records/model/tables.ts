@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-import type { Json, MRow, State } from './reference';
+import { serverTime, type Json, type MRow, type State } from './reference';
 import { columnsOf, objectsOf, type MObject, type MStructure } from './schema';
 
 
@@ -31,6 +31,8 @@ const stored = (type: string, value: unknown): Json => {
         case 'bigint':
         case 'decimal': return Number(value);
         case 'yorn': return value === true || value === 1 || value === '1' || value === 't';
+        // The server's clock: compared as set or not.
+        case 'datetime': return serverTime;
         default: return String(value);
     }
 };
