@@ -15,6 +15,7 @@ import { createModels } from './db/models';
 import { ensureUsers } from './demo/users';
 import { seedDemoData } from './demo/seed';
 import { errorEdge } from './errors/edge';
+import { parameterGate } from './http/parameters';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
 import { loadSecret } from './secret';
 import { loadStructures } from './structures/load';
@@ -83,6 +84,8 @@ export const app: Hapi.Plugin<AppOptions> = {
         server.auth.strategy('osprey', 'osprey');
         server.auth.default('osprey');
 
+        // Parameters, headers and actions whose meaning is not carried out are refused before any handler runs.
+        parameterGate(server);
         server.ext('onPreResponse', errorEdge);
         requestLogging(server, log);
 

@@ -5,7 +5,9 @@ import { homeOf } from './homes';
 
 
 // The origin hrefs are built on: the x-public-uri header when a proxy sends it, otherwise the request's own
-// scheme and host; empty (relative hrefs) with relativeuri=1.
+// scheme and host; empty (relative hrefs) with relativeuri=1. In Maximo x-public-uri is the public URI of the
+// API home, and IBM's Java client sends it so on every request (http://host:port/maximo/oslc): a value that
+// ends with /{contextRoot}/{api|oslc} gives the origin before it; any other value is the origin itself.
 export const origin = (request: Hapi.Request): string => {
 
     if (request.query.relativeuri === '1' || request.query.relativeuri === 'true') {
@@ -14,7 +16,9 @@ export const origin = (request: Hapi.Request): string => {
 
     const publicUri = header(request, 'x-public-uri');
     if (publicUri && /^https?:\/\/[^\s]+$/i.test(publicUri)) {
-        return publicUri.replace(/\/+$/, '');
+        const trimmed = publicUri.replace(/\/+$/, '');
+        const home = /^(https?:\/\/[^/]+(?:\/.*)?)\/([^/]+)\/(?:api|oslc)$/i.exec(trimmed);
+        return home && home[2]!.toLowerCase() === request.server.app.osprey.options.contextRoot.toLowerCase() ? home[1]! : trimmed;
     }
 
     return `${request.url.protocol}//${request.info.host}`;

@@ -1,0 +1,450 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { errorAnswer } from '../errors/edge';
+import { maximoError } from '../errors/maximo-error';
+import { parameterNames } from '../query/params';
+import { parseWhere } from '../query/where';
+import type { Structure } from '../structures/registry';
+
+
+// The query parameters and request headers Osprey knows, and where it carries each out. The house rule: a
+// parameter, header or action whose meaning the server does not carry out is refused with a 400 that names it,
+// never silently ignored. The gate below holds every request to this table before its handler runs, so a
+// refused request has done nothing (no write has started).
+//
+// A request's *use* is its route, and on the two collection routes what it asks: a GET of …/os/{os} is a page,
+// a distinct, a group-by or a report action; a POST to it is a create, a sync or a bulk.
+
+export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'login', 'logout', 'apitoken', 'health'] as const;
+export type Use = typeof uses[number];
+
+export const useLabels: Readonly<Record<Use, string>> = {
+    page: 'a collection query (GET …/os/{os})',
+    distinct: 'a distinct query (GET …/os/{os}?distinct=)',
+    groups: 'a group-by query (GET …/os/{os}?gbcols=)',
+    listreports: 'the listreports action (GET …/os/{os}?action=listreports)',
+    genreport: 'the genreport action (GET …/os/{os}?action=genreport)',
+    member: 'a record read (GET …/os/{os}/{id})',
+    children: 'a child collection (GET …/os/{os}/{id}/{child})',
+    child: 'a child row (GET …/os/{os}/{id}/{child}/{childid})',
+    lookup: 'a lookup (GET …/getlist~{attr})',
+    create: 'a create (POST …/os/{os})',
+    sync: 'a sync (POST …/os/{os} with x-method-override: SYNC)',
+    bulk: 'a bulk (POST …/os/{os} with x-method-override: BULK)',
+    update: 'a record update (PATCH, PUT, or POST with x-method-override, on …/os/{os}/{id})',
+    delete: 'a delete (DELETE …/os/{os}/{id})',
+    info: 'an information endpoint ({home}, systeminfo, whoami, products, license, members, apimeta, jsonschemas)',
+    login: 'a login ({home}/login)',
+    logout: 'a logout',
+    apitoken: 'an API token request ({home}/apitoken/…)',
+    health: 'the health check'
+};
+
+const bits = Object.fromEntries(uses.map((use, i) => [use, 1 << i])) as Record<Use, number>;
+
+// The clients whose sources were read for this table, and the methods of theirs that send each name.
+export interface SentBy {
+    /** @maximomize/maximo-api-client */
+    readonly npm?: string;
+    /** IBM's Java REST client (com.ibm.maximo.oslc) */
+    readonly java?: string;
+}
+
+export interface Known {
+    readonly name: string;
+    readonly meaning: string;
+    readonly sentBy: SentBy;
+    /** Where its meaning is carried out. */
+    readonly supported: readonly Use[];
+    /**
+     * Accepted where what it shapes is not part of the answer, so the answer already is what it asks, and a real
+     * client sends it there: IBM's Java client puts collectioncount=1 on every URI of a resource set.
+     */
+    readonly inert?: readonly Use[];
+    /** Why it is refused where it is not carried out, or what to send instead. */
+    readonly refused?: string;
+    /** A value (or a companion it lacks) whose meaning is not carried out: the reason it is refused. */
+    readonly check?: (value: string, request: Hapi.Request, query: Record<string, unknown>) => string | undefined;
+}
+
+const all = uses;
+const filtering: Use[] = ['page', 'distinct', 'groups', 'genreport', 'lookup'];
+// Paging, where, orderBy and counts on …/{id}/{child} come with the child-collection change.
+const paged: Use[] = ['page', 'lookup', 'children'];
+const readsRecords: Use[] = ['page', 'member', 'children', 'child', 'lookup'];
+const answersRecord: Use[] = ['create', 'sync', 'bulk', 'update'];
+const writes: Use[] = [...answersRecord, 'delete'];
+const authenticated = uses.filter((use) => use !== 'health' && use !== 'logout');
+const hrefs: Use[] = ['page', 'groups', 'listreports', 'member', 'children', 'child', 'lookup', ...answersRecord, 'info', 'login'];
+
+// The npm client sends lean=1 on every request: the common values are compared without making strings.
+const isOn = (value: string) => value === '1' || value === '' || value === 'true' || value.toLowerCase() === 'true';
+const flagValue = (value: string) => isOn(value) || value === '0' || value.toLowerCase() === 'false';
+
+// The structure whose saved queries a request's savedQuery names: the {os} of a collection, the lookup's own
+// structure on a lookup; undefined where there is none (a domain's values), which the handler refuses itself.
+const savedQueryOwner = (request: Hapi.Request): Structure | undefined => {
+
+    const registry = request.server.app.osprey.registry;
+    const structure = registry.get(String(request.params.os));
+    if (!structure || request.params.attr === undefined) {
+        return structure;
+    }
+
+    const object = request.params.child === undefined ? structure.root : structure.root.children.get(String(request.params.child).toLowerCase())?.object;
+    const attr = object?.attributes.get(String(request.params.attr).toLowerCase());
+    const lookup = attr?.lookup ? structure.def.lookups[attr.lookup] : undefined;
+    return lookup?.structure ? registry.get(lookup.structure) : undefined;
+};
+
+const lastText = (value: unknown): string => String(Array.isArray(value) ? value[value.length - 1] : value ?? '');
+
+// sqp:NAME is a parameter of the saved query the request names, and of no other.
+const savedQueryParameter = (name: string, request: Hapi.Request, query: Record<string, unknown>): string | undefined => {
+
+    const saved = query.savedQuery ?? query.savedquery;
+    if (saved === undefined) {
+        return `${name} is a parameter of a saved query, and the request names none (savedQuery=…)`;
+    }
+
+    const definition = savedQueryOwner(request)?.def.savedQueries[lastText(saved)];
+    const param = name.slice(4);
+    if (definition && !Object.hasOwn(definition.params, param)) {
+        const declared = Object.keys(definition.params);
+        return `the saved query ${lastText(saved)} has no parameter ${param} (${declared.length ? `its parameters: ${declared.map((p) => `sqp:${p}`).join(', ')}` : 'it has none'})`;
+    }
+
+    return undefined;
+};
+
+const stablePaging = (query: Record<string, unknown>) => (query.stablepaging !== undefined && isOn(lastText(query.stablepaging)) ? undefined : 'a stable page\'s cursor is read with stablepaging=1 (send the nextPage href as it came)');
+
+export const queryParameters: readonly Known[] = [
+    { name: 'oslc.where', meaning: 'filters the records', sentBy: { npm: 'QueryBuilder.where/orWhere/whereIn/whereNotIn/whereLike/whereNull/whereNotNull; findAll, findPaginated, count, findDistinct with a where', java: 'ResourceSet.where' }, supported: [...filtering, 'children'] },
+    { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService (on jsonschemas)', java: 'ResourceSet.select' }, supported: readsRecords, refused: 'a write answers what the properties header names; a schema is answered whole' },
+    { name: 'oslc.properties', meaning: 'as oslc.select', sentBy: { npm: 'ResourceFetch.properties', java: 'ResourceSet.fetchMember, Resource.load with properties' }, supported: readsRecords, refused: 'a write answers what the properties header names' },
+    { name: 'oslc.orderBy', meaning: 'the order of the records', sentBy: { npm: 'QueryBuilder.orderBy', java: 'ResourceSet.orderBy' }, supported: ['page', 'genreport', 'lookup', 'children'], refused: 'distinct values come in their order, groups in gbsortby\'s' },
+    { name: 'oslc.pageSize', meaning: 'records per page', sentBy: { npm: 'QueryBuilder.page/pageSize, findPaginated', java: 'ResourceSet.pageSize' }, supported: paged },
+    { name: 'pageno', meaning: 'the page to answer', sentBy: { npm: 'QueryBuilder.page, OslcPaginatedResult.nextPage/previousPage/goToPage', java: 'ResourceSet.nextPage/previousPage (the hrefs of responseInfo)' }, supported: paged },
+    {
+        name: 'oslc.paging', meaning: 'page the collection (true)', sentBy: { npm: 'QueryBuilder.withPaging', java: 'ResourceSet.paging(true)' }, supported: paged,
+        check: (value) => (isOn(value) ? undefined : 'collections are always paged (oslc.pageSize, else the structure\'s page size); oslc.paging=false is not carried out')
+    },
+    { name: 'collectioncount', meaning: 'totalCount and totalPages in responseInfo', sentBy: { npm: 'QueryBuilder.withCount, findPaginated, count', java: 'every URI a ResourceSet builds (fetch, create, sync, bulk, groupBy)' }, supported: paged, inert: ['create', 'sync', 'bulk', 'distinct', 'groups'] },
+    { name: 'count', meaning: 'only the totalCount', sentBy: { java: 'ResourceSet.totalCount(true)' }, supported: paged },
+    { name: 'savedQuery', meaning: 'a saved query of the structure (apimeta lists them)', sentBy: { npm: 'QueryBuilder.savedQuery, findBySavedQuery', java: 'ResourceSet.savedQuery' }, supported: filtering },
+    { name: 'savedquery', meaning: 'as savedQuery', sentBy: {}, supported: filtering },
+    { name: 'sqp:', meaning: 'sqp:NAME, a parameter of the saved query', sentBy: { java: 'ResourceSet.savedQuery with parameters (SavedQuery)' }, supported: filtering, check: (_value, request, query) => savedQueryParameter('sqp:', request, query) },
+    { name: 'oslc.searchTerms', meaning: 'words to find in the search attributes', sentBy: { npm: 'QueryBuilder.withSearchTerms', java: 'ResourceSet.hasTerms' }, supported: filtering },
+    {
+        name: 'searchAttributes', meaning: 'the attributes oslc.searchTerms looks in', sentBy: { java: 'ResourceSet.searchAttributes' }, supported: filtering,
+        check: (_value, _request, query) => (query['oslc.searchTerms'] === undefined ? 'searchAttributes says where oslc.searchTerms looks, and the request sends no oslc.searchTerms' : undefined)
+    },
+    { name: 'opmodeor', meaning: 'the terms of oslc.where are or-ed', sentBy: { npm: 'QueryBuilder.useOrLogic' }, supported: filtering },
+    { name: 'opmode', meaning: 'opmode=or: as opmodeor', sentBy: { npm: 'QueryBuilder.opMode' }, supported: ['page', 'distinct', 'groups', 'genreport'] },
+    { name: 'tlrange', meaning: 'a timeline range of tlattribute', sentBy: { npm: 'QueryBuilder.whereTimelineRange' }, supported: ['page', 'distinct', 'groups', 'genreport'] },
+    { name: 'tlattribute', meaning: 'the date attribute of tlrange', sentBy: { npm: 'QueryBuilder.whereTimelineRange' }, supported: ['page', 'distinct', 'groups', 'genreport'] },
+    { name: 'distinct', meaning: 'the distinct values of an attribute', sentBy: { npm: 'QueryBuilder.distinct, findDistinct' }, supported: ['distinct'] },
+    { name: 'gbcols', meaning: 'group-by columns and aggregates', sentBy: { npm: 'QueryBuilder.groupBy', java: 'Aggregation.groupByOn/count/sumOn/…' }, supported: ['groups'] },
+    { name: 'gbfilter', meaning: 'a where over the groups (HAVING)', sentBy: { java: 'Aggregation.having' }, supported: ['groups'] },
+    { name: 'gbsortby', meaning: 'the order of the groups', sentBy: { npm: 'QueryBuilder.groupBySort', java: 'Aggregation.sortBy' }, supported: ['groups'] },
+    { name: 'gbrange', meaning: 'ranges of a group-by column', sentBy: { npm: 'QueryBuilder.groupByRange' }, supported: ['groups'] },
+    { name: 'stablepaging', meaning: 'keyset pages that neither repeat nor skip rows', sentBy: { npm: 'QueryBuilder.withStablePaging', java: 'ResourceSet.stablePaging' }, supported: ['page', 'lookup'] },
+    {
+        name: 'stableId', meaning: 'the signed cursor of a stable nextPage', sentBy: { npm: 'following nextPage', java: 'ResourceSet.nextPage' }, supported: ['page', 'lookup'],
+        check: (_value, _request, query) => stablePaging(query)
+    },
+    { name: 'stableid', meaning: 'as stableId', sentBy: {}, supported: ['page', 'lookup'], check: (_value, _request, query) => stablePaging(query) },
+    { name: '_dropnulls', meaning: '0: render null attributes too', sentBy: { npm: 'QueryBuilder.dropNulls, ResourceFetch.dropNulls' }, supported: [...readsRecords, ...answersRecord], check: (value) => (flagValue(value) ? undefined : `_dropnulls is 1 or 0, not ${value}`) },
+    { name: 'ignorecollectionref', meaning: 'no *_collectionref links to child collections', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.ignoreCollectionRef' }, supported: [...readsRecords, ...answersRecord] },
+    { name: 'relativeuri', meaning: 'hrefs without scheme and host', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.relativeUri' }, supported: hrefs, refused: 'this answer has no hrefs' },
+    {
+        name: 'lean', meaning: '1: JSON without namespace prefixes', sentBy: { npm: 'every request (HttpClient lean mode, the default)', java: 'MaximoConnector.connect with Options.lean (GET {home}?&lean=1)' }, supported: all,
+        check: (value) => (isOn(value) ? undefined : 'Osprey answers only the lean JSON form; the namespaced form (lean=0: rdfs:member, spi:…) is not served')
+    },
+    { name: '_', meaning: 'a cache buster: asks nothing of the server, which caches no answer', sentBy: {}, supported: all },
+    { name: 'apikey', meaning: 'an API key', sentBy: {}, supported: authenticated, refused: 'this route takes no login' },
+    { name: '_lid', meaning: 'the user of a login', sentBy: {}, supported: authenticated, refused: 'this route takes no login' },
+    { name: '_lpwd', meaning: 'the password of a login', sentBy: {}, supported: authenticated, refused: 'this route takes no login' },
+    { name: 'action', meaning: 'an action to run', sentBy: { npm: 'ResourceService.action/webMethod/workflow/globalAction/listReports/generateReport; ResourceFetch/ResourceCreate/ResourceUpdate.action; BaseMaximoService.actionOnEndpoint', java: 'Resource.invokeAction' }, supported: ['listreports', 'genreport'] },
+    { name: 'reportname', meaning: 'the report genreport renders', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
+    { name: 'reportformat', meaning: 'pdf, csv or json', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
+    { name: 'attachment', meaning: '1: Content-Disposition attachment', sentBy: {}, supported: ['genreport'] },
+    {
+        name: 'setupdata', meaning: 'the values of a new record (newmbo) a lookup lists for', sentBy: {}, supported: ['lookup'],
+        check: (_value, request) => (request.params.id === 'newmbo' ? undefined : 'setupdata gives the values of a new record, on a newmbo lookup (…/newmbo/getlist~attr)')
+    },
+    { name: 'properties', meaning: 'the attributes a write answers with (as the header)', sentBy: { npm: 'ResourceService.action/globalAction with return properties' }, supported: answersRecord, refused: 'reads select with oslc.select' },
+    { name: 'allornothing', meaning: '1: the whole bulk in one transaction (as the header)', sentBy: {}, supported: ['bulk'] },
+    { name: 'inlinedoc', meaning: 'attached documents inline', sentBy: { npm: 'QueryBuilder.inlineDoc, ResourceFetch.inlineDoc' }, supported: [], refused: 'attachments (doclinks) are not served, so there is no document to inline' },
+    { name: 'ignorers', meaning: 'records without _rowstamp', sentBy: { npm: 'ignoreRowstamp (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'every record carries its _rowstamp, the version optimistic locking checks' },
+    { name: 'ignorekeyref', meaning: 'records without href and localref', sentBy: { npm: 'ignoreKeyRef (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'hrefs are always rendered' },
+    { name: 'addschema', meaning: 'the JSON schema added to the answer', sentBy: { npm: 'QueryBuilder.addSchema, ResourceFetch.addSchema, SchemaService.getResourceWithSchema' }, supported: [], refused: 'the schema is served at {home}/jsonschemas/{os}, not added to answers' },
+    { name: 'geometryformat', meaning: 'another format of geometry data', sentBy: { npm: 'QueryBuilder.geometryFormat, ResourceFetch.geometryFormat' }, supported: [], refused: 'there are no geometry (spatial) attributes' },
+    { name: 'internalvalues', meaning: 'internal values of synonym domains (status_maxvalue)', sentBy: { npm: 'internalValues (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'internal values are not added to records; a domain lookup (getlist~status) lists each value with its maxvalue' },
+    { name: 'checkesig', meaning: 'answer BMXAA9766E when an e-signature attribute changes', sentBy: { npm: 'QueryBuilder.checkEsig, ResourceFetch.checkEsig' }, supported: [], refused: 'electronic signatures are not served' },
+    { name: '_tenantcode', meaning: 'the tenant of a multi-tenant server', sentBy: { java: 'MaximoConnector.connect and disconnect with Options.mt(true)' }, supported: [], refused: 'Osprey serves one tenant' }
+];
+
+export const requestHeaders: readonly Known[] = [
+    {
+        name: 'x-method-override', meaning: 'the method a POST stands for: PATCH, MERGE, PUT, DELETE on a record; SYNC, BULK on a collection', sentBy: { npm: 'ResourceService.update/merge/sync/executeBulkOperation/action (PATCH, SYNC, BULK); AutoscriptService (EXECUTE, on script routes Osprey does not serve)', java: 'MaximoConnector.update/merge (PATCH), sync/mergeSync (SYNC), bulk (BULK)' },
+        supported: [...writes], refused: 'it is read on writes to records and collections',
+        check: (_value, request) => (request.raw.req.method === 'POST' ? undefined : `x-method-override is read on a POST, and this request is a ${String(request.raw.req.method)}`)
+    },
+    {
+        name: 'patchtype', meaning: 'MERGE: keep the children the body leaves out', sentBy: { npm: 'ResourceService.merge/sync, ResourceUpdate.useMergePatch/useUpdatePatch (MERGE, UPDATE)', java: 'MaximoConnector.merge, mergeSync (MERGE)' }, supported: ['update', 'sync'],
+        check: (value) => (['MERGE', 'UPDATE'].includes(value.trim().toUpperCase()) ? undefined : `patchtype is MERGE or UPDATE, not ${value}`)
+    },
+    { name: 'properties', meaning: 'the attributes a write answers with', sentBy: { npm: 'createRecord/updateRecord/mergeRecord, ResourceCreate/ResourceUpdate.returnProperties', java: 'MaximoConnector.create/update/merge/sync/mergeSync with properties' }, supported: answersRecord, refused: 'reads select with oslc.select' },
+    { name: 'transactionid', meaning: 'a write made once, whatever the retries', sentBy: { npm: 'ResourceCreate/ResourceUpdate/ResourceDelete.withTransactionId' }, supported: [...writes, 'apitoken'], refused: 'it makes a write happen once; this request writes nothing' },
+    { name: 'x-allow-events', meaning: '0: no events for this write (there are none until actions come)', sentBy: { npm: 'ResourceCreate/ResourceUpdate/ResourceDelete.suppressEvents/allowEvents' }, supported: writes, refused: 'events come with writes' },
+    { name: 'batcherror', meaning: '1: every attribute error of the record at once', sentBy: {}, supported: answersRecord },
+    { name: 'allornothing', meaning: '1: the whole bulk in one transaction', sentBy: { npm: 'BulkOperationBuilder.setAllOrNothing' }, supported: ['bulk'] },
+    { name: 'if-match', meaning: 'the ETag the record must still have', sentBy: {}, supported: ['update', 'delete'], refused: 'a bulk item carries its _rowstamp; a sync or a read checks no ETag' },
+    { name: 'x-public-uri', meaning: 'the public origin hrefs are built on', sentBy: { npm: 'withPublicUri (ResourceCreate, ResourceUpdate, ResourceDelete)', java: 'every request (Options public URI)' }, supported: all },
+    { name: 'x-request-id', meaning: 'the id of the request in the log, echoed back', sentBy: {}, supported: all },
+    { name: 'maxauth', meaning: 'user:password, base64', sentBy: { npm: 'user and password logins', java: 'Options.auth("maxauth")' }, supported: all },
+    { name: 'authorization', meaning: 'Basic user:password', sentBy: { npm: 'user and password logins, MAS login', java: 'Options.auth("basic")' }, supported: all },
+    { name: 'apikey', meaning: 'an API key', sentBy: { npm: 'AuthType.APIKEY' }, supported: all },
+    { name: 'cookie', meaning: 'the session of a login', sentBy: { npm: 'the cookie jar after login', java: 'the cookies of connect' }, supported: all },
+    { name: 'esigauth', meaning: 'the e-signature password', sentBy: { npm: 'header() (the client documents it)' }, supported: [], refused: 'electronic signatures are not served' },
+    { name: 'esigreason', meaning: 'the reason of an e-signature', sentBy: { npm: 'header() (the client documents it)' }, supported: [], refused: 'electronic signatures are not served' },
+    { name: 'slug', meaning: 'the file name of a new attachment', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: [], refused: 'attachments (doclinks) are not served' },
+    { name: 'x-document-description', meaning: 'the description of a new attachment', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: [], refused: 'attachments (doclinks) are not served' },
+    { name: 'x-document-meta', meaning: 'the type and storage of a new attachment', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: [], refused: 'attachments (doclinks) are not served' }
+];
+
+interface Entry {
+    readonly known: Known;
+    readonly supported: number;
+    readonly accepted: number;
+}
+
+const mask = (list: readonly Use[], start = 0) => list.reduce((bitsSoFar, use) => bitsSoFar | bits[use], start);
+
+const entries = (list: readonly Known[]): Map<string, Entry> => new Map(list.map((known) => [known.name, { known, supported: mask(known.supported), accepted: mask(known.inert ?? [], mask(known.supported)) }]));
+
+const parameterTable = entries(queryParameters);
+const headerTable = entries(requestHeaders);
+// Names differ from a known one only in case: a hint, looked up on a miss only.
+const byLowerCase = new Map(queryParameters.map((known) => [known.name.toLowerCase(), known.name]));
+const sqp = parameterTable.get('sqp:')!;
+
+const list = (known: Known) => known.supported.map((use) => useLabels[use]).join('; ');
+
+const refusal = (kind: 'query parameter' | 'header', known: Known, use: Use): string => {
+
+    if (!known.supported.length) {
+        return `The ${kind} ${known.name} is not carried out by this server: ${known.refused}.`;
+    }
+
+    const why = known.refused ? `: ${known.refused}` : '';
+    return `The ${kind} ${known.name} is not carried out on ${useLabels[use]}${why}. It is carried out on ${list(known)}.`;
+};
+
+const refused = (message: string) => maximoError('badRequest', message);
+
+export const actionRefusal = (action: string): string => `The action ${action} is not carried out: actions on records and collections (?action=, web methods, workflows) are not served yet, and nothing was done. A collection GET runs the built-in listreports and genreport.`;
+
+// A name in no table: the report parameters of genreport, else refused.
+const unknownParameter = (name: string, request: Hapi.Request, use: Use, query: Record<string, unknown>): string | undefined => {
+
+    if (name.startsWith('sqp:')) {
+        if (!(sqp.supported & bits[use])) {
+            return refusal('query parameter', { ...sqp.known, name }, use);
+        }
+
+        const problem = savedQueryParameter(name, request, query);
+        return problem && `The query parameter ${name} is refused: ${problem}.`;
+    }
+
+    if (use === 'genreport' && reportParameters(request, query).includes(name)) {
+        return undefined;
+    }
+
+    const known = byLowerCase.get(name.toLowerCase());
+    const hint = known ? ` Parameter names are case-sensitive: did you mean ${known}?` : '';
+    return `The query parameter ${name} is not one this server carries out on any route, so it is refused rather than ignored.${hint}`;
+};
+
+const reportParameters = (request: Hapi.Request, query: Record<string, unknown>): string[] => {
+
+    const structure = request.server.app.osprey.registry.get(String(request.params.os));
+    const report = structure?.def.reports.find((candidate) => candidate.name === lastText(query.reportname));
+    return report?.where ? parameterNames(parseWhere(report.where, `report ${report.name}`)) : [];
+};
+
+// What a GET of a collection asks, as readCollection reads it: an action, else distinct, else gbcols, else a page.
+const collectionUse = (query: Record<string, unknown>): Use => {
+
+    if (query.action !== undefined) {
+        const action = lastText(query.action);
+        switch (action.toLowerCase()) {
+            case 'listreports': return 'listreports';
+            case 'genreport': return 'genreport';
+            default: throw refused(`${action} is not a global action of a collection; the built-in ones are listreports and genreport. ${actionRefusal(action)}`);
+        }
+    }
+
+    return query.distinct !== undefined ? 'distinct' : query.gbcols !== undefined ? 'groups' : 'page';
+};
+
+const collectionPostUse = (request: Hapi.Request): Use => {
+
+    const override = request.headers['x-method-override'];
+    const name = typeof override === 'string' ? override.toUpperCase() : '';
+    return name === 'BULK' ? 'bulk' : name === 'SYNC' ? 'sync' : 'create';
+};
+
+type RouteUse = Use | 'collection' | 'collectionPost';
+
+// Every route by its id (without the home suffix), as the routes' plugins declare them.
+const routeUses: Readonly<Record<string, RouteUse>> = {
+    'resources.query': 'collection',
+    'resources.create': 'collectionPost',
+    'resources.lookup': 'lookup',
+    'resources.childLookup': 'lookup',
+    'resources.read': 'member',
+    'resources.update': 'update',
+    'resources.replace': 'update',
+    'resources.post': 'update',
+    'resources.delete': 'delete',
+    'resources.children': 'children',
+    'resources.child': 'child',
+    'info.home': 'info',
+    'info.systeminfo': 'info',
+    'info.whoami': 'info',
+    'info.products': 'info',
+    'info.license': 'info',
+    'info.members': 'info',
+    'info.member': 'info',
+    'info.apimeta': 'info',
+    'info.apimetaOne': 'info',
+    'info.jsonschema': 'info',
+    'auth.login': 'login',
+    'auth.loginPost': 'login',
+    'auth.logout': 'logout',
+    'auth.logoutRoot': 'logout',
+    'apikeys.get': 'apitoken',
+    'apikeys.create': 'apitoken',
+    'apikeys.revoke': 'apitoken',
+    'health.check': 'health'
+};
+
+// The use of a request on a route of the table; undefined on a route it does not know (one added after start).
+const useOf = (request: Hapi.Request, routes: ReadonlyMap<string, RouteUse>, query: Record<string, unknown>): Use | undefined => {
+
+    const id = request.route.settings.id;
+    const route = id === undefined ? undefined : routes.get(id);
+    return route === 'collection' ? collectionUse(query) : route === 'collectionPost' ? collectionPostUse(request) : route;
+};
+
+// Holds one request to the tables: every query parameter it sends, then every header of the table it sends.
+export const checkRequest = (request: Hapi.Request, routes: ReadonlyMap<string, RouteUse>): void => {
+
+    const query = (request.orig.query ?? request.query) as Record<string, unknown>;
+    const use = useOf(request, routes, query);
+    if (use === undefined) {
+        return;
+    }
+
+    const bit = bits[use];
+    for (const name in query) {
+        if (name === '') {
+            continue;                       // `?=x`: a value with no name asks nothing
+        }
+
+        const value = query[name];
+        if (Array.isArray(value)) {
+            throw refused(`The query parameter ${name} is sent ${value.length} times; send it once (only one value would be read).`);
+        }
+
+        const entry = parameterTable.get(name);
+        if (!entry) {
+            const message = unknownParameter(name, request, use, query);
+            if (message !== undefined) {
+                throw refused(message);
+            }
+
+            continue;
+        }
+
+        if (!(entry.accepted & bit)) {
+            throw refused(name === 'action' ? actionRefusal(String(value)) : refusal('query parameter', entry.known, use));
+        }
+
+        const problem = entry.supported & bit ? entry.known.check?.(String(value), request, query) : undefined;
+        if (problem !== undefined) {
+            throw refused(`The query parameter ${name} is refused: ${problem}.`);
+        }
+    }
+
+    const headers = request.headers;
+    for (const name in headers) {
+        const entry = headerTable.get(name);
+        if (!entry) {
+            continue;                       // transport headers (accept, content-type, …) are not this table's
+        }
+
+        if (!(entry.accepted & bit)) {
+            throw refused(refusal('header', entry.known, use));
+        }
+
+        const problem = entry.known.check?.(String(headers[name]), request, query);
+        if (problem !== undefined) {
+            throw refused(`The header ${name} is refused: ${problem}.`);
+        }
+    }
+};
+
+// The routes' uses by full route id, checked when the server starts: a route the table does not know is a
+// start-up error, so a new route cannot be served before its parameters are decided.
+export const routeTable = (server: Hapi.Server): Map<string, RouteUse> => {
+
+    const routes = new Map<string, RouteUse>();
+    for (const route of server.table()) {
+        const id = route.settings.id;
+        const home = (route.settings.app as { home?: string } | undefined)?.home;
+        const base = id && home && id.endsWith(`.${home}`) ? id.slice(0, -home.length - 1) : id;
+        const use = base === undefined ? undefined : routeUses[base];
+        if (!use || !Object.hasOwn(routeUses, base!)) {
+            throw new Error(`The route ${route.method.toUpperCase()} ${route.path} (id ${id ?? 'none'}) has no entry in the parameter table (src/http/parameters.ts).`);
+        }
+
+        routes.set(id!, use);
+    }
+
+    return routes;
+};
+
+// A request the router found no route for answers 404, except that an ?action= on a structure's path is refused
+// by name (PATCH or DELETE of a collection, POST with x-method-override: PATCH to one, as clients send actions).
+const unroutedAction = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Lifecycle.ReturnValue => {
+
+    const response = request.response;
+    const action = request.query.action;
+    if (action !== undefined && 'isBoom' in response && response.isBoom && response.output.statusCode === 404 && request.route.settings.id === undefined && /\/os\//i.test(request.path)) {
+        // An error returned here would skip the next onPreResponse steps (the Maximo error shape among them).
+        const { error, body } = errorAnswer(request, refused(actionRefusal(lastText(action))));
+        return h.response(body).code(error.output.statusCode);
+    }
+
+    return h.continue;
+};
+
+// Registers the gate: the route table is made at start; every request is checked before its handler.
+export const parameterGate = (server: Hapi.Server): void => {
+
+    let routes: ReadonlyMap<string, RouteUse> = new Map();
+    server.ext('onPreStart', () => {
+
+        routes = routeTable(server);
+    });
+    server.ext('onPreHandler', (request, h) => {
+
+        checkRequest(request, routes);
+        return h.continue;
+    });
+    server.ext('onPreResponse', unroutedAction);
+};
