@@ -29,7 +29,7 @@ for (const database of testDatabases) {
 
         beforeEach(async () => {
 
-            for (const table of ['morder', 'mtask', 'mstep', 'mlabor', 'mpermit', 'mlog', 'mlogline']) {
+            for (const table of ['morder', 'mtask', 'mstep', 'mlabor', 'mstatus', 'mpermit', 'mlog', 'mlogline', 'osprey_autokey']) {
                 await t.server.app.osprey.knex(table).delete();
             }
         });
@@ -69,6 +69,14 @@ for (const database of testDatabases) {
             expect(await send('POST', order('S1', 'A'), { task: [{ taskid: 10, _action: 'Delete' }, { taskid: 20, step: [{ stepnum: 1, _action: 'Delete' }] }] }, { 'x-method-override': 'MERGE' })).to.equal(204);
             expect(await tasks()).to.equal(['S1/A/20', 'S1/B/10', 'S1/B/20', 'S2/A/10', 'S2/A/20']);
             expect(await steps()).to.equal(['S1/B/10/1', 'S1/B/10/2', 'S1/B/20/1', 'S2/A/10/1', 'S2/A/10/2', 'S2/A/20/1']);
+        });
+
+        test('a task created without taskid is numbered among the tasks of its own order', async () => {
+
+            expect(await send('POST', orders, { siteid: 'S1', ordnum: 'A', task: [{ taskid: 10 }, { taskid: 20 }] })).to.equal(201);
+            expect(await send('POST', orders, [{ _data: { siteid: 'S1', ordnum: 'B', task: [{}] }, _meta: { method: 'SYNC' } }], { 'x-method-override': 'BULK' })).to.equal(200);
+            expect(await send('PATCH', order('S1', 'A'), { task: [{}] }, { patchtype: 'MERGE' })).to.equal(204);
+            expect(await tasks()).to.equal(['S1/A/10', 'S1/A/20', 'S1/A/21', 'S1/B/10']);
         });
 
         test('a task of one of two orders created in one bulk (one rowstamp) is updated without a 409, and alone', async () => {

@@ -33,7 +33,7 @@ export class Harness {
     /** Requests sent, over every sequence. */
     requests = 0;
     #log: string[] = [];
-    #dump: Dump = { tables: {}, transactions: [] };
+    #dump: Dump = { tables: {}, transactions: [], counters: [] };
 
     constructor(readonly t: TestServer, readonly structures: ReadonlyMap<string, MStructure>) {
 

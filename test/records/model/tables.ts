@@ -18,6 +18,8 @@ export interface Dump {
     readonly tables: Record<string, DumpRow[]>;
     /** the transactionids remembered */
     readonly transactions: string[];
+    /** the autokey counters (compared only before and after a refused write: the model counts its own way) */
+    readonly counters: string[];
 }
 
 const stored = (type: string, value: unknown): Json => {
@@ -54,7 +56,9 @@ export const dumpTables = async (knex: Knex, structures: ReadonlyMap<string, MSt
         }));
     }));
     const transactions = (await knex('osprey_transaction').select('id').orderBy('id') as { id: string }[]).map((row) => row.id);
-    return { tables: Object.fromEntries(objects.map((object, i) => [object.table, tables[i]!])), transactions };
+    const counters = (await knex('osprey_autokey').select('objectname', 'attribute', 'scope', 'last') as Record<string, unknown>[])
+        .map((row) => `${String(row.objectname)}.${String(row.attribute)} ${String(row.scope)} = ${String(row.last)}`).sort();
+    return { tables: Object.fromEntries(objects.map((object, i) => [object.table, tables[i]!])), transactions, counters };
 };
 
 export const clearTables = async (knex: Knex, structures: ReadonlyMap<string, MStructure>): Promise<void> => {
@@ -174,6 +178,7 @@ export const showDump = (structures: ReadonlyMap<string, MStructure>, dump: Dump
     return [
         ...tablesOf(structures).filter((object) => dump.tables[object.table]!.length)
             .map((object) => `${object.table}:\n${dump.tables[object.table]!.map((row) => `  ${object.unique}=${row.id} ${show(object, row.v)}`).join('\n')}`),
-        ...(dump.transactions.length ? [`osprey_transaction: ${dump.transactions.join(', ')}`] : [])
+        ...(dump.transactions.length ? [`osprey_transaction: ${dump.transactions.join(', ')}`] : []),
+        ...(dump.counters.length ? [`osprey_autokey: ${dump.counters.join('; ')}`] : [])
     ].join('\n');
 };
