@@ -4,7 +4,7 @@ import * as fc from 'fast-check';
 
 import { testDatabases } from '../helpers/databases';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { adminSettings, commandArbitrary, Harness } from './model/commands';
+import { adminSettings, commandArbitraries, Harness } from './model/commands';
 import { emptyState } from './model/reference';
 import { loadModelStructures, modelFixtures } from './model/schema';
 
@@ -39,10 +39,11 @@ for (const database of testDatabases) {
 
         test(`${runs} random sequences of writes leave every table as the model says`, { timeout: Math.max(300_000, runs * 1000) }, async () => {
 
-            await fc.assert(fc.asyncProperty(fc.commands([commandArbitrary(structures, { knownBugs })], { maxCommands: 12, size: 'max' }), async (commands) => {
+            const { opening, step } = commandArbitraries(structures, { knownBugs });
+            await fc.assert(fc.asyncProperty(opening, fc.commands([step], { maxCommands: 12, size: 'max' }), async (first, then) => {
 
                 await harness.reset();
-                await fc.asyncModelRun(() => ({ model: { state: emptyState(structures) }, real: harness }), commands);
+                await fc.asyncModelRun(() => ({ model: { state: emptyState(structures) }, real: harness }), [...first, ...then]);
             }), { numRuns: runs, seed, includeErrorInReport: true });
             expect(harness.requests).to.be.above(runs);
             if (process.env.OSPREY_MODEL_STATS) {

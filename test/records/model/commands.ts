@@ -99,6 +99,10 @@ export class Harness {
             count(`bulk item ${item.status}`);
         }
 
+        if (request.structure === 'mxmorder' && state.records.mxmlog!.length < model.state.records.mxmlog!.length) {
+            count(`${kind}: cascade to logs`);
+        }
+
         model.state = state;
         this.#dump = dump;
         this.#log.push(`${line} → ${res.statusCode}`);
@@ -430,6 +434,8 @@ const withFlaw = (root: MObject, body: unknown, mistake: Flaw | undefined): unkn
 
 // ---- commands -----------------------------------------------------------------------------------------------
 
+type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
 const label = (name: string, spec: object) => `${name} ${JSON.stringify(spec)}`;
 
 const lower = (value: string, yes: boolean | undefined) => (yes ? value.toLowerCase() : value);
@@ -476,7 +482,7 @@ const allPermits = permitnums.map((permitnum) => [permitnum, ''] as [string, str
 const namedOrder = fc.oneof({ weight: 3, arbitrary: storedTarget(orderKeys) }, { weight: 1, arbitrary: fc.constant(undefined) });
 const namesOrder = (state: State, target: Target | undefined) => (target ? resolveOrder(state, target) : [null, undefined]);
 
-export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>, options: Options = { knownBugs: false }): fc.Arbitrary<Command> => {
+export const commandArbitraries = (structures: ReadonlyMap<string, MStructure>, options: Options = { knownBugs: false }): { opening: fc.Arbitrary<Command[]>; step: fc.Arbitrary<Command> } => {
 
     const orderFields = orderFieldsOf(options);
 
@@ -599,10 +605,9 @@ export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>, op
     })));
 
     // Permits restrict deleting the order they name.
-    const permits = fc.oneof(
-        { weight: 2, arbitrary: fc.record({ action: fc.constant('create' as const), permit: freshTarget(permitKeys), order: namedOrder, description, flaw }) },
-        { weight: 1, arbitrary: fc.record({ action: fc.constantFrom('update' as const, 'delete' as const), permit: storedTarget(permitKeys), order: namedOrder, description, flaw }) }
-    ).map((spec) => new Step(label('permit', spec), (state): ModelRequest => {
+    const permitCreate = fc.record({ action: fc.constant('create' as const), permit: freshTarget(permitKeys), order: namedOrder, description, flaw });
+    const permitChange = fc.record({ action: fc.constantFrom('update' as const, 'delete' as const), permit: storedTarget(permitKeys), order: namedOrder, description, flaw });
+    const permitStep = (arbitrary: fc.Arbitrary<ValueOf<typeof permitCreate> | ValueOf<typeof permitChange>>) => arbitrary.map((spec) => new Step(label('permit', spec), (state): ModelRequest => {
 
         const [permitnum] = resolve(state.records.mxmpermit!, ['permitnum', 'permitnum'], allPermits, spec.permit);
         const id = base64Id([permitnum]);
@@ -620,10 +625,9 @@ export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>, op
     // Logs are deleted with the order they name; their lines are keyed by numbers every log shares.
     const lineSpec = fc.record({ lineno: fc.constantFrom(1, 2), del: sometimes(fc.constant(true), 4), text: description });
     const logFields = { order: namedOrder, text: description, lines: sometimes(fc.uniqueArray(lineSpec, { selector: (line) => line.lineno, maxLength: 2 }), 2), flaw };
-    const logs = fc.oneof(
-        fc.record({ action: fc.constant('create' as const), log: freshTarget(logKeys), ...logFields }),
-        fc.record({ action: fc.constantFrom('update' as const, 'merge' as const, 'sync' as const, 'delete' as const), log: storedTarget(logKeys), ...logFields })
-    ).map((spec) => new Step(label('log', spec), (state): ModelRequest => {
+    const logCreate = fc.record({ action: fc.constant('create' as const), log: freshTarget(logKeys), ...logFields });
+    const logChange = fc.record({ action: fc.constantFrom('update' as const, 'merge' as const, 'sync' as const, 'delete' as const), log: storedTarget(logKeys), ...logFields });
+    const logStep = (arbitrary: fc.Arbitrary<ValueOf<typeof logCreate> | ValueOf<typeof logChange>>) => arbitrary.map((spec) => new Step(label('log', spec), (state): ModelRequest => {
 
         const [named, ordnum] = namesOrder(state, spec.order);
         const [stored, lognum] = resolve(state.records.mxmlog!, ['siteid', 'lognum'], allLogs, spec.log);
@@ -647,13 +651,17 @@ export const commandArbitrary = (structures: ReadonlyMap<string, MStructure>, op
         }
     }, storedIn('mxmlog', spec.log)));
 
-    return fc.oneof(
-        { weight: 5, arbitrary: create },
-        { weight: 6, arbitrary: update },
-        { weight: 2, arbitrary: sync },
-        { weight: 2, arbitrary: remove },
-        { weight: 3, arbitrary: bulk },
-        { weight: 2, arbitrary: permits },
-        { weight: 2, arbitrary: logs }
-    );
+    return {
+        // What a sequence opens with: records to work on (orders, and permits and logs naming them).
+        opening: fc.array(fc.oneof({ weight: 3, arbitrary: create }, { weight: 1, arbitrary: permitStep(permitCreate) }, { weight: 1, arbitrary: logStep(logCreate) }), { maxLength: 4 }),
+        step: fc.oneof(
+            { weight: 5, arbitrary: create },
+            { weight: 6, arbitrary: update },
+            { weight: 2, arbitrary: sync },
+            { weight: 3, arbitrary: remove },
+            { weight: 3, arbitrary: bulk },
+            { weight: 2, arbitrary: permitStep(fc.oneof({ weight: 2, arbitrary: permitCreate }, { weight: 1, arbitrary: permitChange })) },
+            { weight: 2, arbitrary: logStep(fc.oneof({ weight: 2, arbitrary: logCreate }, { weight: 1, arbitrary: logChange })) }
+        )
+    };
 };
