@@ -1,0 +1,97 @@
+import * as Code from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { testDatabases } from '../helpers/databases';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { admin, adminSettings } from './model/commands';
+import { base64Id } from './model/reference';
+import { modelFixtures } from './model/schema';
+
+
+const { experiment, test, before, after, beforeEach } = exports.lab = Lab.script();
+const { expect } = Code;
+
+// Counterexamples the model-based test (model.test.ts) shrank to, as plain requests and the rows they must leave.
+
+const orders = '/maximo/oslc/os/mxmorder';
+const order = (siteid: string, ordnum: string) => `${orders}/${base64Id([siteid, ordnum])}`;
+
+for (const database of testDatabases) {
+    experiment(`model test counterexamples (${database.name})`, () => {
+
+        let t: TestServer;
+        before(async () => {
+
+            t = await startTestServer(database, { ...adminSettings, structures: modelFixtures });
+        });
+
+        after(() => t.stop());
+
+        beforeEach(async () => {
+
+            for (const table of ['morder', 'mtask', 'mstep', 'mlabor', 'mstatus', 'mpermit', 'mlog', 'mlogline', 'osprey_autokey']) {
+                await t.server.app.osprey.knex(table).delete();
+            }
+        });
+
+        const send = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
+
+            const res = await t.inject({ method, url, headers: { ...admin, ...headers }, payload: payload as object });
+            return res.statusCode;
+        };
+
+        const tasks = async () => (await t.server.app.osprey.knex('mtask').select('siteid', 'ordnum', 'taskid').orderBy(['siteid', 'ordnum', 'taskid'])).map((row: any) => `${row.siteid}/${row.ordnum}/${row.taskid}`);
+        const steps = async () => (await t.server.app.osprey.knex('mstep').select('siteid', 'ordnum', 'taskid', 'stepnum').orderBy(['siteid', 'ordnum', 'taskid', 'stepnum'])).map((row: any) => `${row.siteid}/${row.ordnum}/${row.taskid}/${row.stepnum}`);
+
+        test('a PATCH that replaces the tasks of one order leaves the task of the same number of another order', async () => {
+
+            expect(await send('POST', orders, { siteid: 'S2', ordnum: 'B', labor: [] })).to.equal(201);
+            expect(await send('PATCH', order('S2', 'B'), { task: [{ taskid: 10 }] })).to.equal(204);
+            expect(await send('POST', orders, { siteid: 'S1', ordnum: 'A', task: [{ taskid: 10 }] })).to.equal(201);
+            expect(await send('PATCH', order('S2', 'B'), { task: [], labor: [] })).to.equal(204);
+            expect(await tasks()).to.equal(['S1/A/10']);
+        });
+
+        test('deleting an order leaves the tasks of the same numbers of other orders', async () => {
+
+            expect(await send('POST', orders, { siteid: 's1', ordnum: 'a', task: [{ taskid: 30 }], labor: [] })).to.equal(201);
+            expect(await send('POST', orders, { siteid: 'S2', ordnum: 'B', task: [{ taskid: 30, step: [] }], labor: [] }, { 'x-method-override': 'SYNC' })).to.equal(201);
+            expect(await send('DELETE', order('S2', 'B'))).to.equal(204);
+            expect(await tasks()).to.equal(['S1/A/30']);
+        });
+
+        test('a MERGE that deletes task 10 and step 1 of one order deletes them of that order only', async () => {
+
+            for (const [siteid, ordnum] of [['S1', 'A'], ['S1', 'B'], ['S2', 'A']]) {
+                expect(await send('POST', orders, { siteid, ordnum, task: [{ taskid: 10, step: [{ stepnum: 1 }, { stepnum: 2 }] }, { taskid: 20, step: [{ stepnum: 1 }] }] })).to.equal(201);
+            }
+
+            expect(await send('POST', order('S1', 'A'), { task: [{ taskid: 10, _action: 'Delete' }, { taskid: 20, step: [{ stepnum: 1, _action: 'Delete' }] }] }, { 'x-method-override': 'MERGE' })).to.equal(204);
+            expect(await tasks()).to.equal(['S1/A/20', 'S1/B/10', 'S1/B/20', 'S2/A/10', 'S2/A/20']);
+            expect(await steps()).to.equal(['S1/B/10/1', 'S1/B/10/2', 'S1/B/20/1', 'S2/A/10/1', 'S2/A/10/2', 'S2/A/20/1']);
+        });
+
+        test('a task created without taskid is numbered among the tasks of its own order', async () => {
+
+            expect(await send('POST', orders, { siteid: 'S1', ordnum: 'A', task: [{ taskid: 10 }, { taskid: 20 }] })).to.equal(201);
+            expect(await send('POST', orders, [{ _data: { siteid: 'S1', ordnum: 'B', task: [{}] }, _meta: { method: 'SYNC' } }], { 'x-method-override': 'BULK' })).to.equal(200);
+            expect(await send('PATCH', order('S1', 'A'), { task: [{}] }, { patchtype: 'MERGE' })).to.equal(204);
+            expect(await tasks()).to.equal(['S1/A/10', 'S1/A/20', 'S1/A/21', 'S1/B/10']);
+        });
+
+        test('a task of one of two orders created in one bulk (one rowstamp) is updated without a 409, and alone', async () => {
+
+            const res = await t.inject({ method: 'POST', url: orders, headers: { ...admin, 'x-method-override': 'BULK', allornothing: '1' }, payload: [
+                { siteid: 'S1', ordnum: 'A', task: [{ taskid: 10, description: 'first' }] },
+                { siteid: 'S1', ordnum: 'B', task: [{ taskid: 10, description: 'second' }] }
+            ] });
+            expect(res.statusCode).to.equal(200);
+            const knex = t.server.app.osprey.knex;
+            // Rows written in the same millisecond share a rowstamp: make sure they do.
+            await knex('mtask').update({ rowstamp: 1 });
+            expect(await send('PATCH', order('S1', 'A'), { task: [{ taskid: 10, description: 'changed' }] }, { patchtype: 'MERGE' })).to.equal(204);
+            const rows = await knex('mtask').select('ordnum', 'description').orderBy('ordnum');
+            expect(rows).to.equal([{ ordnum: 'A', description: 'changed' }, { ordnum: 'B', description: 'second' }]);
+        });
+    });
+}
