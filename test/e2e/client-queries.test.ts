@@ -1,49 +1,35 @@
-import * as Fs from 'node:fs';
-import * as Os from 'node:os';
-import * as Path from 'node:path';
-
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
-import { ApiHome, MaximoClientBuilder, type ILogger } from '@maximomize/maximo-api-client';
 
 import { testDatabases } from '../helpers/databases';
-import { startProcess } from '../helpers/process';
+import { startClientServer, type ClientServer, type NpmClient } from '../helpers/npm-client';
 
 
 const { experiment, test, before, after } = exports.lab = Lab.script();
 const { expect } = Code;
 
-const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, setLogLevel: () => undefined, getLogLevel: () => 'error' } as unknown as ILogger;
 
 // The npm client's query methods against the real process; what it returns is checked against plain HTTP
 // requests written by hand, and against the filter it asked for.
 for (const database of testDatabases) {
     experiment(`queries with the npm Maximo client (${database.name})`, { timeout: 60_000 }, () => {
 
-        let running: Awaited<ReturnType<typeof startProcess>>;
-        let drop: () => Promise<void>;
-        let client: ReturnType<MaximoClientBuilder['build']>;
+        let server: ClientServer;
+        let client: NpmClient;
         const raw = async (query: string) => {
 
-            const res = await fetch(`http://127.0.0.1:${running.port}/maximo/oslc/os/mxapiwodetail?${query}`, { headers: { maxauth: Buffer.from('wilson:wilson').toString('base64') } });
+            const res = await fetch(`http://127.0.0.1:${server.running.port}/maximo/oslc/os/mxapiwodetail?${query}`, { headers: { maxauth: Buffer.from('wilson:wilson').toString('base64') } });
             expect(res.status, query).to.equal(200);
             return await res.json() as any;
         };
 
         before({ timeout: 60_000 }, async () => {
 
-            const created = await database.create();
-            drop = created.drop;
-            running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-')) });
-            client = new MaximoClientBuilder().baseUrl('127.0.0.1').port(running.port).ssl(false).contextRoot('maximo')
-                .withCredentials('wilson', 'wilson').apiHome(ApiHome.OSLC).logger(quiet).build();
+            server = await startClientServer(database);
+            client = server.client;
         });
 
-        after(async () => {
-
-            await running.stop();
-            await drop();
-        });
+        after(() => server.stop());
 
         test('findAll, count, findPaginated with nextPage, previousPage and goToPage', async () => {
 

@@ -4,16 +4,16 @@ import * as Path from 'node:path';
 
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
-import { ApiHome, MaximoClientBuilder, type ILogger } from '@maximomize/maximo-api-client';
+import { ApiHome, MaximoClientBuilder } from '@maximomize/maximo-api-client';
 
 import { testDatabases } from '../helpers/databases';
+import { quiet } from '../helpers/npm-client';
 import { startProcess } from '../helpers/process';
 
 
 const { experiment, test } = exports.lab = Lab.script();
 const { expect } = Code;
 
-const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, setLogLevel: () => undefined, getLogLevel: () => 'error' } as unknown as ILogger;
 
 const idOf = (href: string) => href.split('/').pop()!;
 

@@ -5,9 +5,10 @@ import * as Path from 'node:path';
 
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
-import { ApiHome, MaximoClientBuilder, type ILogger } from '@maximomize/maximo-api-client';
+import { ApiHome, MaximoClientBuilder } from '@maximomize/maximo-api-client';
 
 import { testDatabases } from '../helpers/databases';
+import { quiet } from '../helpers/npm-client';
 import { runToExit, startProcess } from '../helpers/process';
 import { fixtures, root } from '../helpers/server';
 
@@ -15,7 +16,6 @@ import { fixtures, root } from '../helpers/server';
 const { experiment, test } = exports.lab = Lab.script();
 const { expect } = Code;
 
-const quiet: ILogger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, setLogLevel: () => undefined, getLogLevel: () => 'error' } as unknown as ILogger;
 
 const rawGet = (port: number, path: string, headers: Record<string, string>): Promise<{ status: number; rawHeaders: string[]; body: string }> => new Promise((resolve, reject) => {
 

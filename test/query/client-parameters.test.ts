@@ -1,19 +1,13 @@
-import * as Fs from 'node:fs';
-import * as Os from 'node:os';
-import * as Path from 'node:path';
-
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
-import { ApiHome, MaximoClientBuilder, type ILogger } from '@maximomize/maximo-api-client';
 
 import { testDatabases } from '../helpers/databases';
-import { startProcess } from '../helpers/process';
+import { startClientServer, type ClientServer, type NpmClient } from '../helpers/npm-client';
 
 
 const { experiment, test, before, after } = exports.lab = Lab.script();
 const { expect } = Code;
 
-const quiet = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, setLogLevel: () => undefined, getLogLevel: () => 'error' } as unknown as ILogger;
 const days = 86_400_000;
 
 // The npm client's whereTimelineRange (tlrange, tlattribute), opMode (opmode) and groupByRange (gbrange) against
@@ -21,9 +15,8 @@ const days = 86_400_000;
 for (const database of testDatabases) {
     experiment(`timeline, opMode and groupByRange with the npm Maximo client (${database.name})`, { timeout: 60_000 }, () => {
 
-        let running: Awaited<ReturnType<typeof startProcess>>;
-        let drop: () => Promise<void>;
-        let client: ReturnType<MaximoClientBuilder['build']>;
+        let server: ClientServer;
+        let client: NpmClient;
         let now: number;
         const wonums = new Map<string, string>();      // description → wonum
         const rows: [string, number, number][] = [      // description, wopriority, reportdate offset in days
@@ -36,14 +29,11 @@ for (const database of testDatabases) {
 
         before({ timeout: 60_000 }, async () => {
 
-            const created = await database.create();
-            drop = created.drop;
-            running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-')) });
-            client = new MaximoClientBuilder().baseUrl('127.0.0.1').port(running.port).ssl(false).contextRoot('maximo')
-                .withCredentials('wilson', 'wilson').apiHome(ApiHome.OSLC).logger(quiet).build();
+            server = await startClientServer(database);
+            client = server.client;
             now = Date.now();
             for (const [description, wopriority, offset] of rows) {
-                const res = await fetch(`http://127.0.0.1:${running.port}/maximo/oslc/os/mxapiwodetail`, {
+                const res = await fetch(`http://127.0.0.1:${server.running.port}/maximo/oslc/os/mxapiwodetail`, {
                     method: 'POST',
                     headers: { maxauth: Buffer.from('wilson:wilson').toString('base64'), 'content-type': 'application/json', properties: 'wonum' },
                     body: JSON.stringify({ siteid: 'BEDFORD', lead: 'CLIENTP', description, wopriority, reportdate: new Date(now + offset * days).toISOString() })
@@ -53,11 +43,7 @@ for (const database of testDatabases) {
             }
         });
 
-        after(async () => {
-
-            await running.stop();
-            await drop();
-        });
+        after(() => server.stop());
 
         const descriptions = (items: any[]) => items.map((item) => [...wonums].find(([, wonum]) => wonum === item.wonum)?.[0]);
 
