@@ -40,6 +40,8 @@ for (const database of testDatabases) {
             return res.statusCode;
         };
 
+        const request = (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => t.inject({ method, url, headers: { ...admin, ...headers }, payload: payload as object });
+
         const tasks = async () => (await t.server.app.osprey.knex('mtask').select('siteid', 'ordnum', 'taskid').orderBy(['siteid', 'ordnum', 'taskid'])).map((row: any) => `${row.siteid}/${row.ordnum}/${row.taskid}`);
         const steps = async () => (await t.server.app.osprey.knex('mstep').select('siteid', 'ordnum', 'taskid', 'stepnum').orderBy(['siteid', 'ordnum', 'taskid', 'stepnum'])).map((row: any) => `${row.siteid}/${row.ordnum}/${row.taskid}/${row.stepnum}`);
 
@@ -92,6 +94,45 @@ for (const database of testDatabases) {
             expect(await send('PATCH', order('S1', 'A'), { task: [{ taskid: 10, description: 'changed' }] }, { patchtype: 'MERGE' })).to.equal(204);
             const rows = await knex('mtask').select('ordnum', 'description').orderBy('ordnum');
             expect(rows).to.equal([{ ordnum: 'A', description: 'changed' }, { ordnum: 'B', description: 'second' }]);
+        });
+
+        test('a PATCH that deletes the record with a stale _rowstamp is a 409 and deletes nothing, as an update is', async () => {
+
+            expect((await request('POST', orders, { siteid: 'S1', ordnum: 'A', task: [{ taskid: 10 }] })).statusCode).to.equal(201);
+            expect((await request('PATCH', order('S1', 'A'), { description: 'x', _rowstamp: '1' })).statusCode).to.equal(409);
+            // Was: 204, and the order and its task were gone.
+            expect((await request('PATCH', order('S1', 'A'), { _action: 'Delete', _rowstamp: '1' })).statusCode).to.equal(409);
+            expect((await t.server.app.osprey.knex('morder').select('ordnum')).length).to.equal(1);
+        });
+
+        test('a bulk update, merge or delete by keys names the record whatever the case of its upper-case keys, as SYNC does', async () => {
+
+            expect((await request('POST', orders, { siteid: 'S1', ordnum: 'A' })).statusCode).to.equal(201);
+            expect((await request('POST', orders, { siteid: 's1', ordnum: 'a', description: 'by sync' }, { 'x-method-override': 'SYNC' })).statusCode).to.equal(204);
+            // Was: 404 for each item (the keys were looked up as sent, not upper-cased as the attributes are).
+            const res = await request('POST', orders, [
+                { _action: 'Update', siteid: 's1', ordnum: 'a', description: 'by bulk' },
+                { _action: 'Merge', siteid: 's1', ordnum: 'A', priority: 7 },
+                { _action: 'Delete', siteid: 'S1', ordnum: 'a' }
+            ], { 'x-method-override': 'BULK' });
+            expect(res.result.map((item: any) => item._responsemeta.status)).to.equal(['204', '204', '204']);
+        });
+
+        test('a child href names its row when the parent is named by its unique id or by col:value pairs', async () => {
+
+            expect((await request('POST', orders, { siteid: 'S1', ordnum: 'A', task: [{ taskid: 10 }], labor: [{ laborcode: 'X' }] })).statusCode).to.equal(201);
+            const knex = t.server.app.osprey.knex;
+            const { morderid } = await knex('morder').first();
+            const { mlaborid } = await knex('mlabor').first();
+            // The same record, as GET /os/mxmorder/{id}/labor accepts it in any of its three id forms.
+            expect((await request('GET', `${orders}/${morderid}/labor`)).statusCode).to.equal(200);
+            // Was: 400 "The href … names no MLABOR of this record."
+            const byUniqueId = await request('PATCH', order('S1', 'A'), { labor: [{ href: `http://127.0.0.1:8080${orders}/${morderid}/labor/${base64Id([mlaborid])}`, hours: 2 }] }, { patchtype: 'MERGE' });
+            expect(byUniqueId.statusCode).to.equal(204);
+            const byPairs = await request('PATCH', order('S1', 'A'), { task: [{ href: `http://127.0.0.1:8080${orders}/siteid:S1|ordnum:A/task/${base64Id([10])}`, description: 'by pairs' }] }, { patchtype: 'MERGE' });
+            expect(byPairs.statusCode).to.equal(204);
+            expect(Number((await knex('mlabor').first()).hours)).to.equal(2);
+            expect(await knex('mtask').select('taskid', 'description')).to.equal([{ taskid: 10, description: 'by pairs' }]);
         });
     });
 }

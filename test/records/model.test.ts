@@ -20,8 +20,6 @@ const { expect } = Code;
 // OSPREY_MODEL_SEED replays a run.
 const runs = Number(process.env.OSPREY_MODEL_RUNS ?? 200);
 const seed = process.env.OSPREY_MODEL_SEED === undefined ? undefined : Number(process.env.OSPREY_MODEL_SEED);
-// 1: also the inputs that meet the known bugs of model-bugs.test.ts.
-const knownBugs = process.env.OSPREY_MODEL_KNOWN_BUGS === '1';
 const structures = loadModelStructures();
 
 for (const database of testDatabases) {
@@ -39,7 +37,7 @@ for (const database of testDatabases) {
 
         test(`${runs} random sequences of writes leave every table as the model says`, { timeout: Math.max(300_000, runs * 1000) }, async () => {
 
-            const { opening, step } = commandArbitraries(structures, { knownBugs });
+            const { opening, step } = commandArbitraries(structures);
             await fc.assert(fc.asyncProperty(opening, fc.commands([step], { maxCommands: 12, size: 'max' }), async (first, then) => {
 
                 await harness.reset();

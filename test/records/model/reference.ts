@@ -633,7 +633,7 @@ export class Reference {
         const isRoot = structure !== undefined;
 
         const item = parseItem(object, body, { current: { ...current.v, [object.unique]: current.id ?? null } }, errors);
-        // A stale _rowstamp refuses a delete as it refuses an update (known bug: the server deletes).
+        // A stale _rowstamp refuses a delete as it refuses an update.
         if (isRoot && item.rowstamp !== undefined && (current.written || item.rowstamp !== current.stamp)) {
             refuse(409, `stale _rowstamp ${item.rowstamp}`);
         }
@@ -698,7 +698,7 @@ export class Reference {
     private matchChild(parentObject: MObject, parent: MRow, child: MChild, existing: readonly MRow[], body: unknown, probe: Item): MRow | undefined {
 
         if (probe.href !== undefined) {
-            // The parent may be named in any of its id forms (known bug: the server takes only the _base64 one).
+            // The parent may be named in any of its id forms.
             const segments = probe.href.split('?')[0]!.split('/');
             const at = segments.lastIndexOf(child.name);
             if (at > 0 && at === segments.length - 2 && !findById(parentObject, [parent], segments[at - 1]!)) {
@@ -872,7 +872,7 @@ export class Reference {
     }
 
     // A bulk item without an href names its record by all of its key values, typed as the attributes are (upper
-    // case for upper; known bug: the server looks them up as sent).
+    // case for upper), as SYNC does.
     private keyId(structure: MStructure, body: Record<string, unknown>): string {
 
         const given = new Map(Object.entries(body).map(([key, value]) => [key.toLowerCase(), value]));
