@@ -1,5 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
+import { flag, flagOf } from '../../src/http/flags';
 import { header } from '../../src/http/headers';
 import { homeHref } from '../../src/http/hrefs';
 import { parseSelect } from '../../src/query/select';
@@ -19,7 +20,7 @@ import type { Attribute, BusinessObject, Structure } from '../../src/structures/
 
 // Reading a request's resource-related parameters, the same way for every route of this plugin.
 
-export const flag = (value: unknown): boolean => value === '1' || value === 'true' || value === 1 || value === true;
+export { flag };
 
 export const collectionHref = (request: Hapi.Request, structure: Structure): string => `${homeHref(request, request.server.app.osprey.options.contextRoot)}/os/${structure.id}`;
 
@@ -66,7 +67,7 @@ export const serializeOptions = (request: Hapi.Request): SerializeOptions => {
     return {
         reveal: reveal(request),
         home: homeHref(request, request.server.app.osprey.options.contextRoot),
-        dropNulls: request.query._dropnulls !== '0' && request.query._dropnulls !== 'false',
+        dropNulls: flagOf(request.query._dropnulls) !== false,
         collectionRefs: !flag(request.query.ignorecollectionref),
         domains: request.server.app.osprey.registry.domains(),
         allowedActions: allowedActions(request.server.app.osprey.registry, request.auth.credentials.user as UserProfile)

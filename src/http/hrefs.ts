@@ -1,5 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
+import { flag } from './flags';
 import { header } from './headers';
 import { homeOf } from './homes';
 
@@ -10,7 +11,7 @@ import { homeOf } from './homes';
 // ends with /{contextRoot}/{api|oslc} gives the origin before it; any other value is the origin itself.
 export const origin = (request: Hapi.Request): string => {
 
-    if (request.query.relativeuri === '1' || request.query.relativeuri === 'true') {
+    if (flag(request.query.relativeuri)) {
         return '';
     }
 

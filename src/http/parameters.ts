@@ -2,6 +2,7 @@ import type * as Hapi from '@hapi/hapi';
 
 import { errorAnswer } from '../errors/edge';
 import { maximoError } from '../errors/maximo-error';
+import { flagOf } from './flags';
 import { parameterNames } from '../query/params';
 import { parseWhere } from '../query/where';
 import type { Structure } from '../structures/registry';
@@ -79,8 +80,13 @@ const authenticated = uses.filter((use) => use !== 'health' && use !== 'logout')
 const hrefs: Use[] = ['page', 'groups', 'listreports', 'member', 'children', 'child', 'lookup', ...answersRecord, 'info', 'login'];
 
 // The npm client sends lean=1 on every request: the common values are compared without making strings.
-const isOn = (value: string) => value === '1' || value === '' || value === 'true' || value.toLowerCase() === 'true';
-const flagValue = (value: string) => isOn(value) || value === '0' || value.toLowerCase() === 'false';
+const isOn = (value: string) => flagOf(value) === true;
+const flagValue = (value: string) => flagOf(value) !== undefined;
+// A flag parameter or header: a value that is not one (yes, 2) would be read as off, so it is refused.
+const isFlag = (name: string) => {
+
+    return (value: string) => (flagValue(value) ? undefined : `${name} is 1 or 0 (true or false), not ${value}`);
+};
 
 // The structure whose saved queries a request's savedQuery names: the {os} of a collection, the lookup's own
 // structure on a lookup; undefined where there is none (a domain's values), which the handler refuses itself.
@@ -131,8 +137,8 @@ export const queryParameters: readonly Known[] = [
         name: 'oslc.paging', meaning: 'page the collection (true)', sentBy: { npm: 'QueryBuilder.withPaging', java: 'ResourceSet.paging(true)' }, supported: paged,
         check: (value) => (isOn(value) ? undefined : 'collections are always paged (oslc.pageSize, else the structure\'s page size); oslc.paging=false is not carried out')
     },
-    { name: 'collectioncount', meaning: 'totalCount and totalPages in responseInfo', sentBy: { npm: 'QueryBuilder.withCount, findPaginated, count', java: 'every URI a ResourceSet builds (fetch, create, sync, bulk, groupBy)' }, supported: paged, inert: ['create', 'sync', 'bulk', 'distinct', 'groups'] },
-    { name: 'count', meaning: 'only the totalCount', sentBy: { java: 'ResourceSet.totalCount(true)' }, supported: paged },
+    { name: 'collectioncount', meaning: 'totalCount and totalPages in responseInfo', sentBy: { npm: 'QueryBuilder.withCount, findPaginated, count', java: 'every URI a ResourceSet builds (fetch, create, sync, bulk, groupBy)' }, supported: paged, inert: ['create', 'sync', 'bulk', 'distinct', 'groups'], check: isFlag('collectioncount') },
+    { name: 'count', meaning: 'only the totalCount', sentBy: { java: 'ResourceSet.totalCount(true)' }, supported: paged, check: isFlag('count') },
     { name: 'savedQuery', meaning: 'a saved query of the structure (apimeta lists them)', sentBy: { npm: 'QueryBuilder.savedQuery, findBySavedQuery', java: 'ResourceSet.savedQuery' }, supported: filtering },
     { name: 'savedquery', meaning: 'as savedQuery', sentBy: {}, supported: filtering },
     { name: 'sqp:', meaning: 'sqp:NAME, a parameter of the saved query', sentBy: { java: 'ResourceSet.savedQuery with parameters (SavedQuery)' }, supported: filtering, check: (_value, request, query) => savedQueryParameter('sqp:', request, query) },
@@ -141,7 +147,7 @@ export const queryParameters: readonly Known[] = [
         name: 'searchAttributes', meaning: 'the attributes oslc.searchTerms looks in', sentBy: { java: 'ResourceSet.searchAttributes' }, supported: filteringChildren,
         check: (_value, _request, query) => (query['oslc.searchTerms'] === undefined ? 'searchAttributes says where oslc.searchTerms looks, and the request sends no oslc.searchTerms' : undefined)
     },
-    { name: 'opmodeor', meaning: 'the terms of oslc.where are or-ed', sentBy: { npm: 'QueryBuilder.useOrLogic' }, supported: filteringChildren },
+    { name: 'opmodeor', meaning: 'the terms of oslc.where are or-ed', sentBy: { npm: 'QueryBuilder.useOrLogic' }, supported: filteringChildren, check: isFlag('opmodeor') },
     { name: 'opmode', meaning: 'opmode=or: as opmodeor', sentBy: { npm: 'QueryBuilder.opMode' }, supported: filteringChildren },
     { name: 'tlrange', meaning: 'a timeline range of tlattribute', sentBy: { npm: 'QueryBuilder.whereTimelineRange' }, supported: filteringChildren },
     { name: 'tlattribute', meaning: 'the date attribute of tlrange', sentBy: { npm: 'QueryBuilder.whereTimelineRange' }, supported: filteringChildren },
@@ -150,15 +156,15 @@ export const queryParameters: readonly Known[] = [
     { name: 'gbfilter', meaning: 'a where over the groups (HAVING)', sentBy: { java: 'Aggregation.having' }, supported: ['groups'] },
     { name: 'gbsortby', meaning: 'the order of the groups', sentBy: { npm: 'QueryBuilder.groupBySort', java: 'Aggregation.sortBy' }, supported: ['groups'] },
     { name: 'gbrange', meaning: 'ranges of a group-by column', sentBy: { npm: 'QueryBuilder.groupByRange' }, supported: ['groups'] },
-    { name: 'stablepaging', meaning: 'keyset pages that neither repeat nor skip rows', sentBy: { npm: 'QueryBuilder.withStablePaging', java: 'ResourceSet.stablePaging' }, supported: paged },
+    { name: 'stablepaging', meaning: 'keyset pages that neither repeat nor skip rows', sentBy: { npm: 'QueryBuilder.withStablePaging', java: 'ResourceSet.stablePaging' }, supported: paged, check: isFlag('stablepaging') },
     {
         name: 'stableId', meaning: 'the signed cursor of a stable nextPage', sentBy: { npm: 'following nextPage', java: 'ResourceSet.nextPage' }, supported: paged,
         check: (_value, _request, query) => stablePaging(query)
     },
     { name: 'stableid', meaning: 'as stableId', sentBy: {}, supported: paged, check: (_value, _request, query) => stablePaging(query) },
     { name: '_dropnulls', meaning: '0: render null attributes too', sentBy: { npm: 'QueryBuilder.dropNulls, ResourceFetch.dropNulls' }, supported: [...readsRecords, ...answersRecord], check: (value) => (flagValue(value) ? undefined : `_dropnulls is 1 or 0, not ${value}`) },
-    { name: 'ignorecollectionref', meaning: 'no *_collectionref links to child collections', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.ignoreCollectionRef' }, supported: [...readsRecords, ...answersRecord] },
-    { name: 'relativeuri', meaning: 'hrefs without scheme and host', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.relativeUri' }, supported: hrefs, refused: 'this answer has no hrefs' },
+    { name: 'ignorecollectionref', meaning: 'no *_collectionref links to child collections', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.ignoreCollectionRef' }, supported: [...readsRecords, ...answersRecord], check: isFlag('ignorecollectionref') },
+    { name: 'relativeuri', meaning: 'hrefs without scheme and host', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.relativeUri' }, supported: hrefs, refused: 'this answer has no hrefs', check: isFlag('relativeuri') },
     {
         name: 'lean', meaning: '1: JSON without namespace prefixes', sentBy: { npm: 'every request (HttpClient lean mode, the default)', java: 'MaximoConnector.connect with Options.lean (GET {home}?&lean=1)' }, supported: all,
         check: (value) => (isOn(value) ? undefined : 'Osprey answers only the lean JSON form; the namespaced form (lean=0: rdfs:member, spi:…) is not served')
@@ -170,13 +176,13 @@ export const queryParameters: readonly Known[] = [
     { name: 'action', meaning: 'an action to run', sentBy: { npm: 'ResourceService.action/webMethod/workflow/globalAction/listReports/generateReport; ResourceFetch/ResourceCreate/ResourceUpdate.action; BaseMaximoService.actionOnEndpoint', java: 'Resource.invokeAction' }, supported: ['listreports', 'genreport'] },
     { name: 'reportname', meaning: 'the report genreport renders', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
     { name: 'reportformat', meaning: 'pdf, csv or json', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
-    { name: 'attachment', meaning: '1: Content-Disposition attachment', sentBy: {}, supported: ['genreport'] },
+    { name: 'attachment', meaning: '1: Content-Disposition attachment', sentBy: {}, supported: ['genreport'], check: isFlag('attachment') },
     {
         name: 'setupdata', meaning: 'the values of a new record (newmbo) a lookup lists for', sentBy: {}, supported: ['lookup'],
         check: (_value, request) => (request.params.id === 'newmbo' ? undefined : 'setupdata gives the values of a new record, on a newmbo lookup (…/newmbo/getlist~attr)')
     },
     { name: 'properties', meaning: 'the attributes a write answers with (as the header)', sentBy: { npm: 'ResourceService.action/globalAction with return properties' }, supported: answersRecord, refused: 'reads select with oslc.select' },
-    { name: 'allornothing', meaning: '1: the whole bulk in one transaction (as the header)', sentBy: {}, supported: ['bulk'] },
+    { name: 'allornothing', meaning: '1: the whole bulk in one transaction (as the header)', sentBy: {}, supported: ['bulk'], check: isFlag('allornothing') },
     { name: 'inlinedoc', meaning: 'attached documents inline', sentBy: { npm: 'QueryBuilder.inlineDoc, ResourceFetch.inlineDoc' }, supported: [], refused: 'attachments (doclinks) are not served, so there is no document to inline' },
     { name: 'ignorers', meaning: 'records without _rowstamp', sentBy: { npm: 'ignoreRowstamp (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'every record carries its _rowstamp, the version optimistic locking checks' },
     { name: 'ignorekeyref', meaning: 'records without href and localref', sentBy: { npm: 'ignoreKeyRef (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'hrefs are always rendered' },
@@ -200,8 +206,8 @@ export const requestHeaders: readonly Known[] = [
     { name: 'properties', meaning: 'the attributes a write answers with', sentBy: { npm: 'createRecord/updateRecord/mergeRecord, ResourceCreate/ResourceUpdate.returnProperties', java: 'MaximoConnector.create/update/merge/sync/mergeSync with properties' }, supported: answersRecord, refused: 'reads select with oslc.select' },
     { name: 'transactionid', meaning: 'a write made once, whatever the retries', sentBy: { npm: 'ResourceCreate/ResourceUpdate/ResourceDelete.withTransactionId' }, supported: [...writes, 'apitoken'], refused: 'it makes a write happen once; this request writes nothing' },
     { name: 'x-allow-events', meaning: '0: no events for this write (there are none until actions come)', sentBy: { npm: 'ResourceCreate/ResourceUpdate/ResourceDelete.suppressEvents/allowEvents' }, supported: writes, refused: 'events come with writes' },
-    { name: 'batcherror', meaning: '1: every attribute error of the record at once', sentBy: {}, supported: answersRecord },
-    { name: 'allornothing', meaning: '1: the whole bulk in one transaction', sentBy: { npm: 'BulkOperationBuilder.setAllOrNothing' }, supported: ['bulk'] },
+    { name: 'batcherror', meaning: '1: every attribute error of the record at once', sentBy: {}, supported: answersRecord, check: isFlag('batcherror') },
+    { name: 'allornothing', meaning: '1: the whole bulk in one transaction', sentBy: { npm: 'BulkOperationBuilder.setAllOrNothing' }, supported: ['bulk'], check: isFlag('allornothing') },
     { name: 'if-match', meaning: 'the ETag the record must still have', sentBy: {}, supported: ['update', 'delete'], refused: 'a bulk item carries its _rowstamp; a sync or a read checks no ETag' },
     { name: 'x-public-uri', meaning: 'the public origin hrefs are built on', sentBy: { npm: 'withPublicUri (ResourceCreate, ResourceUpdate, ResourceDelete)', java: 'every request (Options public URI)' }, supported: all },
     { name: 'x-request-id', meaning: 'the id of the request in the log, echoed back', sentBy: {}, supported: all },

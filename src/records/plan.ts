@@ -40,6 +40,10 @@ export const planInsert = async (scope: WriteScope, object: BusinessObject, body
     await checkLookups(scope, object, item.values, row);
     const children: ChildPlan[] = [];
     for (const [name, items] of item.children) {
+        if (refuseHistory(scope, object, name)) {
+            continue;
+        }
+
         const child = object.children.get(name)!;
         const plans: Plan[] = [];
         for (const childBody of items) {
@@ -66,12 +70,22 @@ const safeDecode = (segment: string) => {
 
 const isDelete = (body: unknown) => typeof body === 'object' && body !== null && String((body as Row)._action).toLowerCase() === 'delete';
 
-export const planUpdate = async (scope: WriteScope, object: BusinessObject, current: Row, body: unknown, merge: boolean): Promise<Plan> => {
+// The rows from the record down to a child row, each with the name its href gives it (the record's is its
+// structure's).
+interface Ancestor {
+    readonly name: string;
+    readonly object: BusinessObject;
+    readonly row: Row;
+}
+
+// `lineage` names the row being updated and its ancestors when it is a child row; empty for the record.
+export const planUpdate = async (scope: WriteScope, object: BusinessObject, current: Row, body: unknown, merge: boolean, lineage: readonly Ancestor[] = []): Promise<Plan> => {
 
     const item = parseItem(body, settingsFor(scope, object, { current }));
-    // A stale _rowstamp refuses a delete as it refuses an update: the record is not the one the client read.
-    if (object === scope.structure.root && !checkRowstamp(current, item.rowstamp)) {
-        throw maximoError('stale', `The ${object.name} record has been updated by another user since _rowstamp ${item.rowstamp}. Read it again and retry.`);
+    // A stale _rowstamp refuses a delete as it refuses an update, of the record or of a child row: the row is
+    // not the one the client read.
+    if (!checkRowstamp(current, item.rowstamp)) {
+        throw maximoError('stale', `The ${object.name} ${object === scope.structure.root ? 'record' : 'row'} has been updated by another user since _rowstamp ${item.rowstamp}. Read it again and retry.`);
     }
 
     if (item.action === 'delete') {
@@ -84,30 +98,52 @@ export const planUpdate = async (scope: WriteScope, object: BusinessObject, curr
 
     const row = { ...current, ...item.values };
     await checkLookups(scope, object, item.values, row);
+    const here = lineage.length ? lineage : [{ name: scope.structure.id, object, row: current }];
     const children: ChildPlan[] = [];
     for (const [name, items] of item.children) {
-        children.push(await planChildren(scope, object, object.children.get(name)!, row, items, merge));
+        if (refuseHistory(scope, object, name)) {
+            continue;
+        }
+
+        children.push(await planChildren(scope, here, object.children.get(name)!, row, items, merge));
     }
 
     return { op: 'update', object, current, values: item.values, transient: item.transient, children };
 };
 
+// The status history is the server's record of status changes: a body may not add, edit, replace or delete it.
+const refuseHistory = (scope: WriteScope, object: BusinessObject, name: string): boolean => {
+
+    if (object !== scope.structure.root || name !== scope.structure.def.statusHistory) {
+        return false;
+    }
+
+    const child = object.children.get(name)!.object;
+    scope.errors.push({ attribute: name, objectPath: child.path, message: `${child.name} rows are written by the server when the status changes; a body cannot write them.`, reason: 'badRequest' });
+    return true;
+};
+
 const names = (where: Row | undefined, row: Row) => where !== undefined && Object.entries(where).every(([key, value]) => String(row[key]) === String(value));
 
-// The stored child a body item refers to: by its href's id, else by its key values. `existing` holds this
-// parent's rows only; an href that names another parent (…/{parentid}/{child}/{id}, the parent's id in any of
-// its forms) names none here.
-const matchChild = (child: Child, parentObject: BusinessObject, parent: Row, existing: Row[], body: unknown, probe: ParsedItem) => {
+// The stored child a body item refers to: by its href, else by its key values. `existing` holds this parent's
+// rows only. An href must name the whole way down: …/{recordid}/{child}/{childid}[/{grandchild}/{id}], the
+// record's id in any of its forms, each ancestor the row this body is writing; anything else names no row here.
+const matchChild = (child: Child, lineage: readonly Ancestor[], existing: Row[], body: unknown, probe: ParsedItem) => {
 
     const object = child.object;
     if (probe.href) {
-        const segments = probe.href.split('?')[0]!.split('/').map((segment) => safeDecode(segment));
-        const at = segments.lastIndexOf(child.name);
-        if (at > 0 && at === segments.length - 2 && !names(idWhere(parentObject, segments[at - 1]!), parent)) {
+        const path = [...lineage, { name: child.name, object }];
+        const segments = probe.href.split(/[?#]/)[0]!.split('/').map((segment) => safeDecode(segment));
+        const tail = segments.slice(-2 * path.length);
+        const named = tail.length === 2 * path.length && path.every((step, i) => {
+
+            return tail[2 * i]!.toLowerCase() === step.name && (i === path.length - 1 || names(idWhere(step.object, tail[2 * i + 1]!), lineage[i]!.row));
+        });
+        if (!named) {
             return undefined;
         }
 
-        const where = idWhere(object, segments[segments.length - 1]!);
+        const where = idWhere(object, tail[tail.length - 1]!);
         return existing.find((row) => names(where, row));
     }
 
@@ -115,7 +151,7 @@ const matchChild = (child: Child, parentObject: BusinessObject, parent: Row, exi
     return keys ? existing.find((row) => object.primaryKey.every((key) => String(row[key]) === String(keys[key]))) : undefined;
 };
 
-const planChildren = async (scope: WriteScope, parentObject: BusinessObject, child: Child, parent: Row, items: unknown[], merge: boolean): Promise<ChildPlan> => {
+const planChildren = async (scope: WriteScope, lineage: readonly Ancestor[], child: Child, parent: Row, items: unknown[], merge: boolean): Promise<ChildPlan> => {
 
     const object = child.object;
     const fixed = joinValues(child, parent);
@@ -125,10 +161,13 @@ const planChildren = async (scope: WriteScope, parentObject: BusinessObject, chi
     for (const body of items) {
         // A first, silent parse only to read the keys the item names.
         const probe = parseItem(body, { ...settingsFor(scope, object, { fixed }), errors: [] });
-        const current = matchChild(child, parentObject, parent, existing, body, probe);
-        if (current) {
+        const current = matchChild(child, lineage, existing, body, probe);
+        if (current && matched.has(current)) {
+            scope.errors.push({ attribute: object.primaryKey[0]!, objectPath: object.path, message: `The body names the same ${object.name} row twice; name each row once.`, reason: 'badRequest' });
+        }
+        else if (current) {
             matched.add(current);
-            plans.push(await planUpdate(scope, object, current, body, merge));
+            plans.push(await planUpdate(scope, object, current, body, merge, [...lineage, { name: child.name, object, row: current }]));
         }
         else if (probe.href) {
             scope.errors.push({ attribute: 'href', objectPath: object.path, message: `The href ${probe.href} names no ${object.name} of this record.`, reason: 'badRequest' });
