@@ -140,7 +140,7 @@ for (const database of testDatabases) {
 
             expect(await send('POST', orders, { siteid: 'S1', ordnum: 'A', task: [{ taskid: 10, step: [{ stepnum: 1 }] }] })).to.equal(201);
             expect(await send('POST', orders, { siteid: 'S1', ordnum: 'B', task: [{ taskid: 10, step: [{ stepnum: 1 }] }] })).to.equal(201);
-            const before = await steps();
+            const earlier = await steps();
             const other = `http://127.0.0.1:8080${order('S1', 'B')}/task/${base64Id([10])}/step/${base64Id([1])}`;
             for (const href of [other, other.replace('/step/', '/STEP/'), other.replace('/task/', '//task/')]) {
                 const res = await request('PATCH', order('S1', 'A'), { task: [{ taskid: 10, step: [{ href, _action: 'Delete' }] }] }, { patchtype: 'MERGE' });
@@ -148,7 +148,7 @@ for (const database of testDatabases) {
                 expect(res.result.Error.message).to.contain('names no MSTEP of this record');
             }
 
-            expect(await steps()).to.equal(before);
+            expect(await steps()).to.equal(earlier);
             const mine = `http://127.0.0.1:8080${order('S1', 'A')}/TASK/${base64Id([10])}/Step/${base64Id([1])}`;
             expect(await send('PATCH', order('S1', 'A'), { task: [{ taskid: 10, step: [{ href: mine, _action: 'Delete' }] }] }, { patchtype: 'MERGE' })).to.equal(204);
             expect(await steps()).to.equal(['S1/B/10/1']);
@@ -159,16 +159,16 @@ for (const database of testDatabases) {
             expect(await send('POST', orders, { siteid: 'S1', ordnum: 'A', task: [{ taskid: 10 }, { taskid: 20 }] })).to.equal(201);
             const knex = t.server.app.osprey.knex;
             const dump = async () => [await knex('mtask').orderBy('mtaskid'), await knex('mstatus').orderBy('mstatusid'), await knex('morder')];
-            const before = await dump();
-            expect(before[1]).to.have.length(1);
+            const earlier = await dump();
+            expect(earlier[1]).to.have.length(1);
             expect(await send('PATCH', order('S1', 'A'), { task: [{ taskid: 10, _rowstamp: '1', description: 'stale' }] }, { patchtype: 'MERGE' })).to.equal(409);
             expect(await send('PATCH', order('S1', 'A'), { task: [{ taskid: 20, _rowstamp: '1', _action: 'Delete' }] }, { patchtype: 'MERGE' })).to.equal(409);
             expect(await send('PATCH', order('S1', 'A'), { task: [{ taskid: 10, description: 'a' }, { taskid: 10, description: 'b' }] }, { patchtype: 'MERGE' })).to.equal(400);
             expect(await send('PATCH', order('S1', 'A'), { history: [] })).to.equal(400);
             expect(await send('PATCH', order('S1', 'A'), { history: [{}] }, { patchtype: 'MERGE' })).to.equal(400);
             expect(await send('POST', orders, { siteid: 'S1', ordnum: 'C', history: [{ memo: 'forged' }] })).to.equal(400);
-            expect(await dump()).to.equal(before);
-            const current = String(before[0]![0].rowstamp);
+            expect(await dump()).to.equal(earlier);
+            const current = String(earlier[0]![0].rowstamp);
             expect(await send('PATCH', order('S1', 'A'), { task: [{ taskid: 10, _rowstamp: current, description: 'fresh' }] }, { patchtype: 'MERGE' })).to.equal(204);
         });
     });
