@@ -58,7 +58,7 @@ for (const database of testDatabases) {
             const stable = await get(`${wos}?oslc.pageSize=1&stablepaging=TRUE`);
             expect(stable.result.responseInfo.nextPage.href).to.contain('stableId=');
             const or = await get(`${wos}?oslc.where=${encodeURIComponent('wonum="1000" and wonum="1001"')}&opmodeor=TRUE&count=1`);
-            expect(or.result.totalCount).to.be.above(0);
+            expect(or.result.totalCount as number).to.be.above(0);
         });
 
         test('a value that is no flag is a 400 naming the parameter or header, and nothing is written', async () => {
@@ -74,6 +74,15 @@ for (const database of testDatabases) {
             expect(write.result.Error.message).to.contain('batcherror is 1 or 0');
             const read = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=description`);
             expect(read.result.description).to.not.equal('never');
+        });
+
+        test('oslc.select and oslc.properties together are a 400: only one of them could be read', async () => {
+
+            const both = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=wonum&oslc.properties=description`);
+            expect(both.statusCode).to.equal(400);
+            expect(both.result.Error.message).to.contain('oslc.properties and oslc.select');
+            const one = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.properties=description`);
+            expect(Object.keys(one.result)).to.include('description');
         });
     });
 }

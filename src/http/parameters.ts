@@ -129,7 +129,10 @@ const stablePaging = (query: Record<string, unknown>) => (query.stablepaging !==
 export const queryParameters: readonly Known[] = [
     { name: 'oslc.where', meaning: 'filters the records', sentBy: { npm: 'QueryBuilder.where/orWhere/whereIn/whereNotIn/whereLike/whereNull/whereNotNull; findAll, findPaginated, count, findDistinct with a where', java: 'ResourceSet.where' }, supported: [...filtering, 'children'] },
     { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService (on jsonschemas)', java: 'ResourceSet.select' }, supported: readsRecords, refused: 'a write answers what the properties header names; a schema is answered whole' },
-    { name: 'oslc.properties', meaning: 'as oslc.select', sentBy: { npm: 'ResourceFetch.properties', java: 'ResourceSet.fetchMember, Resource.load with properties' }, supported: readsRecords, refused: 'a write answers what the properties header names' },
+    { name: 'oslc.properties', meaning: 'as oslc.select', sentBy: { npm: 'ResourceFetch.properties', java: 'ResourceSet.fetchMember, Resource.load with properties' }, supported: readsRecords, refused: 'a write answers what the properties header names',
+        // Only one of the two is read: with both, the other would be ignored.
+        check: (_value, _request, query) => (query['oslc.select'] === undefined ? undefined : 'oslc.properties and oslc.select say the same thing; send one of them')
+    },
     { name: 'oslc.orderBy', meaning: 'the order of the records', sentBy: { npm: 'QueryBuilder.orderBy', java: 'ResourceSet.orderBy' }, supported: ['page', 'genreport', 'lookup', 'children'], refused: 'distinct values come in their order, groups in gbsortby\'s' },
     { name: 'oslc.pageSize', meaning: 'records per page', sentBy: { npm: 'QueryBuilder.page/pageSize, findPaginated', java: 'ResourceSet.pageSize' }, supported: paged },
     { name: 'pageno', meaning: 'the page to answer', sentBy: { npm: 'QueryBuilder.page, OslcPaginatedResult.nextPage/previousPage/goToPage', java: 'ResourceSet.nextPage/previousPage (the hrefs of responseInfo)' }, supported: paged },

@@ -121,7 +121,8 @@ export const bindValue = (scope: Pick<WhereScope, 'parameter'>, attr: Attribute,
     }
 
     if (family === 'integer' || family === 'decimal') {
-        const number = typeof raw === 'number' ? raw : (typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN);
+        // Decimal notation only: Number() would also read 0x10, 0b1 and 0o7.
+        const number = typeof raw === 'number' ? raw : (typeof raw === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(raw) ? Number(raw) : NaN);
         return Number.isFinite(number) ? number : fail(scope, position, `${attr.name} is a number; ${JSON.stringify(raw)} is not.`);
     }
 

@@ -90,7 +90,9 @@ const parseIndexDate = (text: string, parameter: string, position: number): Date
     const [year, month, day, hours = 0, minutes = 0, seconds = 0] = match.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part)));
     const millis = Number(`0.${match[7] ?? '0'}`) * 1000;
     const offset = match[8] && match[8] !== 'Z' ? (match[8].startsWith('-') ? -1 : 1) * (Number(match[8].slice(1, 3)) * 60 + Number(match[8].slice(-2))) : 0;
-    if (month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month! - 1) || hours! > 23 || minutes! > 59 || seconds! > 59) {
+    // An offset is at most ±14:00 (UTC+14 is the earliest zone), its minutes below 60.
+    const badOffset = Math.abs(offset) > 14 * 60 || (match[8] !== undefined && match[8] !== 'Z' && Number(match[8].slice(-2)) > 59);
+    if (badOffset || month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month! - 1) || hours! > 23 || minutes! > 59 || seconds! > 59) {
         throw fail();
     }
 

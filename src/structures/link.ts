@@ -38,6 +38,13 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
                         report(`${prefix}children.${name}.join.${parentAttr}`, `join attribute "${childAttr}" is not an attribute of ${child.object.name}`);
                     }
                 }
+
+                // A child row belongs to one parent row: its join names the parent's whole identity (or its
+                // unique id), else the rows of parents that share a join value would be one collection.
+                const joined = Object.keys(child.join);
+                if (!joined.includes(object.uniqueColumn) && object.identity.some((key) => !joined.includes(key))) {
+                    report(`${prefix}children.${name}.join`, `the join must include every key of ${object.name} (${object.identity.join(', ')}) or its unique column ${object.uniqueColumn}, so that a child row belongs to one ${object.name}`);
+                }
             }
         }
 

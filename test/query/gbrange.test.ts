@@ -218,6 +218,7 @@ for (const database of testDatabases) {
                 ['gbcols=wopriority,count.*&gbrange=wopriority={[4:5],[1..4]}', 'gbrange', 'this range of wopriority overlaps an earlier one'],
                 ['gbcols=worktype,count.*&gbrange=worktype={[CM:PM],[EM:pm]}', 'gbrange', 'this range of worktype overlaps an earlier one'],
                 ['gbcols=wopriority,count.*&gbrange=wopriority={[a..3]}', 'gbrange', 'wopriority is a number; "a" is not at column 14'],
+                ['gbcols=wopriority,count.*&gbrange=wopriority={[0x1..0x2]}', 'gbrange', 'wopriority is a number; "0x1" is not'],
                 ['gbcols=reportdate,count.*&gbrange=reportdate={[someday..2024-01-01]}', 'gbrange', 'reportdate is a date; "someday" is not at column 14'],
                 ['gbcols=wopriority,count.*&gbrange=wopriority={[1]},wopriority={[2]}', 'gbrange', 'wopriority has a second clause; list all its ranges in one {…} at column 18'],
                 ['gbcols=wopriority,count.*&gbrange=wopriority={[1..3]', 'gbrange', 'expected "," or "}", found end of text'],

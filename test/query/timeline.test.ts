@@ -172,6 +172,8 @@ for (const database of testDatabases) {
                 ['tlrange=-3M&tlattribute=colour', 'tlattribute', 'colour is not a date attribute of WORKORDER'],
                 ['tlrange=-3M&tlattribute=memo', 'tlattribute', 'memo is not a date attribute of WORKORDER'],
                 ['tlrange=-3M&tlattribute=reportdate=someday', 'tlattribute', 'expected an ISO 8601 date'],
+                ['tlrange=-3M&tlattribute=reportdate=2024-02-29T12:00:00%2B99:99', 'tlattribute', 'expected an ISO 8601 date'],
+                ['tlrange=-3M&tlattribute=reportdate=2024-02-29T12:00:00-14:30', 'tlattribute', 'expected an ISO 8601 date'],
                 ['tlrange=-3M&tlattribute=asset.installdate', 'tlattribute', 'expected the name of a date attribute']
             ]) {
                 const res = await get(`${wos}?${query}`);
