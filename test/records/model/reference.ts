@@ -169,6 +169,13 @@ const decodeId = (object: MObject, id: string): { unique: number } | { values: s
 const keyOfRow = (object: MObject, row: MRow, key: string): Json | undefined => (key === object.unique ? row.id : row.v[key]);
 
 // The row of `rows` an id names. A key value compares as stored: a number key as a number, text exactly.
+// One step of the way from a record down to a child row.
+interface Step {
+    readonly name: string;
+    readonly object: MObject;
+    readonly row: MRow;
+}
+
 const findById = (object: MObject, rows: readonly MRow[], id: string): MRow | undefined => {
 
     const decoded = decodeId(object, id);
@@ -628,7 +635,8 @@ export class Reference {
 
     // Updates `current` in place (the state is a copy); 'delete' when the item asks its row to be deleted.
     // `structure` is given for the record itself (not a child): its rowstamp and statuses apply.
-    private updateItem(state: State, object: MObject, current: MRow, body: unknown, merge: boolean, structure: MStructure | undefined, errors: Errors): 'delete' | undefined {
+    // `lineage` is the way down from the record to a child row (each step with the name its href gives it).
+    private updateItem(state: State, object: MObject, current: MRow, body: unknown, merge: boolean, structure: MStructure | undefined, errors: Errors, lineage: readonly Step[] = []): 'delete' | undefined {
 
         const isRoot = structure !== undefined;
 
@@ -645,8 +653,9 @@ export class Reference {
         const status = structure !== undefined && this.checkStatus(structure, current, item, errors);
         Object.assign(current.v, item.values);
         current.written = true;
+        const here = lineage.length ? lineage : [{ name: structure!.id, object, row: current }];
         for (const [name, items] of item.kids) {
-            this.updateChildren(state, object, object.children.get(name)!, current, items, merge, errors);
+            this.updateChildren(state, here, object.children.get(name)!, current, items, merge, errors);
         }
 
         // The server writes it before the children; here it comes after them, so that a collection the body
@@ -658,7 +667,7 @@ export class Reference {
         return undefined;
     }
 
-    private updateChildren(state: State, parentObject: MObject, child: MChild, parent: MRow, items: unknown[], merge: boolean, errors: Errors) {
+    private updateChildren(state: State, lineage: readonly Step[], child: MChild, parent: MRow, items: unknown[], merge: boolean, errors: Errors) {
 
         const object = child.object;
         const fixed = joinValues(child, parent.v);
@@ -666,14 +675,14 @@ export class Reference {
         const matched = new Set<MRow>();
         for (const body of items) {
             const probe = parseItem(object, body, { fixed }, { list: [] });
-            const current = this.matchChild(parentObject, parent, child, existing, body, probe);
+            const current = this.matchChild(lineage, child, existing, body, probe);
             if (current) {
                 if (matched.has(current)) {
                     throw new Unpredictable(`two items name one ${object.name}`);
                 }
 
                 matched.add(current);
-                if (this.updateItem(state, object, current, body, merge, undefined, errors) === 'delete') {
+                if (this.updateItem(state, object, current, body, merge, undefined, errors, [...lineage, { name: child.name, object, row: current }]) === 'delete') {
                     parent.kids[child.name] = parent.kids[child.name]!.filter((row) => row !== current);
                 }
             }
@@ -694,18 +703,16 @@ export class Reference {
         }
     }
 
-    // The stored child an item names: by its href (…/{parent id}/{child}/{id}), else by its key values.
-    private matchChild(parentObject: MObject, parent: MRow, child: MChild, existing: readonly MRow[], body: unknown, probe: Item): MRow | undefined {
+    // The stored child an item names: by its href, else by its key values. The href names the whole way down
+    // (…/{os}/{record id}/{child}/{id}/{grandchild}/{id}), each step a row this body writes; the record may be
+    // named in any of its id forms, the child names in any case.
+    private matchChild(lineage: readonly Step[], child: MChild, existing: readonly MRow[], body: unknown, probe: Item): MRow | undefined {
 
         if (probe.href !== undefined) {
-            // The parent may be named in any of its id forms.
-            const segments = probe.href.split('?')[0]!.split('/');
-            const at = segments.lastIndexOf(child.name);
-            if (at > 0 && at === segments.length - 2 && !findById(parentObject, [parent], segments[at - 1]!)) {
-                return undefined;
-            }
-
-            return findById(child.object, existing, segments[segments.length - 1]!);
+            const path = [...lineage, { name: child.name, object: child.object }];
+            const tail = probe.href.split(/[?#]/)[0]!.split('/').slice(-2 * path.length);
+            const named = tail.length === 2 * path.length && path.every((step, i) => tail[2 * i]!.toLowerCase() === step.name && (i === path.length - 1 || findById(step.object, [lineage[i]!.row], tail[2 * i + 1]!) !== undefined));
+            return named ? findById(child.object, existing, tail[tail.length - 1]!) : undefined;
         }
 
         const keys = keyValues(child.object, body);
