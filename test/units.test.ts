@@ -67,10 +67,11 @@ experiment('the error shape', () => {
             { attribute: 'taskid', objectPath: 'MXAPIWODETAIL.woactivity', message: 'taskid must be a number' }
         ]), 'http://x/y', 'id-2');
         expect(all.Error.reasonCode).to.equal('BMXAA4195E');
-        expect(all.Error.attrerrors).to.equal([
-            { message: 'BMXAA4195E - wonum is required', reasonCode: 'BMXAA4195E', errorattrname: 'wonum', errorobjpath: 'MXAPIWODETAIL' },
-            { message: 'BMXAA4214E - taskid must be a number', reasonCode: 'BMXAA4214E', errorattrname: 'taskid', errorobjpath: 'MXAPIWODETAIL.woactivity' }
+        expect(all.attrerrors).to.equal([
+            { Error: { message: 'BMXAA4195E - wonum is required', reasonCode: 'BMXAA4195E', statusCode: '400', errorattrname: 'wonum', errorobjpath: 'MXAPIWODETAIL' } },
+            { Error: { message: 'BMXAA4214E - taskid must be a number', reasonCode: 'BMXAA4214E', statusCode: '400', errorattrname: 'taskid', errorobjpath: 'MXAPIWODETAIL.woactivity' } }
         ]);
+        expect(one.attrerrors).to.not.exist();
         const plain = toMaximoBody(attributeError({ attribute: 'x', objectPath: '', message: 'bad' }), 'h', 'i');
         expect(plain.Error.reasonCode).to.equal('BMXAA4214E');
     });

@@ -6,6 +6,10 @@ import { QueryError } from '../query/query-error';
 import { maximoError, type MaximoErrorData } from './maximo-error';
 
 
+export interface AttributeErrorBody {
+    Error: { message: string; reasonCode: string; statusCode: string; errorattrname: string; errorobjpath: string };
+}
+
 export interface MaximoErrorBody {
     Error: {
         message: string;
@@ -13,9 +17,10 @@ export interface MaximoErrorBody {
         statusCode: string;
         errorattrname?: string;
         errorobjpath?: string;
-        attrerrors?: { message: string; reasonCode: string; errorattrname: string; errorobjpath: string }[];
         extendedError: { moreInfo: { href: string } };
     };
+    /** `batcherror: 1`: every attribute error, each an Error of its own, beside the first (IBM's guide, batcherror). */
+    attrerrors?: AttributeErrorBody[];
 }
 
 const ownData = (error: Boom.Boom): MaximoErrorData | undefined => {
@@ -49,10 +54,10 @@ export const toMaximoBody = (error: Boom.Boom, moreInfoHref: string, requestId: 
     }
 
     if (data?.attrErrors) {
-        body.Error.attrerrors = data.attrErrors.map((item) => {
+        body.attrerrors = data.attrErrors.map((item) => {
 
-            const code = reasonCodes[item.reason ?? 'attributeInvalid'].code;
-            return { message: `${code} - ${item.message}`, reasonCode: code, errorattrname: item.attribute, errorobjpath: item.objectPath };
+            const reason = reasonCodes[item.reason ?? 'attributeInvalid'];
+            return { Error: { message: `${reason.code} - ${item.message}`, reasonCode: reason.code, statusCode: String(reason.status), errorattrname: item.attribute, errorobjpath: item.objectPath } };
         });
     }
 

@@ -88,7 +88,7 @@ for (const database of testDatabases) {
             expect(bad.statusCode).to.equal(400);
             const unknown = await get(`${wos}/newmbo/getlist~assetnum?setupdata=${encodeURIComponent('{"nosuch":1,"wopriority":"x"}')}`);
             expect(unknown.statusCode).to.equal(400);
-            expect(unknown.result.Error.attrerrors).to.have.length(2);
+            expect(unknown.result.attrerrors).to.have.length(2);
             const invalid = await get(`${wos}/newmbo/getlist~assetnum?setupdata=${encodeURIComponent('{"wopriority":"x"}')}`);
             expect(invalid.result.Error.errorattrname).to.equal('wopriority');
         });

@@ -119,7 +119,7 @@ for (const database of testDatabases) {
             expect(statuses).to.equal(['201', '400', '400', '400', '400', '400', '404', '201', '400', '400', '400', '400', '400', '400', '400', '400', '404']);
             const invalid = res.result[1];
             expect(invalid._responsemeta._bulkid).to.equal(7);
-            expect(invalid._responsedata.Error.attrerrors.map((error: { errorattrname: string }) => error.errorattrname).sort()).to.equal(['wopriority', 'worktype']);
+            expect(invalid._responsedata.attrerrors.map((error: { Error: { errorattrname: string } }) => error.Error.errorattrname).sort()).to.equal(['wopriority', 'worktype']);
             expect(res.result[3]._responsedata.Error.message).to.contain('Explode');
             expect(res.result[4]._responsedata.Error.message).to.contain('not the href of a MXAPIWODETAIL record');
             expect(res.result[5]._responsedata.Error.message).to.contain('by href, or by all of its keys');

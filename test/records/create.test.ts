@@ -143,11 +143,14 @@ for (const database of testDatabases) {
                 payload: { siteid: 'BEDFORD', wopriority: 'x', colour: 1, woactivity: [{ taskid: 'ten' }] }
             });
             expect(res.statusCode).to.equal(400);
+            // IBM's guide (batcherror): attrerrors beside the first Error, each entry an Error of its own.
             const error = res.result.Error;
             expect(error.errorattrname).to.equal('wopriority');
-            expect(error.attrerrors.map((item: { errorattrname: string }) => item.errorattrname)).to.equal(['wopriority', 'colour', 'taskid']);
-            expect(error.attrerrors[2].errorobjpath).to.equal('MXAPIWODETAIL.woactivity');
-            expect(error.attrerrors[0].reasonCode).to.equal('BMXAA4214E');
+            expect(error.attrerrors).to.not.exist();
+            const all = res.result.attrerrors.map((item: { Error: Record<string, string> }) => item.Error);
+            expect(all.map((item: Record<string, string>) => item.errorattrname)).to.equal(['wopriority', 'colour', 'taskid']);
+            expect(all[2].errorobjpath).to.equal('MXAPIWODETAIL.woactivity');
+            expect(all[0]).to.include({ reasonCode: 'BMXAA4214E', statusCode: '400' });
             expect(await count('workorder')).to.equal(earlier);
         });
 
