@@ -3,6 +3,7 @@ import * as Hapi from '@hapi/hapi';
 import { app } from './app';
 import type { OspreyOptions } from './config';
 import { maximoError } from './errors/maximo-error';
+import { answerParseErrors } from './http/parse-errors';
 import type { Logger } from './http/request-log';
 import { features } from './features';
 
@@ -33,6 +34,7 @@ export const createServer = async ({ options, log }: ServerSetup): Promise<Hapi.
     });
 
     await server.register({ plugin: app, options: { options, log, features } });
+    answerParseErrors(server);
 
     return server;
 };
