@@ -196,6 +196,15 @@ const pathsOf = (where: Where): Path[] => {
     }
 };
 
+// gbfilter and gbsortby name an aggregate as gbcols does (count.*, sum.estdur: the only forms IBM's Java client
+// can send); outside quoted values they read as the output names (count, sum_estdur). Same length, so a
+// position in an error still points into the text as sent.
+const outputSpelling = (source: string | undefined): string | undefined => {
+
+    const outside = (part: string) => part.replace(/\bcount\.\*/gi, 'count  ').replace(/\b(sum|avg|min|max|count)\.(?=[a-z_])/gi, '$1_');
+    return source?.replace(/"(?:[^"\\]|\\.)*"|[^"]+/g, (part) => (part.startsWith('"') ? part : outside(part)));
+};
+
 // GET …/os/{os}?gbcols=a,b,count.*,sum.x[&gbsortby=-count][&gbrange=a={[x:y]}]: one entry per group, with a query
 // href for it. With gbrange, the rows whose value of a group column falls in one of its ranges make one group,
 // whose value is the range; the other values group as usual.
@@ -230,7 +239,7 @@ export const groups = async (request: Hapi.Request, structure: Structure, gbcols
 
     // The groups are a derived table, so gbfilter is an oslc.where over its outputs (SQL's HAVING).
     const grouped = osprey.knex.select('*').from(query.as('g'));
-    const gbfilter = text(request.query.gbfilter);
+    const gbfilter = outputSpelling(text(request.query.gbfilter));
     if (gbfilter?.trim()) {
         const object = groupObject(structure, columns.map(({ column }) => column), keys);
         const where = aggregateNames(parseWhere(gbfilter, 'gbfilter'));
@@ -242,7 +251,7 @@ export const groups = async (request: Hapi.Request, structure: Structure, gbcols
         applyWhere(grouped, { registry: osprey.registry, kind: osprey.kind, parameter: 'gbfilter', params: {}, structure: undefined, object, alias: 'g', aliases: { next: 0 } }, where);
     }
 
-    const gbsortby = text(request.query.gbsortby);
+    const gbsortby = outputSpelling(text(request.query.gbsortby));
     for (const term of gbsortby?.trim() ? parseOrderBy(gbsortby, 'gbsortby') : []) {
         const name = term.path.join('.');
         if (!outputs.has(name)) {

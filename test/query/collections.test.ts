@@ -87,6 +87,11 @@ for (const database of testDatabases) {
             expect(Object.keys(groups[0]).sort()).to.equal(['avg_estdur', 'collectionref', 'count', 'max_wopriority', 'min_wopriority', 'siteid', 'status', 'sum_wopriority']);
             const check = await get(`${new URL(groups[0].collectionref).pathname}${new URL(groups[0].collectionref).search}&count=1`);
             expect(check.result.totalCount).to.equal(groups[0].count);
+            // The spellings IBM's Java client sends (Aggregation.sortBy): the gbcols form of an aggregate, with a sign.
+            const javaSpelling = await get(`${wos}?gbcols=siteid,status,count.*,sum.wopriority&gbsortby=${encodeURIComponent('-count.*,+sum.wopriority')}`);
+            expect(javaSpelling.statusCode, javaSpelling.payload).to.equal(200);
+            const sorted = javaSpelling.result as any[];
+            expect(sorted.every((group, i) => i === 0 || sorted[i - 1].count > group.count || (sorted[i - 1].count === group.count && sorted[i - 1].sum_wopriority <= group.sum_wopriority))).to.be.true();
             for (const url of [`${wos}?gbcols=colour`, `${wos}?gbcols=siteid,count.*&gbsortby=status`, `${wos}?gbcols=sum.nothing`]) {
                 expect((await get(url)).statusCode, url).to.equal(400);
             }
@@ -102,6 +107,11 @@ for (const database of testDatabases) {
             const expected = all.filter((group) => group.count >= 40 && group.sum_wopriority > 100).sort((a, b) => `${a.siteid}/${a.status}`.localeCompare(`${b.siteid}/${b.status}`));
             expect(expected.length > 0 && expected.length < all.length).to.be.true();
             expect(big.result).to.equal(expected);
+            // count.* as gbcols spells it (IBM's Java client's Aggregation.having); a quoted value is left as it is.
+            const javaSpelling = await filter('count.*>=40 and sum.wopriority>100');
+            expect(javaSpelling.result).to.equal(expected);
+            const quoted = await filter('siteid!="count.*" and count.*>=40 and sum.wopriority>100');
+            expect(quoted.result).to.equal(expected);
             const site = await filter('siteid="NASHUA" and not status in ["CLOSE","CAN"] and sum_wopriority>0');
             expect(site.result.length).to.equal(all.filter((group) => group.siteid === 'NASHUA' && !['CLOSE', 'CAN'].includes(group.status) && group.sum_wopriority > 0).length);
             for (const text of ['wopriority>1', 'count>', 'woactivity.taskid>1', 'avg.estdur>1']) {
