@@ -35,6 +35,17 @@ for (const database of testDatabases) {
                 expect(new Date(res.result.serverDateTime).getTime()).to.be.about(Date.now(), 60_000);
                 expect(res.result.language).to.equal('EN');
                 expect(res.result.version).to.equal(t.server.app.osprey.version);
+                // A link is advertised only where it answers.
+                for (const [name, link] of Object.entries(res.result as Record<string, { href?: string }>)) {
+                    if (name !== 'href' && name !== 'logout' && typeof link === 'object' && link?.href) {
+                        const answer = await t.inject({ url: new URL(link.href).pathname, headers: wilson });
+                        expect(answer.statusCode, link.href).to.be.below(400);
+                    }
+                }
+
+                const os = await t.inject({ url: `/maximo/${home}/os`, headers: wilson });
+                expect(os.result.member.map((entry: { name: string }) => entry.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIPERSON', 'MXAPIWODETAIL']);
+                expect(os.result.member[1].href).to.equal(`${base}/os/mxapiasset`);
             });
 
             test(`whoami on ${home} returns the user's profile`, async () => {

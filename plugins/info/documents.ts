@@ -99,6 +99,16 @@ export const license = (request: Hapi.Request) => ({
     member: request.server.app.osprey.options.licenses.map((entry) => ({ component: entry.component, license: entry.license, ...(entry.key ? { licenseKey: entry.key } : {}) }))
 });
 
+// GET {home}/os, which the home document links: the object structures served, each with its collection.
+export const structureList = (request: Hapi.Request) => {
+
+    const base = home(request);
+    return {
+        href: `${base}/os`,
+        member: request.server.app.osprey.registry.list().map((structure) => ({ href: `${base}/os/${structure.id}`, name: structure.name, title: structure.def.title ?? structure.name, apimeta: { href: `${base}/apimeta/${structure.id}` } }))
+    };
+};
+
 export const apimetaEntry = (request: Hapi.Request, structure: Structure) => {
 
     const base = home(request);

@@ -329,6 +329,7 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'info.license': 'info',
     'info.members': 'info',
     'info.member': 'info',
+    'info.structures': 'info',
     'info.apimeta': 'info',
     'info.apimetaOne': 'info',
     'info.jsonschema': 'info',
