@@ -43,6 +43,20 @@ for (const database of testDatabases) {
                     }
                 }
 
+                // An error's moreInfo names its reason code's message, which answers.
+                const missing = await t.inject({ url: `/maximo/${home}/os/mxapiasset/_Tk9ORQ--`, headers: wilson });
+                expect(missing.statusCode).to.equal(404);
+                const moreInfo = missing.result.Error.extendedError.moreInfo.href;
+                expect(moreInfo).to.equal(`${base}/error/messages/BMXAA8727E`);
+                const message = await t.inject({ url: new URL(moreInfo).pathname, headers: wilson });
+                expect(message.result).to.include({ href: moreInfo, reasonCode: 'BMXAA8727E', statusCode: '404' });
+                expect(message.result.message).to.startWith('BMXAA8727E - ');
+                const lower = await t.inject({ url: `/maximo/${home}/error/messages/bmxaa4153e`, headers: wilson });
+                expect(lower.result).to.include({ reasonCode: 'BMXAA4153E', statusCode: '400' });
+                const unknown = await t.inject({ url: `/maximo/${home}/error/messages/NOPE`, headers: wilson });
+                expect(unknown.statusCode).to.equal(404);
+                expect(unknown.result.Error.message).to.contain('NOPE is not a reason code');
+
                 const os = await t.inject({ url: `/maximo/${home}/os`, headers: wilson });
                 expect(os.result.member.map((entry: { name: string }) => entry.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIPERSON', 'MXAPIWODETAIL']);
                 expect(os.result.member[1].href).to.equal(`${base}/os/mxapiasset`);

@@ -3,6 +3,8 @@ import * as Os from 'node:os';
 import type * as Hapi from '@hapi/hapi';
 
 import type { Member } from '../../src/cluster/members';
+import { reasonCodes } from '../../src/errors/codes';
+import { maximoError } from '../../src/errors/maximo-error';
 import { homeHref } from '../../src/http/hrefs';
 import type { Structure } from '../../src/structures/registry';
 
@@ -98,6 +100,18 @@ export const license = (request: Hapi.Request) => ({
     href: `${home(request)}/license`,
     member: request.server.app.osprey.options.licenses.map((entry) => ({ component: entry.component, license: entry.license, ...(entry.key ? { licenseKey: entry.key } : {}) }))
 });
+
+// GET {home}/error/messages/{code}, where an error's moreInfo.href points: the code's status and text.
+export const errorMessage = (request: Hapi.Request) => {
+
+    const code = String(request.params.code).toUpperCase();
+    const entry = Object.values(reasonCodes).find((candidate) => candidate.code === code);
+    if (!entry) {
+        throw maximoError('routeNotFound', `${code} is not a reason code of this server.`);
+    }
+
+    return { href: `${home(request)}/error/messages/${code}`, reasonCode: code, statusCode: String(entry.status), message: `${code} - ${entry.text}` };
+};
 
 // GET {home}/os, which the home document links: the object structures served, each with its collection.
 export const structureList = (request: Hapi.Request) => {

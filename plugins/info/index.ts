@@ -4,7 +4,7 @@ import { maximoError } from '../../src/errors/maximo-error';
 import { homeHref } from '../../src/http/hrefs';
 import { homeRoutes } from '../../src/http/homes';
 import { structureOf } from '../../src/http/structure';
-import { apiHome, apimetaEntry, license, member, products, structureList, systemInfo, whoami } from './documents';
+import { apiHome, apimetaEntry, errorMessage, license, member, products, structureList, systemInfo, whoami } from './documents';
 import { jsonSchema } from './json-schema';
 
 
@@ -46,6 +46,7 @@ export const info: Hapi.Plugin<unknown> = {
                 }
             },
             { method: 'GET', path: '/os', options: { id: 'info.structures', handler: structureList } },
+            { method: 'GET', path: '/error/messages/{code}', options: { id: 'info.errorMessage', handler: errorMessage } },
             { method: 'GET', path: '/apimeta', options: { id: 'info.apimeta', handler: (request) => osprey.registry.list().map((structure) => apimetaEntry(request, structure)) } },
             { method: 'GET', path: '/apimeta/{os}', options: { id: 'info.apimetaOne', handler: (request) => apimetaEntry(request, structureOf(request)) } },
             {

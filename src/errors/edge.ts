@@ -2,6 +2,7 @@ import * as Boom from '@hapi/boom';
 import type * as Hapi from '@hapi/hapi';
 
 import { reasonCodes, reasonForStatus } from './codes';
+import { homeHref } from '../http/hrefs';
 import { QueryError } from '../query/query-error';
 import { maximoError, type MaximoErrorData } from './maximo-error';
 
@@ -31,7 +32,8 @@ const ownData = (error: Boom.Boom): MaximoErrorData | undefined => {
 
 // Turns any Boom into Maximo's `{"Error": …}`. Errors that did not come from the catalog (hapi's router,
 // payload parsing, Joi) get the code of their status; a 5xx never shows its message, only the request id.
-export const toMaximoBody = (error: Boom.Boom, moreInfoHref: string, requestId: string): MaximoErrorBody => {
+// `moreInfo.href` names the reason code's message under `messagesHref` ({home}/error/messages), as Maximo's does.
+export const toMaximoBody = (error: Boom.Boom, messagesHref: string, requestId: string): MaximoErrorBody => {
 
     const status = error.output.statusCode;
     const data = ownData(error);
@@ -44,7 +46,7 @@ export const toMaximoBody = (error: Boom.Boom, moreInfoHref: string, requestId: 
             message: `${reasonCode} - ${detail}`,
             reasonCode,
             statusCode: String(status),
-            extendedError: { moreInfo: { href: moreInfoHref } }
+            extendedError: { moreInfo: { href: `${messagesHref}/${reasonCode}` } }
         }
     };
 
@@ -91,7 +93,8 @@ export const errorAnswer = (request: Hapi.Request, thrown: unknown): { error: Bo
         request.log(['error'], { message: error.message, stack: error.stack });
     }
 
-    return { error, body: toMaximoBody(error, `${request.url.origin}${request.path}`, request.app.requestId ?? request.info.id) };
+    const messages = `${homeHref(request, request.server.app.osprey.options.contextRoot)}/error/messages`;
+    return { error, body: toMaximoBody(error, messages, request.app.requestId ?? request.info.id) };
 };
 
 export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Lifecycle.ReturnValue => {

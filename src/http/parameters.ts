@@ -330,6 +330,7 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'info.members': 'info',
     'info.member': 'info',
     'info.structures': 'info',
+    'info.errorMessage': 'info',
     'info.apimeta': 'info',
     'info.apimetaOne': 'info',
     'info.jsonschema': 'info',
