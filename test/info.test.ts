@@ -50,7 +50,7 @@ for (const database of testDatabases) {
                 expect(moreInfo).to.equal(`${base}/error/messages/BMXAA8727E`);
                 const message = await t.inject({ url: new URL(moreInfo).pathname, headers: wilson });
                 expect(message.result).to.include({ href: moreInfo, reasonCode: 'BMXAA8727E', statusCode: '404' });
-                expect(message.result.message).to.startWith('BMXAA8727E - ');
+                expect(String(message.result.message)).to.startWith('BMXAA8727E - ');
                 const lower = await t.inject({ url: `/maximo/${home}/error/messages/bmxaa4153e`, headers: wilson });
                 expect(lower.result).to.include({ reasonCode: 'BMXAA4153E', statusCode: '400' });
                 const unknown = await t.inject({ url: `/maximo/${home}/error/messages/NOPE`, headers: wilson });

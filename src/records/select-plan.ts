@@ -117,6 +117,15 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             continue;
         }
 
+        // A bare child name (`assetmeter`, as IBM's own tests send it) is its collection, whole: `assetmeter{*}`.
+        if (item.kind === 'attr' && !object.attributes.has(name!) && object.children.has(name!)) {
+            const key = item.alias ?? name!;
+            const entry = nested.get(key) ?? { link: linkOf(object, name!, settings)!, items: [] };
+            entry.items.push({ kind: 'star', position: item.position });
+            nested.set(key, entry);
+            continue;
+        }
+
         const attr = object.attributes.get(name!);
         if (!attr && name === 'allowedactions' && settings.structure?.root === object) {
             allowedActions = true;

@@ -114,6 +114,14 @@ for (const database of testDatabases) {
             const selected = await get(`${path}?oslc.select=wonum,woactivity{taskid,status},href,_rowstamp`);
             expect(Object.keys(selected.result).sort()).to.equal(['_rowstamp', 'href', 'woactivity', 'wonum']);
             expect(Object.keys(selected.result.woactivity[0]).sort()).to.equal(['_rowstamp', 'href', 'localref', 'status', 'status_description', 'taskid']);
+            // A bare child name is its collection, whole (IBM's tests send properties=assetmeter), as woactivity{*}.
+            const bare = await get(`${path}?oslc.select=wonum,woactivity`);
+            expect(bare.statusCode, bare.payload).to.equal(200);
+            const starred = await get(`${path}?oslc.select=wonum,woactivity{*}`);
+            expect(bare.result.woactivity).to.equal(starred.result.woactivity);
+            expect(bare.result.woactivity[0]).to.include(['taskid', 'description', 'status']);
+            const write = await t.inject({ method: 'PATCH', url: path, headers: { ...wilson, properties: 'wonum,woactivity' }, payload: {} });
+            expect(write.result.woactivity.length).to.equal(bare.result.woactivity.length);
             const properties = await get(`${path}?oslc.properties=siteid`);
             expect(properties.result).to.include({ siteid: 'BEDFORD' });
             expect(properties.result.wonum).to.not.exist();
