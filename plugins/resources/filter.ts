@@ -44,7 +44,8 @@ const savedQuery = (request: Hapi.Request, structure: Structure, query: Knex.Que
             throw new QueryError('savedQuery', 1, `${name} needs the parameter sqp:${param}`);
         }
 
-        params[param] = value ?? null;
+        // IBM's Java client quotes a text value (sqp:site="BEDFORD"): one pair of surrounding quotes is not part of it.
+        params[param] = value?.replace(/^"(.*)"$/s, '$1') ?? null;
     }
 
     applyWhere(query, { ...scope, parameter: `savedQuery ${name}`, params }, parseWhere(saved.where, `savedQuery ${name}`));

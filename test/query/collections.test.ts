@@ -38,6 +38,9 @@ for (const database of testDatabases) {
             const byAsset = await get(`${wos}?savedQuery=WOBYASSET&sqp:asset=11001&oslc.select=assetnum`);
             expect(byAsset.result.member).to.not.be.empty();
             expect(byAsset.result.member.every((row: any) => row.assetnum === '11001')).to.be.true();
+            // IBM's Java client sends the value quoted.
+            const quotedParam = await get(`${wos}?savedQuery=WOBYASSET&sqp:asset=%2211001%22&oslc.select=assetnum`);
+            expect(quotedParam.result.member).to.equal(byAsset.result.member);
             for (const url of [`${wos}?savedQuery=openwo`, `${wos}?savedQuery=WOBYASSET`]) {
                 const res = await get(url);
                 expect(res.statusCode, url).to.equal(400);
@@ -55,6 +58,10 @@ for (const database of testDatabases) {
             expect(words.result.totalCount).to.equal(expected.length);
             const wonum = await get(`${wos}?oslc.searchTerms=%22%221000%22%22&searchAttributes=wonum&oslc.select=wonum`);
             expect(wonum.result.member.map((row: any) => row.wonum)).to.equal(['1000']);
+            // One pair of quotes (how the clients quote every term) is a word search, not an exact match.
+            const quoted = await get(`${wos}?oslc.searchTerms=%22100%22&searchAttributes=wonum&count=1`);
+            expect(quoted.result.totalCount).to.equal((await rows((q) => q.whereRaw('wonum like ?', ['%100%']))).length);
+            expect(quoted.result.totalCount as number).to.be.above(1);
             // Case folds beyond ASCII on both databases (PostgreSQL's text columns collate by code point).
             await t.server.app.osprey.knex('workorder').where({ wonum: '1000' }).update({ description: 'Contrôle des ÉMISSIONS' });
             const accented = await get(`${wos}?oslc.searchTerms=${encodeURIComponent('émissions')}&searchAttributes=description&oslc.select=wonum`);
