@@ -197,10 +197,6 @@ export const bulk = async (request: Hapi.Request, structure: Structure): Promise
         throw maximoError('badRequest', 'The body of a BULK request is a JSON array of records.');
     }
 
-    if (text(request.query.action) !== undefined) {
-        throw maximoError('badRequest', 'Actions (?action=) do not run on a bulk yet; send the records without it.');
-    }
-
     // The properties header applies to every item that names none of its own.
     const select = writeSelect(request, structure.root);
     if (flag(header(request, 'allornothing') ?? text(request.query.allornothing))) {

@@ -7,9 +7,8 @@ import { structureOf } from '../../src/http/structure';
 import { withoutMissingParams } from '../../src/query/params';
 import { parseWhere } from '../../src/query/where';
 import { domainValues, domainValuesQuery } from '../../src/records/domain-values';
-import type { Row } from '../../src/records/find';
+import { findChild, type Row } from '../../src/records/find';
 import { completeNew, parseItem } from '../../src/records/input';
-import { childLink, loadLinkedRows, memberId, parentKey } from '../../src/records/serialize';
 import type { AttributeError } from '../../src/errors/maximo-error';
 import type { LookupDef } from '../../src/structures/definition';
 import type { BusinessObject, Structure } from '../../src/structures/registry';
@@ -73,8 +72,7 @@ const contextOf = async (request: Hapi.Request, structure: Structure, object: Bu
     }
 
     const child = structure.root.children.get(childName.toLowerCase())!;
-    const rows = (await loadLinkedRows(request.server.app.osprey.db, childLink(child), [row])).get(parentKey(child, row)) ?? [];
-    const childRow = rows.find((candidate) => memberId(child.object, candidate) === request.params.childid);
+    const childRow = await findChild(request.server.app.osprey.db, child, row, String(request.params.childid));
     if (!childRow) {
         throw maximoError('notFound', `${structure.name} ${id} has no ${child.object.name} ${String(request.params.childid)}.`);
     }

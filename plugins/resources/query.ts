@@ -137,11 +137,8 @@ export const readPage = async (request: Hapi.Request, source: PageSource): Promi
 // The global actions a GET runs on a collection: the built-in report actions.
 const globalAction = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure, action: string) => {
 
-    switch (action.toLowerCase()) {
-        case 'listreports': return listReports(request, structure);
-        case 'genreport': return await generateReport(request, h, structure);
-        default: throw maximoError('badRequest', `${action} is not a global action of ${structure.name}; the built-in ones are listreports and genreport.`);
-    }
+    // The parameter gate (src/http/parameters.ts) lets only these two through on a collection GET.
+    return action.toLowerCase() === 'listreports' ? listReports(request, structure) : await generateReport(request, h, structure);
 };
 
 export const readCollection: Hapi.Lifecycle.Method = async (request, h) => {

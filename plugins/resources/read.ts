@@ -5,8 +5,8 @@ import { ownerRule, requireRight } from '../../src/auth/access';
 import type { Db } from '../../src/db/db';
 import { maximoError } from '../../src/errors/maximo-error';
 import { structureOf } from '../../src/http/structure';
-import { findById, type Row } from '../../src/records/find';
-import { childHref, childLink, loadLinkedRows, memberId, parentKey, serializeRows } from '../../src/records/serialize';
+import { findById, findChild, type Row } from '../../src/records/find';
+import { childHref, memberId, serializeRows } from '../../src/records/serialize';
 import type { Structure } from '../../src/structures/registry';
 import { filtered } from './filter';
 import { readPage } from './query';
@@ -73,12 +73,11 @@ export const readChildren: Hapi.Lifecycle.Method = async (request) => {
     }
 
     const db = request.server.app.osprey.db;
-    const all = (await loadLinkedRows(db, childLink(child), [row])).get(parentKey(child, row)) ?? [];
-    const found = all.filter((childRow) => memberId(child.object, childRow) === childId);
-    const member = await serializeRows(db, plan, found, found.map((childRow) => childHref(parentHref, child, childRow)), serializeOptions(request), true);
-    if (!member.length) {
+    const found = await findChild(db, child, row, childId!);
+    if (!found) {
         throw maximoError('notFound', `${structure.name} ${request.params.id} has no ${child.object.name} ${childId}.`);
     }
 
-    return member[0];
+    const [member] = await serializeRows(db, plan, [found], [childHref(parentHref, child, found)], serializeOptions(request), true);
+    return member;
 };

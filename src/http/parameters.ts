@@ -165,7 +165,7 @@ export const queryParameters: readonly Known[] = [
         check: (_value, _request, query) => stablePaging(query)
     },
     { name: 'stableid', meaning: 'as stableId', sentBy: {}, supported: paged, check: (_value, _request, query) => stablePaging(query) },
-    { name: '_dropnulls', meaning: '0: render null attributes too', sentBy: { npm: 'QueryBuilder.dropNulls, ResourceFetch.dropNulls' }, supported: [...readsRecords, ...answersRecord], check: (value) => (flagValue(value) ? undefined : `_dropnulls is 1 or 0, not ${value}`) },
+    { name: '_dropnulls', meaning: '0: render null attributes too', sentBy: { npm: 'QueryBuilder.dropNulls, ResourceFetch.dropNulls' }, supported: [...readsRecords, ...answersRecord], check: isFlag('_dropnulls') },
     { name: 'ignorecollectionref', meaning: 'no *_collectionref links to child collections', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.ignoreCollectionRef' }, supported: [...readsRecords, ...answersRecord], check: isFlag('ignorecollectionref') },
     { name: 'relativeuri', meaning: 'hrefs without scheme and host', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.relativeUri' }, supported: hrefs, refused: 'this answer has no hrefs', check: isFlag('relativeuri') },
     {

@@ -66,3 +66,11 @@ export const joinValues = (child: Child, parent: Row): Row => {
 
     return Object.fromEntries(Object.entries(child.join).map(([parentAttr, childAttr]) => [childAttr, parent[parentAttr] ?? null]));
 };
+
+// One child row of a parent, by its id in any of the three forms: one indexed read bounded by the parent, not a
+// load of the whole collection.
+export const findChild = async (db: Db, child: Child, parent: Row, id: string): Promise<Row | undefined> => {
+
+    const where = idWhere(child.object, id);
+    return where ? await selectOne(db, child.object.table, { ...where, ...joinValues(child, parent) }, { columns: storedColumns(child.object) }) : undefined;
+};

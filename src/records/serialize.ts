@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/db';
 import { rowstampColumn } from '../db/migrate';
 import type { DomainDef } from '../structures/definition';
-import type { Attribute, BusinessObject, Child } from '../structures/registry';
+import type { Attribute, BusinessObject } from '../structures/registry';
 import { encodeBase64Id } from '../structures/resource-id';
 import { toJson } from '../structures/types';
 import type { Row } from './find';
@@ -90,7 +90,7 @@ const tuplesOf = (link: Link, parents: readonly Row[]) => {
     return [...seen.values()];
 };
 
-export const parentKey = (link: Pick<Link, 'join'>, parent: Row): string => joinKey(Object.keys(link.join).map((attr) => parent[attr]));
+const parentKey = (link: Pick<Link, 'join'>, parent: Row): string => joinKey(Object.keys(link.join).map((attr) => parent[attr]));
 
 export const loadLinkedRows = async (db: Db, link: Link, parents: readonly Row[]): Promise<Map<string, Row[]>> => {
 
@@ -106,8 +106,6 @@ export const loadLinkedRows = async (db: Db, link: Link, parents: readonly Row[]
 
     return byParent;
 };
-
-export const childLink = (child: Child): Link => ({ name: child.name, object: child.object, join: child.join, many: true, child: true });
 
 const loadAggregate = async (db: Db, aggregate: AggregatePlan, parents: readonly Row[]): Promise<Map<string, number | null>> => {
 
