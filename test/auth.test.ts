@@ -240,6 +240,12 @@ for (const database of testDatabases) {
             expect(await sessions.resolve(old)).to.not.exist();
             expect(await sessions.resolve(token)).to.equal('WILSON');
 
+            // One signature, one spelling: base64url's spare bits in the last character do not make other sessions.
+            const spellings = 'AEIMQUYcgkosw048'.split('').map((last) => `${token.slice(0, -1)}${last}`).filter((other) => other !== token);
+            for (const other of spellings) {
+                expect(await sessions.resolve(other)).to.not.exist();
+            }
+
             // An offer for a user who is gone (or never was) logs no one in.
             expectLoginFailure(await t.inject({ url: '/maximo/oslc/whoami', headers: { cookie: `osprey_session=${sessions.offer('NOBODY')}` } }));
 
@@ -256,8 +262,9 @@ for (const database of testDatabases) {
             const form = { 'content-type': 'application/x-www-form-urlencoded' };
             const basic = { authorization: `Basic ${Buffer.from('maxadmin:maxadmin').toString('base64')}` };
             for (const url of ['/maximo/oslc?&lean=1/j_security_check', '/maximo/api?&lean=1/j_security_check', '/maximo/oslc/j_security_check', '/maximo/j_security_check']) {
-                // The Java client sends x-public-uri; the npm client (LDAP_FORM) the same login as Basic too.
-                const extra = url === '/maximo/j_security_check' ? basic : { 'x-public-uri': 'http://public.example.com/maximo/oslc' };
+                // The Java client sends x-public-uri; the npm client (LDAP_FORM) the same login as Basic too; a
+                // browser on the server's own page, its origin.
+                const extra = url === '/maximo/j_security_check' ? basic : url.startsWith('/maximo/api') ? { origin: 'http://osprey.example:8080', host: 'osprey.example:8080', 'sec-fetch-site': 'same-origin' } : { 'x-public-uri': 'http://public.example.com/maximo/oslc' };
                 const res = await t.inject({ url, method: 'POST', headers: { ...form, ...extra }, payload: 'j_username=maxadmin&j_password=maxadmin' });
                 expect(res.statusCode, url).to.equal(200);
                 expect(res.result.userName).to.equal('MAXADMIN');
@@ -275,6 +282,10 @@ for (const database of testDatabases) {
                 ['/maximo/oslc/j_security_check', {}, '', 415, 'not as a body without a content type'],
                 ['/maximo/oslc/j_security_check', form, '', 400, 'j_username and j_password'],
                 ['/maximo/oslc/j_security_check', { ...form, ...maxauth('MAXADMIN', 'other') }, 'j_username=maxadmin&j_password=maxadmin', 400, 'names another login'],
+                ['/maximo/oslc/j_security_check', form, 'j_username=max%00admin&j_password=maxadmin', 401, 'BMXAA7901E'],
+                ['/maximo/oslc/j_security_check', { ...form, origin: 'https://evil.example' }, 'j_username=maxadmin&j_password=maxadmin', 403, 'another site'],
+                ['/maximo/oslc/j_security_check', { ...form, origin: 'null' }, 'j_username=maxadmin&j_password=maxadmin', 403, 'another site'],
+                ['/maximo/oslc/j_security_check', { ...form, 'sec-fetch-site': 'cross-site' }, 'j_username=maxadmin&j_password=maxadmin', 403, 'another site'],
                 ['/maximo/oslc/j_security_check', { ...form, ...wilson }, 'j_username=maxadmin&j_password=maxadmin', 400, 'maxauth header of this form login names another login'],
                 ['/maximo/oslc/j_security_check', { ...form, apikey: 'x'.repeat(40) }, 'j_username=maxadmin&j_password=maxadmin', 400, 'apikey'],
                 ['/maximo/oslc?&lean=1', form, 'j_username=maxadmin&j_password=maxadmin', 405, 'j_security_check'],

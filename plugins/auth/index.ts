@@ -21,7 +21,19 @@ export const authRoutes: Hapi.Plugin<unknown> = {
     name: 'auth',
     register: (server) => {
 
-        const { contextRoot } = server.app.osprey.options;
+        const osprey = server.app.osprey;
+        const { contextRoot } = osprey.options;
+
+        // Ended and idle sessions (and the ends of offers once they have expired) are housekeeping.
+        const idleMs = osprey.options.sessionMinutes * 60_000;
+        const purge = () => osprey.sessions.purge().catch((error: Error) => server.log(['error'], error.message));
+        let timer: NodeJS.Timeout | undefined;
+        server.ext('onPostStart', () => {
+
+            timer = setInterval(purge, Math.max(60_000, Math.min(idleMs / 4, 3600_000))).unref();
+            void purge();
+        });
+        server.ext('onPreStop', () => clearInterval(timer));
 
         const login: Hapi.Lifecycle.Method = (request, h) => {
 
@@ -44,7 +56,6 @@ export const authRoutes: Hapi.Plugin<unknown> = {
 
             const form = formCredentials(request);
             const user = await loginsOf(request.server).password(form.userid, form.password, request.info.remoteAddress);
-            const osprey = request.server.app.osprey;
             setCookie(request, sessionCookieHeader(request, contextRoot, osprey.sessions.offer(user.userid)));
             return h.response(whoami(request, user));
         };

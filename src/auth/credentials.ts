@@ -40,7 +40,7 @@ export const passwordCredentials = (request: Hapi.Request): PasswordCredentials 
 
 // Cookies are read by hand: clients echo cookie attributes back (the npm Maximo client, and IBM's Java client,
 // which sends the whole Set-Cookie value as its Cookie header). Offered tokens hold dots (src/auth/sessions.ts).
-const sessionPattern = new RegExp(`(?:^|;\\s*)${sessionCookie}=([A-Za-z0-9_.-]{20,200})`);
+const sessionPattern = new RegExp(`(?:^|;\\s*)${sessionCookie}=([A-Za-z0-9_.-]{20,400})`);
 
 export const sessionToken = (request: Hapi.Request): string | undefined => {
 

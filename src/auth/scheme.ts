@@ -17,16 +17,20 @@ export interface Logins {
     apiKey(key: string, address: string): Promise<UserProfile>;
 }
 
-const logins = new WeakMap<Hapi.Server, Logins>();
+// Keyed by the application state, which every plugin's view of the server shares (the server objects differ).
+const logins = new WeakMap<object, Logins>();
+
+// A user id no account can have: control characters (a NUL is an error in PostgreSQL text) are a failed login.
+const impossibleUser = /[\u0000-\u001f\u007f]/;
 
 export const loginsOf = (server: Hapi.Server): Logins => {
 
-    const known = logins.get(server);
+    const osprey = server.app.osprey;
+    const known = logins.get(osprey);
     if (known) {
         return known;
     }
 
-    const osprey = server.app.osprey;
     const throttle = new LoginThrottle({ attempts: osprey.options.loginAttempts, windowMs: osprey.options.loginLockMinutes * 60_000 });
 
     const refuseWhenLocked = (keys: string[]) => {
@@ -50,7 +54,7 @@ export const loginsOf = (server: Hapi.Server): Logins => {
 
             const keys = throttleKeys(userid, address);
             refuseWhenLocked(keys);
-            const user = await osprey.users.verify(userid, password);
+            const user = impossibleUser.test(userid) ? undefined : await osprey.users.verify(userid, password);
             if (!user) {
                 return await failed(keys);
             }
@@ -65,7 +69,7 @@ export const loginsOf = (server: Hapi.Server): Logins => {
             return await osprey.apiKeys.verify(key) ?? await failed(keys);
         }
     };
-    logins.set(server, made);
+    logins.set(osprey, made);
     return made;
 };
 

@@ -9,6 +9,16 @@ const digest = (token: string) => Crypto.createHash('sha256').update(token).dige
 // offered token must not be taken up again (see `offer`).
 const ended = -1;
 
+// How far ahead of this node's clock another node's offer may be dated.
+const skewMs = 60_000;
+
+// The one failure ending or taking up an offer may meet and pass over: the user's row is gone.
+const userGone = (error: unknown) => {
+
+    const { code, message = '' } = (error ?? {}) as { code?: string; message?: string };
+    return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || /FOREIGN KEY constraint failed/.test(message);
+};
+
 interface SessionRow {
     userid: string;
     created: number | string;
@@ -88,14 +98,18 @@ export class Sessions {
             return;
         }
 
-        // An offer stays verifiable by its signature, so its end is written down until the offer has expired.
-        const now = Date.now();
+        // An offer stays verifiable by its signature, so its end is kept until the offer has expired everywhere:
+        // purge removes it an idle time after `lastseen`, which is dated past the offer's latest possible time.
+        const keep = Math.max(Date.now(), offered.when) + skewMs;
         try {
-            await this.#knex('osprey_session').insert({ id: digest(token), userid: offered.userid, created: ended, lastseen: now })
-                .onConflict('id').merge({ created: ended, lastseen: now });
+            await this.#knex('osprey_session').insert({ id: digest(token), userid: offered.userid, created: ended, lastseen: keep })
+                .onConflict('id').merge({ created: ended, lastseen: keep });
         }
-        catch {
-            // The user no longer exists (the row's foreign key), so the offer cannot resolve to anyone anyway.
+        catch (error) {
+            // A user who no longer exists has no row to hang this on; the offer logs no one in anyway.
+            if (!userGone(error)) {
+                throw error;
+            }
         }
     }
 
@@ -117,8 +131,12 @@ export class Sessions {
             // Two first requests with the same token may race here: the second insert is ignored.
             await this.#knex('osprey_session').insert({ id, userid: offered.userid, created: offered.when, lastseen: now }).onConflict('id').ignore();
         }
-        catch {
-            return undefined;                   // the user was deleted since the offer
+        catch (error) {
+            if (userGone(error)) {
+                return undefined;               // the user was deleted since the offer
+            }
+
+            throw error;
         }
 
         const row = await this.#knex('osprey_session').where({ id }).first<SessionRow | undefined>();
@@ -133,8 +151,10 @@ export class Sessions {
             return undefined;
         }
 
-        const mac = Buffer.from(parts[4]!, 'base64url');
-        const expected = Buffer.from(this.#sign(parts.slice(0, 4).join('.')), 'base64url');
+        // Compared as text, not decoded: base64url's last character carries spare bits, so several spellings
+        // decode to one signature, and each would be a different session row (one surviving another's logout).
+        const mac = Buffer.from(parts[4]!);
+        const expected = Buffer.from(this.#sign(parts.slice(0, 4).join('.')));
         if (mac.length !== expected.length || !Crypto.timingSafeEqual(mac, expected)) {
             return undefined;
         }
@@ -142,7 +162,7 @@ export class Sessions {
         const when = parseInt(parts[2]!, 36);
         const age = Date.now() - when;
         // A minute of clock difference between nodes is allowed for; an offer from the future beyond that is not.
-        return age <= this.#idleMs && age >= -60_000 ? { userid: Buffer.from(parts[1]!, 'base64url').toString('utf8'), when } : undefined;
+        return age <= this.#idleMs && age >= -skewMs ? { userid: Buffer.from(parts[1]!, 'base64url').toString('utf8'), when } : undefined;
     }
 
     #sign(body: string): string {
