@@ -37,6 +37,7 @@ const steps = [
     'search terms with searchAttributes',
     'fetch with additional parameters',
     'fetchMember and Resource.load with properties',
+    'member(i) walks a page and loads each record',
     'paging forwards and back (nextPage, previousPage, paging(true))',
     'count, totalCount and totalCount(true) agree with a plain query',
     'stable paging: an insert does not shift the next page',

@@ -32,7 +32,8 @@ final class QuerySteps {
                 new Step("saved query with a parameter, with and without a where", QuerySteps::savedQueryParams),
                 new Step("search terms with searchAttributes", QuerySteps::searchTerms),
                 new Step("fetch with additional parameters", QuerySteps::additionalParams),
-                new Step("fetchMember and Resource.load with properties", QuerySteps::memberProperties));
+                new Step("fetchMember and Resource.load with properties", QuerySteps::memberProperties),
+                new Step("member(i) walks a page and loads each record", QuerySteps::members));
     }
 
     private static void whereInEqual(Target t) throws Exception {
@@ -186,5 +187,18 @@ final class QuerySteps {
         Resource withParams = new Resource(href, t.wilson()).loadWithAdditionalParams(Map.of("oslc.properties", "siteid"));
         Check.equal("siteid", "BEDFORD", withParams.toJSON().getString("siteid"));
         Check.isTrue("only siteid: " + withParams.toJSON(), !withParams.toJSON().containsKey("wonum"));
+    }
+
+    // IBM's own example: member(i) until null, each loaded by its href (the whole record) and reloaded.
+    private static void members(Target t) throws Exception {
+        ResourceSet set = t.wilson().resourceSet(WO).where("status=\"CAN\" and siteid=\"NASHUA\"").select("wonum").pageSize(5).fetch();
+        int i = 0;
+        for (Resource member = set.member(i); member != null; member = set.member(++i)) {
+            JsonObject record = member.reload().toJSON();
+            Check.equal("the record of " + member.getURI(), t.plain.object(member.getURI()).getString("description"), record.getString("description"));
+            Check.equal("its status", "CAN", record.getString("status"));
+        }
+        Check.equal("members walked", 5, i);
+        Check.equal("count", 5, set.count());
     }
 }

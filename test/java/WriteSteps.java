@@ -1,4 +1,5 @@
 import java.util.List;
+import java.util.Map;
 
 import javax.json.Json;
 import javax.json.JsonArrayBuilder;
@@ -87,6 +88,11 @@ final class WriteSteps {
             JsonObject direct = t.wilson().create(set.getOsURI(), workOrder("Java create, the connector's").build(), "wonum");
             Check.isTrue("a wonum was generated: " + direct, !direct.getString("wonum").isEmpty());
             t.wilson().delete(direct.getString("href"));
+
+            // IBM's example sends Properties as an additional header; the client then reads only the Location.
+            Resource headed = set.create(workOrder("Java create with a Properties header").build(), Map.of("Properties", "wonum"));
+            Check.equal("stored", "Java create with a Properties header", t.plain.object(headed.getURI() + "?oslc.select=description").getString("description"));
+            headed.delete();
         }
         finally {
             created.delete();
