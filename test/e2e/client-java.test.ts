@@ -67,7 +67,8 @@ const steps = [
 experiment('IBM\'s Java REST client, unchanged', { timeout: 10_000 }, () => {
 
     let classes: string | undefined;
-    const servers: { running: RunningServer; drop: () => Promise<void> }[] = [];
+    const servers: { running: RunningServer; drop: () => Promise<void>; data: string }[] = [];
+    let reported: StepResult[] = [];
     const results = new Map<string, StepResult>();
     let stderr = '';
 
@@ -79,12 +80,13 @@ experiment('IBM\'s Java REST client, unchanged', { timeout: 10_000 }, () => {
         const start = async (database: (typeof testDatabases)[number]) => {
 
             const created = await database.create();
-            const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-')) }).catch(async (err) => {
+            const data = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-'));
+            const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: data }).catch(async (err) => {
 
                 await created.drop();
                 throw err;
             });
-            servers.push({ running, drop: created.drop });
+            servers.push({ running, drop: created.drop, data });
             return [database.name, running.port] as const;
         };
 
@@ -92,6 +94,7 @@ experiment('IBM\'s Java REST client, unchanged', { timeout: 10_000 }, () => {
         const [ports] = await Promise.all([Promise.all(testDatabases.map(start)), compileSteps(classes)]);
         const run = await runSteps(classes, Object.fromEntries(ports));
         stderr = run.stderr;
+        reported = run.results;
         for (const result of run.results) {
             results.set(`${result.database}: ${result.step}`, result);
         }
@@ -99,9 +102,10 @@ experiment('IBM\'s Java REST client, unchanged', { timeout: 10_000 }, () => {
 
     after(async () => {
 
-        for (const { running, drop } of servers) {
+        for (const { running, drop, data } of servers) {
             await running.stop();
             await drop();
+            Fs.rmSync(data, { recursive: true, force: true });
         }
 
         if (classes) {
@@ -114,8 +118,7 @@ experiment('IBM\'s Java REST client, unchanged', { timeout: 10_000 }, () => {
 
             test('the run reports exactly the listed steps, in order', () => {
 
-                const reported = [...results.values()].filter((result) => result.database === database.name).map((result) => result.step);
-                expect(reported).to.equal(steps);
+                expect(reported.filter((result) => result.database === database.name).map((result) => result.step)).to.equal(steps);
             });
 
             for (const step of steps) {
