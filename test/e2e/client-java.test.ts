@@ -29,6 +29,7 @@ const steps = [
     'connect with a wrong password is refused (form)',
     'QueryWhere with in and equalTo',
     'QueryWhere with startsWith, gte and lte on a number, lt on a date',
+    'QueryWhere with like, endsWith and gt on text',
     'QueryWhere on a child object (woactivity.status)',
     'select with a related record ($asset.description) and a child object (woactivity.taskid)',
     'orderBy (the client sends every term descending)',

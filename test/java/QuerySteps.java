@@ -25,6 +25,7 @@ final class QuerySteps {
         return List.of(
                 new Step("QueryWhere with in and equalTo", QuerySteps::whereInEqual),
                 new Step("QueryWhere with startsWith, gte and lte on a number, lt on a date", QuerySteps::whereRanges),
+                new Step("QueryWhere with like, endsWith and gt on text", QuerySteps::whereText),
                 new Step("QueryWhere on a child object (woactivity.status)", QuerySteps::whereChild),
                 new Step("select with a related record ($asset.description) and a child object (woactivity.taskid)", QuerySteps::selectRelated),
                 new Step("orderBy (the client sends every term descending)", QuerySteps::orderBy),
@@ -67,6 +68,19 @@ final class QuerySteps {
 
         QueryWhere past = new QueryWhere().where("reportdate").lt(new Date(0));
         Check.equal("work orders reported before 1970", 0, t.wilson().resourceSet(WO).where(past).fetch().count());
+    }
+
+    private static void whereText(Target t) throws Exception {
+        QueryWhere where = new QueryWhere().where("description").like("Pump").and("location").endsWith("0").and("wonum").gt("1300");
+        ResourceSet set = t.wilson().resourceSet(WO).where(where).select("wonum", "description", "location").pageSize(1000).fetch();
+        List<JsonObject> members = Members.of(set);
+        int expected = t.plain.count(WO, "description=\"%Pump%\" and location=\"%0\" and wonum>\"1300\"");
+        Check.isTrue("the three terms narrow the pumps", expected > 0 && expected < t.plain.count(WO, "description=\"%Pump%\""));
+        Check.equal("members", expected, members.size());
+        for (JsonObject member : members) {
+            Check.isTrue("the terms hold for " + member, member.getString("description").toLowerCase().contains("pump")
+                    && member.getString("location").endsWith("0") && member.getString("wonum").compareTo("1300") > 0);
+        }
     }
 
     private static void whereChild(Target t) throws Exception {
