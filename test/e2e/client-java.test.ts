@@ -6,7 +6,7 @@ import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { testDatabases } from '../helpers/databases';
-import { compileSteps, missingToolchain, runSteps, type StepResult } from '../helpers/java-client';
+import { clientJar, compileSteps, missingToolchain, runSteps, sharedJar, type StepResult } from '../helpers/java-client';
 import { startProcess, type RunningServer } from '../helpers/process';
 
 
@@ -112,6 +112,15 @@ experiment('IBM\'s Java REST client, unchanged', { timeout: 10_000 }, () => {
         if (classes) {
             Fs.rmSync(classes, { recursive: true, force: true });
         }
+    });
+
+    test('the client is the jar handed to the team, byte for byte, where that copy is beside this checkout', () => {
+
+        if (Fs.existsSync(sharedJar)) {
+            expect(Fs.readFileSync(clientJar).equals(Fs.readFileSync(sharedJar))).to.be.true();
+        }
+
+        expect(Fs.statSync(clientJar).size).to.be.above(40_000);
     });
 
     for (const database of testDatabases) {

@@ -6,13 +6,16 @@ import { promisify } from 'node:util';
 import { root } from './server';
 
 
-// IBM's Java REST client (com.ibm.maximo.oslc), unchanged, and the steps of test/java/ that drive it. The jar sits
-// beside the repository (../shared/clients/ibm-maximo-java/, see its README); the JSON and Base64 libraries it
-// needs are the Debian packages libjsonp-java and libcommons-codec-java, which .ci/run installs.
+// IBM's Java REST client (com.ibm.maximo.oslc), unchanged, and the steps of test/java/ that drive it. The jar is
+// kept in test/java/lib/ (a byte-for-byte copy of ../shared/clients/ibm-maximo-java/, so a clone anywhere runs
+// it); the JSON and Base64 libraries it needs are the Debian packages libjsonp-java and libcommons-codec-java,
+// which .ci/run installs.
 
 const execFile = promisify(ChildProcess.execFile);
 
-export const clientJar = Path.join(root, '..', 'shared', 'clients', 'ibm-maximo-java', 'maximo-restclient.jar');
+export const clientJar = Path.join(root, 'test', 'java', 'lib', 'maximo-restclient.jar');
+/** The jar as handed to the team, when this checkout sits beside it. */
+export const sharedJar = Path.join(root, '..', 'shared', 'clients', 'ibm-maximo-java', 'maximo-restclient.jar');
 const libraries = ['/usr/share/java/javax.json-api.jar', '/usr/share/java/javax.json.jar', '/usr/share/java/commons-codec.jar'];
 const sources = Path.join(root, 'test', 'java');
 
