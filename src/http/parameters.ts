@@ -6,6 +6,7 @@ import { flagOf } from './flags';
 import { parameterNames } from '../query/params';
 import { parseWhere } from '../query/where';
 import type { Structure } from '../structures/registry';
+import { unservedRoutes } from './unserved';
 
 
 // The query parameters and request headers Osprey knows, and where it carries each out. The house rule: a
@@ -307,7 +308,9 @@ const collectionPostUse = (request: Hapi.Request): Use => {
     return name === 'BULK' ? 'bulk' : name === 'SYNC' ? 'sync' : 'create';
 };
 
-type RouteUse = Use | 'collection' | 'collectionPost';
+// `unserved`: a route of a Maximo service Osprey does not provide (src/http/unserved.ts). It answers 501 whatever
+// the request asks, so no parameter of it is carried out or ignored, and none is checked.
+type RouteUse = Use | 'collection' | 'collectionPost' | 'unserved';
 
 // Every route by its id (without the home suffix), as the routes' plugins declare them.
 const routeUses: Readonly<Record<string, RouteUse>> = {
@@ -341,15 +344,17 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'apikeys.get': 'apitoken',
     'apikeys.create': 'apitoken',
     'apikeys.revoke': 'apitoken',
-    'health.check': 'health'
+    'health.check': 'health',
+    ...Object.fromEntries(unservedRoutes.map((route) => [route.id, 'unserved' as const]))
 };
 
-// The use of a request on a route of the table; undefined on a route it does not know (one added after start).
+// The use of a request on a route of the table; undefined on a route it does not know (one added after start) and
+// on the routes of services not provided, which check nothing.
 const useOf = (request: Hapi.Request, routes: ReadonlyMap<string, RouteUse>, query: Record<string, unknown>): Use | undefined => {
 
     const id = request.route.settings.id;
     const route = id === undefined ? undefined : routes.get(id);
-    return route === 'collection' ? collectionUse(query) : route === 'collectionPost' ? collectionPostUse(request) : route;
+    return route === 'collection' ? collectionUse(query) : route === 'collectionPost' ? collectionPostUse(request) : route === 'unserved' ? undefined : route;
 };
 
 // Holds one request to the tables: every query parameter it sends, then every header of the table it sends.
