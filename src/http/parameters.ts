@@ -17,7 +17,7 @@ import { unservedRoutes } from './unserved';
 // A request's *use* is its route, and on the two collection routes what it asks: a GET of …/os/{os} is a page,
 // a distinct, a group-by or a report action; a POST to it is a create, a sync or a bulk.
 
-export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'login', 'logout', 'apitoken', 'health'] as const;
+export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'permission', 'login', 'logout', 'apitoken', 'health'] as const;
 export type Use = typeof uses[number];
 
 export const useLabels: Readonly<Record<Use, string>> = {
@@ -35,7 +35,8 @@ export const useLabels: Readonly<Record<Use, string>> = {
     bulk: 'a bulk (POST …/os/{os} with x-method-override: BULK)',
     update: 'a record update (PATCH, PUT, or POST with x-method-override, on …/os/{os}/{id})',
     delete: 'a delete (DELETE …/os/{os}/{id})',
-    info: 'an information endpoint ({home}, systeminfo, whoami, products, license, members, apimeta, jsonschemas)',
+    info: 'an information endpoint ({home}, systeminfo, whoami, products, license, members, mmi, apimeta, jsonschemas, jsonmboschemas)',
+    permission: 'a permission question ({home}/permission/…)',
     login: 'a login ({home}/login)',
     logout: 'a logout',
     apitoken: 'an API token request ({home}/apitoken/…)',
@@ -181,6 +182,11 @@ export const queryParameters: readonly Known[] = [
     { name: 'reportname', meaning: 'the report genreport renders', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
     { name: 'reportformat', meaning: 'pdf, csv or json', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
     { name: 'attachment', meaning: '1: Content-Disposition attachment', sentBy: {}, supported: ['genreport'], check: isFlag('attachment') },
+    {
+        name: 'app', meaning: 'the application whose signature options permission/allowedappoptions lists', sentBy: { npm: 'PermissionService.getAllowedAppOptions' }, supported: ['permission'],
+        // The other permission questions take no application.
+        check: (_value, request) => (request.route.settings.id?.startsWith('info.allowedAppOptions.') ? undefined : 'it names the application of permission/allowedappoptions, and this question takes none')
+    },
     {
         name: 'setupdata', meaning: 'the values of a new record (newmbo) a lookup lists for', sentBy: {}, supported: ['lookup'],
         check: (_value, request) => (request.params.id === 'newmbo' ? undefined : 'setupdata gives the values of a new record, on a newmbo lookup (…/newmbo/getlist~attr)')
@@ -334,6 +340,13 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'info.member': 'info',
     'info.structures': 'info',
     'info.errorMessage': 'info',
+    'info.mmi': 'info',
+    'info.memberMetric': 'info',
+    'info.mboSchema': 'info',
+    'info.allowedApps': 'permission',
+    'info.allowedAppOptions': 'permission',
+    'info.osAuthorized': 'permission',
+    'info.osAuthorizedUnnamed': 'permission',
     'info.apimeta': 'info',
     'info.apimetaOne': 'info',
     'info.jsonschema': 'info',
