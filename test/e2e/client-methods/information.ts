@@ -168,7 +168,7 @@ const apiKeys = async (t: Context) => {
 const clients = async (t: Context) => {
 
     // Each login flow the client offers that Osprey answers: a session cookie, then requests with it alone.
-    for (const authType of [AuthType.MAXIMO_NATIVE, AuthType.LDAP_BASIC, AuthType.MAS_USER_PASS]) {
+    for (const authType of [AuthType.MAXIMO_NATIVE, AuthType.LDAP_BASIC, AuthType.LDAP_FORM, AuthType.MAS_USER_PASS]) {
         const client = new MaximoClient({ baseUrl: '127.0.0.1', port: t.port, ssl: false, userName: 'wilson', password: 'wilson', authType, apiHome: ApiHome.API, logger: quiet } as any);
         expect(client.isAuthenticated()).to.be.false();
         const state = await client.authenticate();
