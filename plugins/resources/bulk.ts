@@ -176,7 +176,7 @@ const failure = (request: Hapi.Request, error: unknown, bulkid: unknown): Row =>
 // first item (a repeated transactionid) is the request's own error.
 const allOrNothing = async (request: Hapi.Request, structure: Structure, raws: unknown[], select: SelectPlan | undefined): Promise<Row[]> => {
 
-    let failed: { position: number; error: unknown } | undefined;
+    let failed: number | undefined;
     try {
         return await runWrite(settingsOf(request, structure), async (scope) => {
 
@@ -187,7 +187,7 @@ const allOrNothing = async (request: Hapi.Request, structure: Structure, raws: u
                     results.push(success(request, structure, status, outcome, bulkIdOf(raw)));
                 }
                 catch (error) {
-                    failed = { position: index + 1, error };
+                    failed = index + 1;
                     throw error;
                 }
             }
@@ -196,13 +196,13 @@ const allOrNothing = async (request: Hapi.Request, structure: Structure, raws: u
         });
     }
     catch (error) {
-        if (!failed) {
+        if (failed === undefined) {
             throw error;
         }
 
-        const { position } = failed;
-        const notWritten = maximoError('bulkNotWritten', `Not written: bulk item ${position} of ${raws.length} failed, and the bulk is all or nothing (allornothing: 1).`);
-        return raws.map((raw, index) => failure(request, index + 1 === position ? failed!.error : notWritten, bulkIdOf(raw)));
+        // The error as runWrite throws it: a database's refusal (a duplicate key) is turned into Maximo's there.
+        const notWritten = maximoError('bulkNotWritten', `Not written: bulk item ${failed} of ${raws.length} failed, and the bulk is all or nothing (allornothing: 1).`);
+        return raws.map((raw, index) => failure(request, index + 1 === failed ? error : notWritten, bulkIdOf(raw)));
     }
 };
 
