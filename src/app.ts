@@ -16,6 +16,7 @@ import { ensureUsers } from './demo/users';
 import { seedDemoData } from './demo/seed';
 import { errorEdge } from './errors/edge';
 import { parameterGate } from './http/parameters';
+import { refuseUnservedStructures } from './http/unserved';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
 import { loadSecret } from './secret';
 import { loadStructures } from './structures/load';
@@ -84,7 +85,9 @@ export const app: Hapi.Plugin<AppOptions> = {
         server.auth.strategy('osprey', 'osprey');
         server.auth.default('osprey');
 
-        // Parameters, headers and actions whose meaning is not carried out are refused before any handler runs.
+        // A structure of a Maximo service Osprey does not provide is refused first (501), whatever is asked of it;
+        // then parameters, headers and actions whose meaning is not carried out, before any handler runs.
+        refuseUnservedStructures(server);
         parameterGate(server);
         server.ext('onPreResponse', errorEdge);
         requestLogging(server, log);

@@ -166,6 +166,21 @@ for (const database of testDatabases) {
             expect(asset.result.properties.description.searchType).to.equal('WILDCARD');
         });
 
+        test('jsonmboschemas describes one business object\'s attributes, as jsonschemas does, without children', async () => {
+
+            const structure = (await t.inject({ url: '/maximo/oslc/jsonschemas/mxapiasset', headers: wilson })).result;
+            const asset = await t.inject({ url: '/maximo/api/jsonmboschemas/Asset', headers: wilson });
+            expect(asset.statusCode).to.equal(200);
+            expect(asset.result).to.include({ resource: 'ASSET', objectName: 'ASSET', uniqueid: 'assetuid', pk: ['siteid', 'assetnum'] });
+            expect(asset.result.href).to.equal(`http://${asset.request.info.host}/maximo/api/jsonmboschemas/asset`);
+            expect(Object.keys(asset.result.properties)).to.equal(Object.keys(structure.properties).filter((name) => structure.properties[name].type !== 'array'));
+            const meter = (await t.inject({ url: '/maximo/oslc/jsonmboschemas/ASSETMETER', headers: wilson })).result;
+            expect(meter.properties).to.equal(structure.properties.assetmeter.items.properties);
+            const missing = await t.inject({ url: '/maximo/oslc/jsonmboschemas/nothere', headers: wilson });
+            expect(missing.statusCode).to.equal(404);
+            expect(missing.result.Error.message).to.contain('NOTHERE');
+        });
+
         test('an unknown structure is a 404 in the Maximo error shape', async () => {
 
             for (const url of ['/maximo/api/apimeta/nothere', '/maximo/api/jsonschemas/nothere', '/maximo/oslc/os/nothere', '/maximo/oslc/os/nothere/1']) {

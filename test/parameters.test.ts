@@ -34,6 +34,7 @@ const requests: Record<Use, (extra: string) => Hapi.ServerInjectOptions> = {
     update: (extra) => ({ method: 'POST', url: `${wo}?lean=1${extra}`, headers: { 'x-method-override': 'PATCH' }, payload: { description: 'refused update' } }),
     delete: (extra) => ({ method: 'DELETE', url: `${wos}/_QkVERk9SRC8xMDAx?lean=1${extra}` }),
     info: (extra) => ({ url: `${home}/whoami?lean=1${extra}` }),
+    permission: (extra) => ({ url: `${home}/permission/allowedappoptions?lean=1&app=WOTRACK${extra}` }),
     login: (extra) => ({ url: `${home}/login?lean=1${extra}` }),
     formlogin: (extra) => ({ method: 'POST', url: `${home}/j_security_check?lean=1${extra}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'j_username=wilson&j_password=wilson' }),
     logout: (extra) => ({ url: `${home}/logout?lean=1${extra}` }),

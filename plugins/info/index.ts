@@ -5,7 +5,9 @@ import { homeHref } from '../../src/http/hrefs';
 import { homeRoutes } from '../../src/http/homes';
 import { structureOf } from '../../src/http/structure';
 import { apiHome, apimetaEntry, errorMessage, license, member, products, structureList, systemInfo, whoami } from './documents';
-import { jsonSchema } from './json-schema';
+import { jsonSchema, mboSchema } from './json-schema';
+import { memberMetric, mmi } from './metrics';
+import { allowedAppOptions, allowedApps, osAuthorized, osAuthorizedUnnamed } from './permissions';
 
 
 // The information documents (CONTRACT §9), under both homes.
@@ -45,10 +47,32 @@ export const info: Hapi.Plugin<unknown> = {
                     }
                 }
             },
+            { method: 'GET', path: '/members/{id}/{metric*}', options: { id: 'info.memberMetric', handler: memberMetric } },
+            { method: 'GET', path: '/mmi', options: { id: 'info.mmi', handler: mmi } },
+            { method: 'GET', path: '/permission/listallowedapps', options: { id: 'info.allowedApps', handler: allowedApps } },
+            { method: 'GET', path: '/permission/allowedappoptions', options: { id: 'info.allowedAppOptions', handler: allowedAppOptions } },
+            { method: 'GET', path: '/permission/checkosauthorized/{os}', options: { id: 'info.osAuthorized', handler: osAuthorized } },
+            { method: 'GET', path: '/permission/checkosauthorized', options: { id: 'info.osAuthorizedUnnamed', handler: osAuthorizedUnnamed } },
             { method: 'GET', path: '/os', options: { id: 'info.structures', handler: structureList } },
             { method: 'GET', path: '/error/messages/{code}', options: { id: 'info.errorMessage', handler: errorMessage } },
             { method: 'GET', path: '/apimeta', options: { id: 'info.apimeta', handler: (request) => osprey.registry.list().map((structure) => apimetaEntry(request, structure)) } },
             { method: 'GET', path: '/apimeta/{os}', options: { id: 'info.apimetaOne', handler: (request) => apimetaEntry(request, structureOf(request)) } },
+            {
+                // A business object by name, whichever structure declares it (MBO names are case-insensitive).
+                method: 'GET', path: '/jsonmboschemas/{mbo}', options: {
+                    id: 'info.mboSchema',
+                    handler: (request) => {
+
+                        const name = String(request.params.mbo).toUpperCase();
+                        const object = osprey.registry.objects().find((candidate) => candidate.name === name);
+                        if (!object) {
+                            throw maximoError('notFound', `The business object ${name} is not one of the object structures' objects.`);
+                        }
+
+                        return mboSchema(object, osprey.registry.domains(), `${homeHref(request, osprey.options.contextRoot)}/jsonmboschemas/${name.toLowerCase()}`);
+                    }
+                }
+            },
             {
                 method: 'GET', path: '/jsonschemas/{os}', options: {
                     id: 'info.jsonschema',

@@ -3,8 +3,9 @@ import type { BusinessObject, Structure } from '../../src/structures/registry';
 import { typeTable } from '../../src/structures/types';
 
 
-// The JSON Schema of an object structure in Maximo's jsonschemas shape (draft-04 with Maximo's extras).
-const objectSchema = (object: BusinessObject, domains: ReadonlyMap<string, DomainDef>): Record<string, unknown> => {
+// The JSON Schema of an object structure in Maximo's jsonschemas shape (draft-04 with Maximo's extras); of a
+// business object alone (jsonmboschemas) without its children, which belong to structures.
+const objectSchema = (object: BusinessObject, domains: ReadonlyMap<string, DomainDef>, children = true): Record<string, unknown> => {
 
     const properties: Record<string, unknown> = {};
     for (const attr of object.attributes.values()) {
@@ -48,7 +49,7 @@ const objectSchema = (object: BusinessObject, domains: ReadonlyMap<string, Domai
         properties[attr.name] = property;
     }
 
-    for (const child of object.children.values()) {
+    for (const child of children ? object.children.values() : []) {
         properties[child.name] = { type: 'array', items: { ...objectSchema(child.object, domains), cardinality: 'UNDEFINED', objectName: child.object.name } };
     }
 
@@ -70,4 +71,13 @@ export const jsonSchema = (structure: Structure, domains: ReadonlyMap<string, Do
     href,
     objectName: structure.root.name,
     ...objectSchema(structure.root, domains)
+});
+
+export const mboSchema = (object: BusinessObject, domains: ReadonlyMap<string, DomainDef>, href: string): Record<string, unknown> => ({
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    resource: object.name,
+    title: object.name,
+    href,
+    objectName: object.name,
+    ...objectSchema(object, domains, false)
 });

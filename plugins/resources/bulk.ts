@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { asBoom, errorAnswer } from '../../src/errors/edge';
+import { errorAnswer } from '../../src/errors/edge';
 import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
 import type { WriteScope } from '../../src/records/context';
@@ -17,7 +17,8 @@ import { createIn, deleteIn, refuseKeyChange, syncIn, updateIn } from './operati
 // POST {home}/os/{os} + x-method-override: BULK (CONTRACT §4): an array of records, each with its operation.
 // Each item commits on its own, as in Maximo, so one bad record does not hold back the others; the answer lists
 // every item's outcome in input order and is a 200 whatever they were. With `allornothing: 1` the items run in
-// one transaction: the first that fails is the answer (its error, naming the item) and nothing is written.
+// one transaction: when one fails nothing is written, and the answer says which item failed and that the others
+// were not written.
 
 type Operation = 'add' | 'update' | 'merge' | 'delete' | 'addchange';
 
@@ -97,7 +98,14 @@ const itemOf = (request: Hapi.Request, structure: Structure, raw: unknown, selec
     }
 
     const { _action: action, ...body } = raw;
-    return { operation: operationOf(action, 'add'), body, id: idOf(structure, body.href), select };
+    const item: Item = { operation: operationOf(action, 'add'), body, id: idOf(structure, body.href), select };
+    // An item without _action is an Add, and an Add writes a new record whatever href it carries: one that names a
+    // record (as the npm client's BulkOperationBuilder.action builds) would create another instead of changing it.
+    if (action === undefined && item.id !== undefined) {
+        throw maximoError('badRequest', 'A bulk item that names a record by href needs an _action (Update, Merge, Delete or AddChange); without one it would be created anew.');
+    }
+
+    return item;
 };
 
 const bulkIdOf = (raw: unknown) => (isObject(raw) ? raw._bulkid ?? (isObject(raw._meta) ? raw._meta._bulkid : undefined) : undefined);
@@ -162,28 +170,39 @@ const failure = (request: Hapi.Request, error: unknown, bulkid: unknown): Row =>
     return { _responsemeta: meta, _responsedata: body };
 };
 
-// In one transaction, the first failure is the answer: the item's own error, its message naming the item.
+// In one transaction. When an item fails nothing is written, and the answer is still the array (200), as Maximo's:
+// the failing item carries its error, and every other item a 424 saying it was not written because of that one,
+// so a client reads which item to correct (the npm client reads a bulk's answer as an array). A failure before the
+// first item (a repeated transactionid) is the request's own error.
 const allOrNothing = async (request: Hapi.Request, structure: Structure, raws: unknown[], select: SelectPlan | undefined): Promise<Row[]> => {
 
-    let position = 0;
+    let failed: number | undefined;
     try {
         return await runWrite(settingsOf(request, structure), async (scope) => {
 
             const results: Row[] = [];
-            for (const raw of raws) {
-                ++position;
-                const { status, outcome } = await runItem(request, scope, itemOf(request, structure, raw, select));
-                results.push(success(request, structure, status, outcome, bulkIdOf(raw)));
+            for (const [index, raw] of raws.entries()) {
+                try {
+                    const { status, outcome } = await runItem(request, scope, itemOf(request, structure, raw, select));
+                    results.push(success(request, structure, status, outcome, bulkIdOf(raw)));
+                }
+                catch (error) {
+                    failed = index + 1;
+                    throw error;
+                }
             }
 
             return results;
         });
     }
     catch (error) {
-        // A server error shows no message, so naming the item there changes nothing.
-        const boom = asBoom(error);
-        boom.message = `Bulk item ${position} of ${raws.length}: ${boom.message} Nothing was written (allornothing).`;
-        throw boom;
+        if (failed === undefined) {
+            throw error;
+        }
+
+        // The error as runWrite throws it: a database's refusal (a duplicate key) is turned into Maximo's there.
+        const notWritten = maximoError('bulkNotWritten', `Not written: bulk item ${failed} of ${raws.length} failed, and the bulk is all or nothing (allornothing: 1).`);
+        return raws.map((raw, index) => failure(request, index + 1 === failed ? error : notWritten, bulkIdOf(raw)));
     }
 };
 

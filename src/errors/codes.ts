@@ -20,6 +20,11 @@ export const reasonCodes = {
     unsupportedMedia: { code: 'BMXAA1721E', status: 415, text: 'The media type of the request body is not supported.' },
     methodNotAllowed: { code: 'BMXAA1722E', status: 405, text: 'The method is not allowed on this resource.' },
     tooManyLogins: { code: 'BMXAA1723E', status: 429, text: 'Too many failed login attempts. Try again later.' },
+    // A Maximo service or feature the clients call that Osprey does not provide: named, never a 404 that reads
+    // like a typo in the URL.
+    notProvided: { code: 'BMXAA1726E', status: 501, text: 'This Maximo service is not provided by this server.' },
+    // An item of an all-or-nothing bulk that was not written because another item failed (WebDAV's 424).
+    bulkNotWritten: { code: 'BMXAA1727E', status: 424, text: 'Not written: another item of the all-or-nothing bulk failed.' },
     schemaChanged: { code: 'BMXAA1725E', status: 503, text: 'The database tables changed while the request ran (another server migrated them). Send the request again.' },
     internal: { code: 'BMXAA1724E', status: 500, text: 'An internal error occurred. The request id identifies it in the server log.' }
 } as const;

@@ -30,8 +30,12 @@ const ownData = (error: Boom.Boom): MaximoErrorData | undefined => {
     return data && typeof data === 'object' && typeof data.reasonCode === 'string' ? data : undefined;
 };
 
+// A server fault: a 5xx, save the catalog's 501, which names a service not provided and is no fault of the server;
+// a fault's message and stack are logged, never answered.
+const isFault = (error: Boom.Boom): boolean => error.output.statusCode >= 500 && !(ownData(error) && error.output.statusCode === reasonCodes.notProvided.status);
+
 // Turns any Boom into Maximo's `{"Error": …}`. Errors that did not come from the catalog (hapi's router,
-// payload parsing, Joi) get the code of their status; a 5xx never shows its message, only the request id.
+// payload parsing, Joi) get the code of their status; a fault never shows its message, only the request id.
 // `moreInfo.href` names the reason code's message under `messagesHref` ({home}/error/messages), as Maximo's does.
 export const toMaximoBody = (error: Boom.Boom, messagesHref: string, requestId: string): MaximoErrorBody => {
 
@@ -39,7 +43,7 @@ export const toMaximoBody = (error: Boom.Boom, messagesHref: string, requestId: 
     const data = ownData(error);
     const fallback = reasonCodes[reasonForStatus(status)];
     const reasonCode = data?.reasonCode ?? fallback.code;
-    const detail = status >= 500 ? `${fallback.text} (request id ${requestId})` : (data ? error.message : clientMessage(error, fallback.text));
+    const detail = isFault(error) ? `${fallback.text} (request id ${requestId})` : (data ? error.message : clientMessage(error, fallback.text));
 
     const body: MaximoErrorBody = {
         Error: {
@@ -84,12 +88,12 @@ export const asBoom = (error: unknown): Boom.Boom => {
     return Boom.isBoom(error) ? error : Boom.boomify(error instanceof Error ? error : new Error(String(error)));
 };
 
-// The status and Maximo body an error is answered with, as the edge and each item of a bulk answer it; a 5xx is
+// The status and Maximo body an error is answered with, as the edge and each item of a bulk answer it; a fault is
 // logged with its stack (under the request id its answer names) and shows neither.
 export const errorAnswer = (request: Hapi.Request, thrown: unknown): { error: Boom.Boom; body: MaximoErrorBody } => {
 
     const error = asBoom(thrown);
-    if (error.output.statusCode >= 500) {
+    if (isFault(error)) {
         request.log(['error'], { message: error.message, stack: error.stack });
     }
 

@@ -6,6 +6,7 @@ import { flagOf } from './flags';
 import { parameterNames } from '../query/params';
 import { parseWhere } from '../query/where';
 import type { Structure } from '../structures/registry';
+import { unservedRoutes } from './unserved';
 
 
 // The query parameters and request headers Osprey knows, and where it carries each out. The house rule: a
@@ -16,7 +17,7 @@ import type { Structure } from '../structures/registry';
 // A request's *use* is its route, and on the two collection routes what it asks: a GET of …/os/{os} is a page,
 // a distinct, a group-by or a report action; a POST to it is a create, a sync or a bulk.
 
-export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'login', 'formlogin', 'logout', 'apitoken', 'health'] as const;
+export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'health'] as const;
 export type Use = typeof uses[number];
 
 export const useLabels: Readonly<Record<Use, string>> = {
@@ -34,7 +35,8 @@ export const useLabels: Readonly<Record<Use, string>> = {
     bulk: 'a bulk (POST …/os/{os} with x-method-override: BULK)',
     update: 'a record update (PATCH, PUT, or POST with x-method-override, on …/os/{os}/{id})',
     delete: 'a delete (DELETE …/os/{os}/{id})',
-    info: 'an information endpoint ({home}, systeminfo, whoami, products, license, members, apimeta, jsonschemas)',
+    info: 'an information endpoint ({home}, systeminfo, whoami, products, license, members, mmi, apimeta, jsonschemas, jsonmboschemas)',
+    permission: 'a permission question ({home}/permission/…)',
     login: 'a login ({home}/login)',
     formlogin: 'a form login (POST …/j_security_check)',
     logout: 'a logout',
@@ -186,6 +188,11 @@ export const queryParameters: readonly Known[] = [
     { name: 'reportformat', meaning: 'pdf, csv or json', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
     { name: 'attachment', meaning: '1: Content-Disposition attachment', sentBy: {}, supported: ['genreport'], check: isFlag('attachment') },
     {
+        name: 'app', meaning: 'the application whose signature options permission/allowedappoptions lists', sentBy: { npm: 'PermissionService.getAllowedAppOptions' }, supported: ['permission'],
+        // The other permission questions take no application.
+        check: (_value, request) => (request.route.settings.id?.startsWith('info.allowedAppOptions.') ? undefined : 'it names the application of permission/allowedappoptions, and this question takes none')
+    },
+    {
         name: 'setupdata', meaning: 'the values of a new record (newmbo) a lookup lists for', sentBy: {}, supported: ['lookup'],
         check: (_value, request) => (request.params.id === 'newmbo' ? undefined : 'setupdata gives the values of a new record, on a newmbo lookup (…/newmbo/getlist~attr)')
     },
@@ -312,7 +319,9 @@ const collectionPostUse = (request: Hapi.Request): Use => {
     return name === 'BULK' ? 'bulk' : name === 'SYNC' ? 'sync' : 'create';
 };
 
-type RouteUse = Use | 'collection' | 'collectionPost';
+// `unserved`: a route of a Maximo service Osprey does not provide (src/http/unserved.ts). It answers 501 whatever
+// the request asks, so no parameter of it is carried out or ignored, and none is checked.
+type RouteUse = Use | 'collection' | 'collectionPost' | 'unserved';
 
 // Every route by its id (without the home suffix), as the routes' plugins declare them.
 const routeUses: Readonly<Record<string, RouteUse>> = {
@@ -336,6 +345,13 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'info.member': 'info',
     'info.structures': 'info',
     'info.errorMessage': 'info',
+    'info.mmi': 'info',
+    'info.memberMetric': 'info',
+    'info.mboSchema': 'info',
+    'info.allowedApps': 'permission',
+    'info.allowedAppOptions': 'permission',
+    'info.osAuthorized': 'permission',
+    'info.osAuthorizedUnnamed': 'permission',
     'info.apimeta': 'info',
     'info.apimetaOne': 'info',
     'info.jsonschema': 'info',
@@ -349,15 +365,17 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'apikeys.get': 'apitoken',
     'apikeys.create': 'apitoken',
     'apikeys.revoke': 'apitoken',
-    'health.check': 'health'
+    'health.check': 'health',
+    ...Object.fromEntries(unservedRoutes.map((route) => [route.id, 'unserved' as const]))
 };
 
-// The use of a request on a route of the table; undefined on a route it does not know (one added after start).
+// The use of a request on a route of the table; undefined on a route it does not know (one added after start) and
+// on the routes of services not provided, which check nothing.
 const useOf = (request: Hapi.Request, routes: ReadonlyMap<string, RouteUse>, query: Record<string, unknown>): Use | undefined => {
 
     const id = request.route.settings.id;
     const route = id === undefined ? undefined : routes.get(id);
-    return route === 'collection' ? collectionUse(query) : route === 'collectionPost' ? collectionPostUse(request) : route;
+    return route === 'collection' ? collectionUse(query) : route === 'collectionPost' ? collectionPostUse(request) : route === 'unserved' ? undefined : route;
 };
 
 // Holds one request to the tables: every query parameter it sends, then every header of the table it sends.

@@ -8,7 +8,7 @@ import type { WriteScope } from './context';
 import { deleteRecord } from './delete';
 import { joinValues, keyOf, type Row } from './find';
 import type { ChildPlan, Plan } from './plan';
-import { addStatusHistory } from './status';
+import { addStatusHistory, statusMemo } from './status';
 
 
 // Executes a checked plan (plan.ts) inside the write's transaction.
@@ -58,7 +58,7 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
     // The row as stored (defaults, generated id, the database's own types): the answer renders it as it is.
     const row = await insertReturning(db, object.table, values, storedColumns(object));
     if (isRoot(scope, object) && scope.structure.def.statuses && scope.structure.def.statusAttribute in row) {
-        await addStatusHistory(scope, row, plan.transient.memo);
+        await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
 
     await applyChildren(scope, plan.children, row);
@@ -79,7 +79,7 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     const row = updated[0]!;
     const statusAttribute = scope.structure.def.statusAttribute;
     if (isRoot(scope, object) && scope.structure.def.statuses && statusAttribute in plan.values) {
-        await addStatusHistory(scope, row, plan.transient.memo);
+        await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
 
     await applyChildren(scope, plan.children, row);

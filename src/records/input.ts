@@ -1,6 +1,7 @@
 import type Joi from 'joi';
 
 import type { AttributeError } from '../errors/maximo-error';
+import { notProvidedMessage, unservedAttribute } from '../http/unserved';
 import type { DomainDef } from '../structures/definition';
 import type { Attribute, BusinessObject } from '../structures/registry';
 import { toDb, toJson, typeTable } from '../structures/types';
@@ -139,6 +140,12 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
         }
 
         const attr = object.attributes.get(name);
+        const unserved = attr ? undefined : unservedAttribute(object.name, name);
+        if (unserved) {
+            fail(name, notProvidedMessage(unserved), 'notProvided');
+            continue;
+        }
+
         if (!attr) {
             fail(name, `The attribute ${name} does not exist on ${object.name}.`, 'unknownAttribute');
             continue;

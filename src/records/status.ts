@@ -42,6 +42,10 @@ export const checkStatus = (scope: WriteScope, current: Row | undefined, item: P
     }
 };
 
+// The memo of a status change, a non-persistent attribute of the write: `memo` (work orders), or `statusmemo` as
+// the npm client sends it for assets.
+export const statusMemo = (transient: Row): unknown => transient.memo ?? transient.statusmemo;
+
 // The history row of a status just written (on create too, so the history starts with the first status).
 export const addStatusHistory = async (scope: WriteScope, row: Row, memo: unknown): Promise<void> => {
 

@@ -109,8 +109,12 @@ for (const database of testDatabases) {
                 expect(failed.responses[1]!.error.reasonCode).to.exist();
 
                 const count = async () => (await wo.count('description="Bulk E"'));
+                // All or nothing: nothing written, and the answer (an array, as the client reads it) says which item failed.
                 const atomic = wo.bulkOperation().create({ siteid: 'BEDFORD', description: 'Bulk E' } as any).create({ siteid: 'BEDFORD', worktype: 'NOPE' } as any).setAllOrNothing(true);
-                await expect(wo.executeBulkOperation(atomic)).to.reject();
+                const refused = await wo.executeBulkOperation(atomic);
+                expect(refused.success).to.be.false();
+                expect(refused.responses.map((item) => item.status)).to.equal([424, 400]);
+                expect(refused.responses[1]!.error.errorattrname).to.equal('worktype');
                 expect(await count()).to.equal(0);
             });
         });

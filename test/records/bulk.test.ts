@@ -127,25 +127,53 @@ for (const database of testDatabases) {
             expect(await count('workorder')).to.equal(stored + 2);
         });
 
-        test('allornothing: one transaction; the first failure is the answer and nothing is written', async () => {
+        test('allornothing: one transaction; a failing item writes nothing, and the answer says which and that the others were not written', async () => {
 
             const stored = await count('workorder');
             const refused = await t.inject({ method: 'POST', url: wos, headers: bulkHeaders({ allornothing: '1' }), payload: [
-                { siteid: 'BEDFORD', description: 'All 1' },
+                { siteid: 'BEDFORD', description: 'All 1', _bulkid: 'a' },
                 { siteid: 'BEDFORD', description: 'All 2', worktype: 'NOPE' },
                 { siteid: 'BEDFORD', description: 'All 3' }
             ] });
-            expect(refused.statusCode).to.equal(400);
-            expect(refused.result.Error.message).to.contain('Bulk item 2 of 3');
-            expect(refused.result.Error.errorattrname).to.equal('worktype');
+            expect(refused.statusCode).to.equal(200);
+            expect(refused.result.map((item: { _responsemeta: { status: string } }) => item._responsemeta.status)).to.equal(['424', '400', '424']);
+            expect(refused.result[0]._responsemeta._bulkid).to.equal('a');
+            expect(refused.result[1]._responsedata.Error.errorattrname).to.equal('worktype');
+            for (const other of [refused.result[0], refused.result[2]]) {
+                expect(other._responsemeta.Location).to.not.exist();
+                expect(other._responsedata.Error).to.include({ reasonCode: 'BMXAA1727E', statusCode: '424' });
+                expect(other._responsedata.Error.message).to.contain('bulk item 2 of 3 failed');
+            }
+
             expect(await count('workorder')).to.equal(stored);
+
+            // A repeated transactionid is the request's error, before any item.
+            const once = bulkHeaders({ allornothing: '1', transactionid: 'aon-tx-1' });
+            expect((await t.inject({ method: 'POST', url: wos, headers: once, payload: [{ siteid: 'BEDFORD', description: 'All once' }] })).statusCode).to.equal(200);
+            const again = await t.inject({ method: 'POST', url: wos, headers: once, payload: [{ siteid: 'BEDFORD', description: 'All once' }] });
+            expect(again.statusCode).to.equal(409);
+            expect(await count('workorder')).to.equal(stored + 1);
 
             const accepted = await t.inject({ method: 'POST', url: `${wos}?allornothing=1`, headers: bulkHeaders(), payload: [
                 { siteid: 'BEDFORD', description: 'All 1' },
                 { siteid: 'NASHUA', description: 'All 2' }
             ] });
             expect(accepted.result.map((item: { _responsemeta: { status: string } }) => item._responsemeta.status)).to.equal(['201', '201']);
-            expect(await count('workorder')).to.equal(stored + 2);
+            expect(await count('workorder')).to.equal(stored + 3);
+        });
+
+        test('an item that names a record by href without an _action is refused, not created anew', async () => {
+
+            const stored = await count('workorder');
+            const res = await t.inject({ method: 'POST', url: wos, headers: bulkHeaders(), payload: [
+                { href: `${wos}/_QkVERk9SRC8xMDAw`, siteid: 'BEDFORD', description: 'Would be a copy' },
+                { href: `${wos}/_QkVERk9SRC8xMDAw`, _action: 'Update', description: 'Updated by href' }
+            ] });
+            expect(res.result.map((item: { _responsemeta: { status: string } }) => item._responsemeta.status)).to.equal(['400', '204']);
+            expect(res.result[0]._responsedata.Error.message).to.contain('needs an _action');
+            expect(await count('workorder')).to.equal(stored);
+            const updated = await t.inject({ url: `${wos}/_QkVERk9SRC8xMDAw?oslc.select=description`, headers: wilson });
+            expect(updated.result.description).to.equal('Updated by href');
         });
 
         test('rights are checked per item; a transactionid stands for the whole bulk', async () => {

@@ -54,6 +54,18 @@ for (const database of testDatabases) {
             expect(await tasks()).to.equal(['S1/A/10']);
         });
 
+        test('an all-or-nothing bulk item the database refuses (a generated task number taken by the next task) is that item\'s 400, not a 500', async () => {
+
+            const res = await request('POST', orders, [
+                { siteid: 'S1', ordnum: 'A', status: 'OPEN', task: [{ step: [] }, { taskid: 10 }] },
+                { _action: 'AddChange', siteid: 'S1', ordnum: 'A', memo: 'why', task: [], _bulkid: 'b1' }
+            ], { 'x-method-override': 'BULK', allornothing: '1' });
+            expect(res.statusCode).to.equal(200);
+            expect(res.result.map((item: any) => [item._responsemeta.status, item._responsemeta._bulkid])).to.equal([['400', undefined], ['424', 'b1']]);
+            expect(res.result[0]._responsedata.Error.statusCode).to.equal('400');
+            expect(await tasks()).to.equal([]);
+        });
+
         test('deleting an order leaves the tasks of the same numbers of other orders', async () => {
 
             expect(await send('POST', orders, { siteid: 's1', ordnum: 'a', task: [{ taskid: 30 }], labor: [] })).to.equal(201);

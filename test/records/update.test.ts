@@ -157,5 +157,19 @@ for (const database of testDatabases) {
             const admin = await t.inject({ method: 'PATCH', url: '/maximo/oslc/os/mxapiasset/assetnum:11000|siteid:BEDFORD', headers: maxadmin, payload: { description: 'Renamed' } });
             expect(admin.statusCode).to.equal(204);
         });
+
+        test('an asset\'s status change keeps its statusmemo (as the npm client sends it) in assetstatus; the memo is never a column', async () => {
+
+            const operating = await t.inject({ url: '/maximo/oslc/os/mxapiasset?oslc.where=status=%22OPERATING%22&oslc.pageSize=1', headers: wilson });
+            const asset = new URL(operating.result.member[0].href).pathname;
+            const [current, next] = ['OPERATING', 'BROKEN'];
+            const res = await t.inject({ method: 'PATCH', url: asset, headers: { ...maxadmin, properties: 'status,assetstatus{status,memo,changeby}' }, payload: { status: next, statusmemo: 'seen by the test' } });
+            expect(res.statusCode).to.equal(200);
+            expect(res.result.status).to.equal(next);
+            expect(res.result.assetstatus.map((row: any) => [row.status, row.memo, row.changeby])).to.equal([[next, 'seen by the test', 'MAXADMIN']]);
+            expect(await t.server.app.osprey.knex.schema.hasColumn('asset', 'statusmemo')).to.be.false();
+            const plain = await t.inject({ method: 'PATCH', url: asset, headers: { ...maxadmin, properties: 'assetstatus{memo}' }, payload: { status: current } });
+            expect(plain.result.assetstatus.map((row: any) => row.memo)).to.equal(['seen by the test', undefined]);
+        });
     });
 }

@@ -17,7 +17,8 @@ import { columnsOf, type MAttr, type MChild, type MObject, type MStructure } fro
 // - Delete: 404 when missing; a `restrict` relation with related records refuses (400); `cascade` deletes them.
 // - SYNC updates (or merges) the record the body's keys name, or creates it.
 // - BULK runs each item as the single request would, each committed on its own, or all in one with
-//   `allornothing: 1` (the first failure is the answer).
+//   `allornothing: 1`: then one failing item writes nothing, and the answer (still 200) gives that item its error
+//   and every other a 424.
 // - rowstamp: a body `_rowstamp` that is not current is a 409; a row the write does not name keeps its rowstamp,
 //   a row it writes gets a greater one.
 
@@ -787,13 +788,29 @@ export class Reference {
         const allOrNothing = ['1', 'true'].includes(request.headers.allornothing ?? '');
         if (allOrNothing) {
             let items: { status: number; bulkid?: unknown }[] = [];
+            let failed: { index: number; status: number } | undefined;
             const outcome = this.transaction(state, (next) => {
 
                 this.recordTransaction(next, transactionId);
-                items = raws.map((raw) => ({ status: this.bulkItem(next, structure, raw), bulkid: bulkIdOf(raw) }));
+                items = raws.map((raw, index) => {
+
+                    try {
+                        return { status: this.bulkItem(next, structure, raw), bulkid: bulkIdOf(raw) };
+                    }
+                    catch (error) {
+                        failed = error instanceof Refusal ? { index, status: error.status } : undefined;
+                        throw error;
+                    }
+                });
                 return 200;
             });
-            return outcome.expected.status === 200 ? { expected: { status: 200, items }, state: outcome.state } : outcome;
+            if (outcome.expected.status === 200 || !failed) {
+                return outcome.expected.status === 200 ? { expected: { status: 200, items }, state: outcome.state } : outcome;
+            }
+
+            // Nothing written: the failing item's status, 424 (not written) for every other.
+            const { index: at, status } = failed;
+            return { expected: { status: 200, items: raws.map((raw, index) => ({ status: index === at ? status : 424, bulkid: bulkIdOf(raw) })) }, state };
         }
 
         // Without allornothing the transactionid is recorded first, on its own; then each item commits alone.
@@ -845,6 +862,9 @@ export class Reference {
             operation = operationOf(action);
             body = rest;
             id = this.hrefId(structure, body.href);
+            if (action === undefined && id !== undefined) {
+                refuse(400, 'an item that names a record by href needs an _action');
+            }
         }
 
         if (operation === 'add') {
