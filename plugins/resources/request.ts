@@ -69,6 +69,7 @@ export const serializeOptions = (request: Hapi.Request): SerializeOptions => {
         home: homeHref(request, request.server.app.osprey.options.contextRoot),
         dropNulls: flagOf(request.query._dropnulls) !== false,
         collectionRefs: !flag(request.query.ignorecollectionref),
+        rowstamps: !flag(request.query.ignorers),
         domains: request.server.app.osprey.registry.domains(),
         allowedActions: allowedActions(request.server.app.osprey.registry, request.auth.credentials.user as UserProfile)
     };
@@ -82,7 +83,8 @@ export const writeContext = (request: Hapi.Request): WriteContext => {
         now: new Date(),
         batchErrors: flag(header(request, 'batcherror')),
         allowEvents: !['0', 'false'].includes(header(request, 'x-allow-events') ?? ''),
-        transactionId: header(request, 'transactionid')
+        transactionId: header(request, 'transactionid'),
+        ignoreRowstamps: flag(request.query.ignorers)
     };
 };
 

@@ -187,7 +187,11 @@ export const queryParameters: readonly Known[] = [
     { name: 'properties', meaning: 'the attributes a write answers with (as the header)', sentBy: { npm: 'ResourceService.action/globalAction with return properties' }, supported: answersRecord, refused: 'reads select with oslc.select' },
     { name: 'allornothing', meaning: '1: the whole bulk in one transaction (as the header)', sentBy: {}, supported: ['bulk'], check: isFlag('allornothing') },
     { name: 'inlinedoc', meaning: 'attached documents inline', sentBy: { npm: 'QueryBuilder.inlineDoc, ResourceFetch.inlineDoc' }, supported: [], refused: 'attachments (doclinks) are not served, so there is no document to inline' },
-    { name: 'ignorers', meaning: 'records without _rowstamp', sentBy: { npm: 'ignoreRowstamp (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'every record carries its _rowstamp, the version optimistic locking checks' },
+    {
+        name: 'ignorers', meaning: 'records without _rowstamp (the record\'s and its rows\'); a write does not check the _rowstamps its body sends', sentBy: { npm: 'ignoreRowstamp (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' },
+        supported: [...readsRecords, ...answersRecord], refused: 'a delete answers no record and has no body whose _rowstamp it could ignore; its check is If-Match',
+        check: (value, request) => isFlag('ignorers')(value) ?? (isOn(value) && request.headers['if-match'] !== undefined ? 'If-Match asks for the very rowstamp check that ignorers=1 turns off; send one of them' : undefined)
+    },
     { name: 'ignorekeyref', meaning: 'records without href and localref', sentBy: { npm: 'ignoreKeyRef (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'hrefs are always rendered' },
     { name: 'addschema', meaning: 'the JSON schema added to the answer', sentBy: { npm: 'QueryBuilder.addSchema, ResourceFetch.addSchema, SchemaService.getResourceWithSchema' }, supported: [], refused: 'the schema is served at {home}/jsonschemas/{os}, not added to answers' },
     { name: 'geometryformat', meaning: 'another format of geometry data', sentBy: { npm: 'QueryBuilder.geometryFormat, ResourceFetch.geometryFormat' }, supported: [], refused: 'there are no geometry (spatial) attributes' },

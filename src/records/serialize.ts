@@ -15,6 +15,8 @@ export interface SerializeOptions {
     readonly home: string;
     readonly dropNulls: boolean;
     readonly collectionRefs: boolean;
+    /** `ignorers=1` renders records without `_rowstamp` (false); every object carries it otherwise. */
+    readonly rowstamps: boolean;
     readonly domains: ReadonlyMap<string, DomainDef>;
     /** The actions the reader may run on a record of a structure's root object, for `allowedactions`. */
     readonly allowedActions?: (object: BusinessObject, row: Row) => Row;
@@ -29,11 +31,15 @@ export const memberId = (object: BusinessObject, row: Row): string => {
 
 const describe = (domain: DomainDef | undefined, value: unknown) => domain?.values.find((entry) => String(entry.value) === String(value))?.description;
 
-// One stored row as lean JSON: href, _rowstamp, the planned attributes (nulls dropped unless asked), domain
-// descriptions and, for a full record, links to its child collections.
+// One stored row as lean JSON: href, _rowstamp (unless ignorers=1), the planned attributes (nulls dropped unless
+// asked), domain descriptions and, for a full record, links to its child collections.
 const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeOptions, child: boolean): Row => {
 
-    const record: Row = { href, _rowstamp: String(row[rowstampColumn]) };
+    const record: Row = { href };
+    if (options.rowstamps) {
+        record._rowstamp = String(row[rowstampColumn]);
+    }
+
     if (child) {
         record.localref = href;
     }
