@@ -70,6 +70,7 @@ export const serializeOptions = (request: Hapi.Request): SerializeOptions => {
         dropNulls: flagOf(request.query._dropnulls) !== false,
         collectionRefs: !flag(request.query.ignorecollectionref),
         rowstamps: !flag(request.query.ignorers),
+        internalValues: flag(request.query.internalvalues),
         domains: request.server.app.osprey.registry.domains(),
         allowedActions: allowedActions(request.server.app.osprey.registry, request.auth.credentials.user as UserProfile)
     };

@@ -195,7 +195,10 @@ export const queryParameters: readonly Known[] = [
     { name: 'ignorekeyref', meaning: 'records without href and localref', sentBy: { npm: 'ignoreKeyRef (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'hrefs are always rendered' },
     { name: 'addschema', meaning: 'the JSON schema added to the answer', sentBy: { npm: 'QueryBuilder.addSchema, ResourceFetch.addSchema, SchemaService.getResourceWithSchema' }, supported: [], refused: 'the schema is served at {home}/jsonschemas/{os}, not added to answers' },
     { name: 'geometryformat', meaning: 'another format of geometry data', sentBy: { npm: 'QueryBuilder.geometryFormat, ResourceFetch.geometryFormat' }, supported: [], refused: 'there are no geometry (spatial) attributes' },
-    { name: 'internalvalues', meaning: 'internal values of synonym domains (status_maxvalue)', sentBy: { npm: 'internalValues (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'internal values are not added to records; a domain lookup (getlist~status) lists each value with its maxvalue' },
+    {
+        name: 'internalvalues', meaning: 'the internal value of each synonym-domain attribute beside it ({attr}_maxvalue)', sentBy: { npm: 'internalValues (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' },
+        supported: [...readsRecords, ...answersRecord], refused: 'it adds to records, and this answer has none', check: isFlag('internalvalues')
+    },
     { name: 'checkesig', meaning: 'answer BMXAA9766E when an e-signature attribute changes', sentBy: { npm: 'QueryBuilder.checkEsig, ResourceFetch.checkEsig' }, supported: [], refused: 'electronic signatures are not served' },
     { name: '_tenantcode', meaning: 'the tenant of a multi-tenant server', sentBy: { java: 'MaximoConnector.connect and disconnect with Options.mt(true)' }, supported: [], refused: 'Osprey serves one tenant' }
 ];

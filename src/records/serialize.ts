@@ -7,6 +7,7 @@ import type { Attribute, BusinessObject } from '../structures/registry';
 import { encodeBase64Id } from '../structures/resource-id';
 import { toJson } from '../structures/types';
 import type { Row } from './find';
+import { domainEntry, internalOf } from './synonyms';
 import type { AggregatePlan, Link, SelectPlan } from './select-plan';
 
 
@@ -17,6 +18,8 @@ export interface SerializeOptions {
     readonly collectionRefs: boolean;
     /** `ignorers=1` renders records without `_rowstamp` (false); every object carries it otherwise. */
     readonly rowstamps: boolean;
+    /** `internalvalues=1`: attributes of a synonym domain also render their internal value as `{attr}_maxvalue`. */
+    readonly internalValues?: boolean;
     readonly domains: ReadonlyMap<string, DomainDef>;
     /** The actions the reader may run on a record of a structure's root object, for `allowedactions`. */
     readonly allowedActions?: (object: BusinessObject, row: Row) => Row;
@@ -28,8 +31,6 @@ export const memberId = (object: BusinessObject, row: Row): string => {
 
     return encodeBase64Id(object.primaryKey.map((key) => (row[key] ?? null) as string | number | null));
 };
-
-const describe = (domain: DomainDef | undefined, value: unknown) => domain?.values.find((entry) => String(entry.value) === String(value))?.description;
 
 // One stored row as lean JSON: href, _rowstamp (unless ignorers=1), the planned attributes (nulls dropped unless
 // asked), domain descriptions and, for a full record, links to its child collections.
@@ -51,9 +52,16 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
         }
 
         record[key] = value;
-        const description = attr.domain && value !== null ? describe(options.domains.get(attr.domain), value) : undefined;
-        if (description !== undefined) {
-            record[`${key}_description`] = description;
+        if (attr.domain && value !== null) {
+            const domain = options.domains.get(attr.domain);
+            const entry = domainEntry(domain, value);
+            if (entry) {
+                record[`${key}_description`] = entry.description;
+            }
+
+            if (options.internalValues && entry && domain!.type === 'SYNONYM') {
+                record[`${key}_maxvalue`] = internalOf(entry);
+            }
         }
     }
 
