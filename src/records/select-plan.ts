@@ -20,10 +20,17 @@ export interface Link {
 }
 
 export interface AggregatePlan {
-    readonly key: string;
+    /**
+     * Where the value sits in a rendered record: nested under the link as IBM's guide shows it
+     * (`openwo._dbcount` → `{"openwo": {"_dbcount": 17}}`, `openwo.actlabhrs._dbsum` →
+     * `{"openwo": {"actlabhrs": {"_dbsum": 2.5}}}`), or at the top under its alias.
+     */
+    readonly path: readonly string[];
     readonly link: Link;
     readonly fn: Aggregate;
     readonly attr?: Attribute;
+    /** The column of the term in the select text. */
+    readonly position: number;
 }
 
 export interface SelectPlan {
@@ -61,7 +68,7 @@ const linkOf = (object: BusinessObject, name: string, settings: SelectSettings):
     return target ? { name, object: target.root, join: relation.join, many: relation.cardinality === 'many', structure: target, child: false } : undefined;
 };
 
-const fail = (settings: SelectSettings, item: SelectItem, message: string): never => {
+const fail = (settings: SelectSettings, item: Pick<SelectItem, 'position'>, message: string): never => {
 
     throw new QueryError(settings.parameter, item.position, message);
 };
@@ -99,7 +106,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
                 fail(settings, item, `${item.path.join('.')}._db${item.aggregate} needs an attribute of ${link.object.name} (or _dbcount alone)`);
             }
 
-            aggregates.push({ key: item.alias ?? `${item.path.join('.')}._db${item.aggregate}`, link, fn: item.aggregate, attr });
+            aggregates.push({ path: item.alias ? [item.alias] : [link.name, ...attr ? [attr.name] : [], `_db${item.aggregate}`], link, fn: item.aggregate, attr, position: item.position });
             continue;
         }
 
@@ -143,6 +150,15 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
 
     for (const [key, { link, items: inner }] of nested) {
         links.push({ link, key, plan: planSelect(link.object, inner, { ...settings, structure: link.structure }) });
+    }
+
+    // An aggregate nests under its link's name: that name cannot also be an attribute or the link's rows.
+    const taken = new Set([...attributes.keys(), ...nested.keys()]);
+    for (const aggregate of aggregates) {
+        if (aggregate.path.length > 1 && taken.has(aggregate.path[0]!)) {
+            const text = aggregate.path.join('.');
+            fail(settings, aggregate, `${text} would nest in "${aggregate.path[0]}", which the select also names for its ${nested.has(aggregate.path[0]!) ? 'related rows' : 'value'}; give the aggregate an alias (${text}--name)`);
+        }
     }
 
     return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions };

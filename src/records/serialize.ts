@@ -137,6 +137,17 @@ const loadAggregate = async (db: Db, aggregate: AggregatePlan, parents: readonly
     return values;
 };
 
+// Sets a value at a path of nested objects, making the objects on the way (an aggregate under its link's name).
+const setPath = (record: Row, path: readonly string[], value: unknown) => {
+
+    let target = record;
+    for (const key of path.slice(0, -1)) {
+        target = (target[key] ??= {}) as Row;
+    }
+
+    target[path[path.length - 1]!] = value;
+};
+
 export const childHref = (parentHref: string, child: Pick<Link, 'name' | 'object'>, row: Row): string => `${parentHref}/${child.name}/${memberId(child.object, row)}`;
 
 // Rows with their hrefs, rendered with the plan; linked rows and aggregates are loaded per link, for all rows.
@@ -166,7 +177,7 @@ export const serializeRows = async (db: Db, plan: SelectPlan, rows: readonly Row
         const values = await loadAggregate(db, aggregate, rows);
         records.forEach((record, i) => {
 
-            record[aggregate.key] = values.get(parentKey(aggregate.link, rows[i]!)) ?? (aggregate.fn === 'count' ? 0 : null);
+            setPath(record, aggregate.path, values.get(parentKey(aggregate.link, rows[i]!)) ?? (aggregate.fn === 'count' ? 0 : null));
         });
     }
 
