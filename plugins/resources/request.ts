@@ -30,10 +30,11 @@ export const text = (value: unknown): string | undefined => (Array.isArray(value
 // The select of a read: oslc.select, else oslc.properties; undefined when neither is sent.
 const selectSettings = (request: Hapi.Request, object: BusinessObject, parameter: string, settings: Partial<SelectSettings>): SelectSettings => {
 
-    const registry = request.server.app.osprey.registry;
+    const { registry, options } = request.server.app.osprey;
     const structure = registry.byObject(object.name);
+    const ui = options.uiBase === undefined ? undefined : `${options.uiBase}/${options.contextRoot}/ui/`;
     // Secret attributes may be named where a reveal rule exists (an API key's value); others never render.
-    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: object.name === apiKeyObject, ...settings };
+    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: object.name === apiKeyObject, ui, ...settings };
 };
 
 export const readSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan => {

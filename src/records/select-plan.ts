@@ -42,6 +42,8 @@ export interface SelectPlan {
     readonly aggregates: readonly AggregatePlan[];
     /** `allowedactions` was named: each record lists the actions its reader may run on it now. */
     readonly allowedActions?: boolean;
+    /** `_weblink` was named: the record's link into the UI, under `key`, is `prefix` followed by its unique id. */
+    readonly weblink?: { readonly key: string; readonly prefix: string };
 }
 
 export interface SelectSettings {
@@ -51,6 +53,8 @@ export interface SelectSettings {
     readonly structure?: Structure;
     /** Secret attributes (an API key's value) are only rendered where their owner asks for them. */
     readonly secrets?: boolean;
+    /** The UI that `_weblink` points into, `{uiBase}/{contextRoot}/ui/`; undefined where none is configured. */
+    readonly ui?: string;
 }
 
 // Names the server always renders, or computes without a column.
@@ -73,6 +77,26 @@ const fail = (settings: SelectSettings, item: Pick<SelectItem, 'position'>, mess
     throw new QueryError(settings.parameter, item.position, message);
 };
 
+// `_weblink`: the link of a record into the Maximo UI (CONTRACT §2), `{ui}?event=loadapp&value={app}&uniqueid={id}`,
+// for records of a structure that names its application, where a UI is configured to link to.
+const weblinkOf = (object: BusinessObject, item: SelectItem, settings: SelectSettings): string => {
+
+    const structure = settings.structure?.root === object ? settings.structure : undefined;
+    if (!structure) {
+        return fail(settings, item, `_weblink links a record of an object structure into the UI; ${object.name} rows have no link of their own`);
+    }
+
+    if (!structure.def.app) {
+        return fail(settings, item, `_weblink links a record into its application in the UI, and ${structure.name} names no application (app: in its YAML)`);
+    }
+
+    if (!settings.ui) {
+        return fail(settings, item, '_weblink links a record into the Maximo UI, and this server serves no UI and is configured with none to link to (OSPREY_UI_BASE)');
+    }
+
+    return `${settings.ui}?event=loadapp&value=${encodeURIComponent(structure.def.app.toLowerCase())}&uniqueid=`;
+};
+
 // `rel.` is Maximo's marker for a relationship name; it is optional here.
 const withoutRel = (path: readonly string[]) => (path[0] === 'rel' && path.length > 1 ? path.slice(1) : path);
 
@@ -90,6 +114,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
     const nested = new Map<string, { link: Link; items: SelectItem[] }>();
     let all = false;
     let allowedActions = false;
+    let weblink: SelectPlan['weblink'];
     for (const item of items) {
         if (item.kind === 'star') {
             all = true;
@@ -139,6 +164,11 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             continue;
         }
 
+        if (!attr && name === '_weblink') {
+            weblink = { key: item.alias ?? name, prefix: weblinkOf(object, item, settings) };
+            continue;
+        }
+
         if (!attr || (attr.secret && !settings.secrets)) {
             fail(settings, item, `${item.path.join('.')} is not an attribute or child object of ${object.name}`);
         }
@@ -161,5 +191,5 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
         }
     }
 
-    return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions };
+    return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions, weblink };
 };

@@ -65,6 +65,10 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
         }
     }
 
+    if (plan.weblink) {
+        record[plan.weblink.key] = `${plan.weblink.prefix}${String(row[plan.object.uniqueColumn])}`;
+    }
+
     if (plan.allowedActions && options.allowedActions) {
         record.allowedactions = options.allowedActions(plan.object, row);
     }
