@@ -34,6 +34,7 @@ const requests: Record<Use, (extra: string) => Hapi.ServerInjectOptions> = {
     update: (extra) => ({ method: 'POST', url: `${wo}?lean=1${extra}`, headers: { 'x-method-override': 'PATCH' }, payload: { description: 'refused update' } }),
     delete: (extra) => ({ method: 'DELETE', url: `${wos}/_QkVERk9SRC8xMDAx?lean=1${extra}` }),
     info: (extra) => ({ url: `${home}/whoami?lean=1${extra}` }),
+    schema: (extra) => ({ url: `${home}/jsonschemas/mxapiwodetail?lean=1${extra}` }),
     login: (extra) => ({ url: `${home}/login?lean=1${extra}` }),
     logout: (extra) => ({ url: `${home}/logout?lean=1${extra}` }),
     apitoken: (extra) => ({ method: 'POST', url: `${home}/apitoken/get?lean=1${extra}` }),
@@ -310,7 +311,8 @@ for (const database of testDatabases) {
             expectRefused(await inject({ url: wos, headers: { transactionid: 'x1' } }), 'transactionid');
             expectRefused(await inject({ url: wos, headers: { 'x-method-override': 'PATCH' } }), 'x-method-override');
             expectRefused(await inject({ url: wo, headers: { 'if-match': '"1"' } }), 'if-match');
-            expectRefused(await inject({ url: `${home}/jsonschemas/mxapiwodetail?oslc.select=wonum` }), 'oslc.select');
+            expectRefused(await inject({ url: `${home}/jsonschemas/mxapiwodetail?oslc.properties=wonum` }), 'oslc.properties');
+            expectRefused(await inject({ url: `${home}/whoami?oslc.select=userid` }), 'oslc.select');
             expectRefused(await inject({ url: `${wos}?distinct=status&oslc.pageSize=5` }), 'oslc.pageSize');
             expectRefused(await inject({ url: `${wos}?gbcols=status,count.*&oslc.orderBy=-status` }), 'oslc.orderBy');
             expectRefused(await inject({ url: `${wos}?gbfilter=count>1` }), 'gbfilter');

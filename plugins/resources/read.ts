@@ -70,7 +70,7 @@ export const readChildren: Hapi.Lifecycle.Method = async (request) => {
         }
 
         const href = `${parentHref}/${child.name}`;
-        return await readPage(request, { object: child.object, pageSize: structure.def.pageSize, rows, href, memberBase: href, plan, child: true });
+        return await readPage(request, { structure, object: child.object, pageSize: structure.def.pageSize, rows, href, memberBase: href, plan, child: true });
     }
 
     const db = request.server.app.osprey.db;

@@ -27,8 +27,8 @@ export const collectionHref = (request: Hapi.Request, structure: Structure): str
 // A query parameter as one string: the last of a repeated one.
 export const text = (value: unknown): string | undefined => (Array.isArray(value) ? String(value[value.length - 1]) : value === undefined ? undefined : String(value));
 
-// The select of a read: oslc.select, else oslc.properties; undefined when neither is sent.
-const selectSettings = (request: Hapi.Request, object: BusinessObject, parameter: string, settings: Partial<SelectSettings>): SelectSettings => {
+// How names of a select resolve on this object for this request (the jsonschemas route resolves them so too).
+export const selectSettings = (request: Hapi.Request, object: BusinessObject, parameter: string, settings: Partial<SelectSettings> = {}): SelectSettings => {
 
     const { registry, options } = request.server.app.osprey;
     const structure = registry.byObject(object.name);
@@ -37,6 +37,7 @@ const selectSettings = (request: Hapi.Request, object: BusinessObject, parameter
     return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: object.name === apiKeyObject, ui, ...settings };
 };
 
+// The select of a read: oslc.select, else oslc.properties; undefined when neither is sent.
 export const readSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan => {
 
     const select = text(request.query['oslc.select']);

@@ -16,7 +16,7 @@ import type { Structure } from '../structures/registry';
 // A request's *use* is its route, and on the two collection routes what it asks: a GET of …/os/{os} is a page,
 // a distinct, a group-by or a report action; a POST to it is a create, a sync or a bulk.
 
-export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'login', 'logout', 'apitoken', 'health'] as const;
+export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'login', 'logout', 'apitoken', 'health'] as const;
 export type Use = typeof uses[number];
 
 export const useLabels: Readonly<Record<Use, string>> = {
@@ -34,7 +34,8 @@ export const useLabels: Readonly<Record<Use, string>> = {
     bulk: 'a bulk (POST …/os/{os} with x-method-override: BULK)',
     update: 'a record update (PATCH, PUT, or POST with x-method-override, on …/os/{os}/{id})',
     delete: 'a delete (DELETE …/os/{os}/{id})',
-    info: 'an information endpoint ({home}, systeminfo, whoami, products, license, members, apimeta, jsonschemas)',
+    info: 'an information endpoint ({home}, systeminfo, whoami, products, license, members, apimeta)',
+    schema: 'a JSON schema ({home}/jsonschemas/{os})',
     login: 'a login ({home}/login)',
     logout: 'a logout',
     apitoken: 'an API token request ({home}/apitoken/…)',
@@ -77,7 +78,7 @@ const readsRecords: Use[] = ['page', 'member', 'children', 'child', 'lookup'];
 const answersRecord: Use[] = ['create', 'sync', 'bulk', 'update'];
 const writes: Use[] = [...answersRecord, 'delete'];
 const authenticated = uses.filter((use) => use !== 'health' && use !== 'logout');
-const hrefs: Use[] = ['page', 'groups', 'listreports', 'member', 'children', 'child', 'lookup', ...answersRecord, 'info', 'login'];
+const hrefs: Use[] = ['page', 'groups', 'listreports', 'member', 'children', 'child', 'lookup', ...answersRecord, 'info', 'schema', 'login'];
 
 // The npm client sends lean=1 on every request: the common values are compared without making strings.
 const isOn = (value: string) => flagOf(value) === true;
@@ -128,7 +129,7 @@ const stablePaging = (query: Record<string, unknown>) => (query.stablepaging !==
 
 export const queryParameters: readonly Known[] = [
     { name: 'oslc.where', meaning: 'filters the records', sentBy: { npm: 'QueryBuilder.where/orWhere/whereIn/whereNotIn/whereLike/whereNull/whereNotNull; findAll, findPaginated, count, findDistinct with a where', java: 'ResourceSet.where' }, supported: [...filtering, 'children'] },
-    { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService (on jsonschemas)', java: 'ResourceSet.select' }, supported: readsRecords, refused: 'a write answers what the properties header names; a schema is answered whole' },
+    { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService.getObjectStructureSchema/getSchema (on jsonschemas)', java: 'ResourceSet.select' }, supported: [...readsRecords, 'schema'], refused: 'a write answers what the properties header names' },
     { name: 'oslc.properties', meaning: 'as oslc.select', sentBy: { npm: 'ResourceFetch.properties', java: 'ResourceSet.fetchMember, Resource.load with properties' }, supported: readsRecords, refused: 'a write answers what the properties header names',
         // Only one of the two is read: with both, the other would be ignored.
         check: (_value, _request, query) => (query['oslc.select'] === undefined ? undefined : 'oslc.properties and oslc.select say the same thing; send one of them')
@@ -193,7 +194,10 @@ export const queryParameters: readonly Known[] = [
         check: (value, request) => isFlag('ignorers')(value) ?? (isOn(value) && request.headers['if-match'] !== undefined ? 'If-Match asks for the very rowstamp check that ignorers=1 turns off; send one of them' : undefined)
     },
     { name: 'ignorekeyref', meaning: 'records without href and localref', sentBy: { npm: 'ignoreKeyRef (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'hrefs are always rendered' },
-    { name: 'addschema', meaning: 'the JSON schema added to the answer', sentBy: { npm: 'QueryBuilder.addSchema, ResourceFetch.addSchema, SchemaService.getResourceWithSchema' }, supported: [], refused: 'the schema is served at {home}/jsonschemas/{os}, not added to answers' },
+    {
+        name: 'addschema', meaning: 'the JSON schema of the members as selected, in responseInfo.schema', sentBy: { npm: 'QueryBuilder.addSchema, ResourceFetch.addSchema, SchemaService.getResourceWithSchema' }, supported: paged,
+        refused: 'Maximo inlines the schema in a collection\'s responseInfo, which this answer has not; {home}/jsonschemas/{os}?oslc.select=… answers the schema of a selection', check: isFlag('addschema')
+    },
     { name: 'geometryformat', meaning: 'another format of geometry data', sentBy: { npm: 'QueryBuilder.geometryFormat, ResourceFetch.geometryFormat' }, supported: [], refused: 'there are no geometry (spatial) attributes' },
     {
         name: 'internalvalues', meaning: 'the internal value of each synonym-domain attribute beside it ({attr}_maxvalue)', sentBy: { npm: 'internalValues (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' },
@@ -340,7 +344,7 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'info.errorMessage': 'info',
     'info.apimeta': 'info',
     'info.apimetaOne': 'info',
-    'info.jsonschema': 'info',
+    'info.jsonschema': 'schema',
     'auth.login': 'login',
     'auth.loginPost': 'login',
     'auth.logout': 'logout',
