@@ -2,6 +2,7 @@ import type { Aggregate, SelectItem } from '../query/ast';
 import { QueryError } from '../query/query-error';
 import type { Attribute, BusinessObject, Registry, Structure } from '../structures/registry';
 import { own } from '../structures/own';
+import { computedOf, renderedAttributes, type Computed } from './computed';
 
 
 // What a record is rendered with: attributes (under their alias), embedded child collections, related records
@@ -37,7 +38,8 @@ export interface SelectPlan {
     readonly object: BusinessObject;
     /** Every attribute and the child collection links: no select, or `*`. */
     readonly all: boolean;
-    readonly attributes: readonly { readonly attr: Attribute; readonly key: string }[];
+    /** `computed`: the attribute is worked out from the row when it renders (src/records/computed.ts). */
+    readonly attributes: readonly { readonly attr: Attribute; readonly key: string; readonly computed?: Computed }[];
     readonly links: readonly { readonly link: Link; readonly key: string; readonly plan: SelectPlan }[];
     readonly aggregates: readonly AggregatePlan[];
     /** `allowedactions` was named: each record lists the actions its reader may run on it now. */
@@ -102,12 +104,12 @@ const withoutRel = (path: readonly string[]) => (path[0] === 'rel' && path.lengt
 
 export const planSelect = (object: BusinessObject, items: readonly SelectItem[] | undefined, settings: SelectSettings): SelectPlan => {
 
-    const everything = () => object.columns.filter((attr) => !attr.secret).map((attr) => ({ attr, key: attr.name }));
+    const everything = () => renderedAttributes(object).map((attr) => ({ attr, key: attr.name, computed: computedOf(object, attr) }));
     if (!items) {
         return { object, all: true, attributes: everything(), links: [], aggregates: [] };
     }
 
-    const attributes = new Map<string, { attr: Attribute; key: string }>();
+    const attributes = new Map<string, SelectPlan['attributes'][number]>();
     const links: { link: Link; key: string; plan: SelectPlan }[] = [];
     const aggregates: AggregatePlan[] = [];
     // 1:1 related attributes (`asset.description`, `asset.status`) gather into one nested select per relation.
@@ -173,8 +175,9 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             fail(settings, item, `${item.path.join('.')} is not an attribute or child object of ${object.name}`);
         }
 
-        if (attr!.persistent) {
-            attributes.set(item.alias ?? attr!.name, { attr: attr!, key: item.alias ?? attr!.name });
+        const computed = computedOf(object, attr!);
+        if (attr!.persistent || computed) {
+            attributes.set(item.alias ?? attr!.name, { attr: attr!, key: item.alias ?? attr!.name, computed });
         }
     }
 

@@ -45,8 +45,8 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
         record.localref = href;
     }
 
-    for (const { attr, key } of plan.attributes) {
-        const value = attr.secret ? options.reveal?.(plan.object, attr, row) ?? null : toJson(attr, row[attr.name]);
+    for (const { attr, key, computed } of plan.attributes) {
+        const value = attr.secret ? options.reveal?.(plan.object, attr, row) ?? null : computed ? computed.value(row, Date.now()) : toJson(attr, row[attr.name]);
         if (value === null && options.dropNulls) {
             continue;
         }
