@@ -19,7 +19,7 @@ const computed: Readonly<Record<string, Readonly<Record<string, Computed>>>> = {
     [apiKeyObject]: {
         // A revoked key is deleted: a key that is there is active until its expirationdate (none: never expires).
         active: {
-            value: (row, now) => row.expirationdate === null || row.expirationdate === undefined || new Date(row.expirationdate as string).getTime() > now,
+            value: (row, now) => row.expirationdate === null || new Date(row.expirationdate as string).getTime() > now,
             query: 'is computed when a key is read (active until its expirationdate; a revoked key is deleted) and never stored, so it cannot filter, sort or group: use expirationdate (the saved query NEVEREXPIRE, expirationdate>"…" for keys not expired by then)'
         }
     }

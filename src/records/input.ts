@@ -5,7 +5,7 @@ import type { DomainDef } from '../structures/definition';
 import type { Attribute, BusinessObject } from '../structures/registry';
 import { toDb, toJson, typeTable } from '../structures/types';
 import type { Row } from './find';
-import { internalValue } from './synonyms';
+import { domainEntry, internalOf } from './synonyms';
 
 
 // One item of a write body (a record or a child row) checked against its business object: what may be
@@ -166,7 +166,8 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
     // its value stands for, and cannot write another.
     for (const [attr, raw] of internals) {
         const value = attr.name in values ? values[attr.name] : settings.current?.[attr.name];
-        const internal = value === null || value === undefined ? undefined : internalValue(settings.domains.get(attr.domain!), value);
+        const entry = value === null || value === undefined ? undefined : domainEntry(settings.domains.get(attr.domain!)!, value);
+        const internal = entry && internalOf(entry);
         if (!failed.has(attr.name) && (internal === undefined || String(raw) !== internal)) {
             fail(`${attr.name}_maxvalue`, `${attr.name}_maxvalue is the internal value of ${object.name}.${attr.name.toUpperCase()}${internal === undefined ? '' : ` (${internal})`}, which the server derives from it: send ${attr.name} (a value of the domain ${attr.domain}) instead.`);
         }

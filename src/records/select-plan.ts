@@ -175,10 +175,13 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             fail(settings, item, `${item.path.join('.')} is not an attribute or child object of ${object.name}`);
         }
 
+        // A transient attribute (a status change's memo) is written, never stored: a record has no value of it.
         const computed = computedOf(object, attr!);
-        if (attr!.persistent || computed) {
-            attributes.set(item.alias ?? attr!.name, { attr: attr!, key: item.alias ?? attr!.name, computed });
+        if (!attr!.persistent && !computed) {
+            fail(settings, item, `${object.name}.${attr!.name} is not stored (persistent: false): writes accept it, and a record has no value of it to answer`);
         }
+
+        attributes.set(item.alias ?? attr!.name, { attr: attr!, key: item.alias ?? attr!.name, computed });
     }
 
     for (const [key, { link, items: inner }] of nested) {

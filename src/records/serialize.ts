@@ -53,14 +53,13 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
 
         record[key] = value;
         if (attr.domain && value !== null) {
-            const domain = options.domains.get(attr.domain);
+            const domain = options.domains.get(attr.domain)!;
             const entry = domainEntry(domain, value);
             if (entry) {
                 record[`${key}_description`] = entry.description;
-            }
-
-            if (options.internalValues && entry && domain!.type === 'SYNONYM') {
-                record[`${key}_maxvalue`] = internalOf(entry);
+                if (options.internalValues && domain.type === 'SYNONYM') {
+                    record[`${key}_maxvalue`] = internalOf(entry);
+                }
             }
         }
     }

@@ -6,13 +6,6 @@ import type { DomainDef, DomainValue } from '../structures/definition';
 // and `internalvalues=1` renders as `{attr}_maxvalue`. A value that declares no `maxvalue` is its own internal
 // value, as Maximo's default synonyms are (WAPPR stands for WAPPR).
 
-export const domainEntry = (domain: DomainDef | undefined, value: unknown): DomainValue | undefined => domain?.values.find((entry) => String(entry.value) === String(value));
+export const domainEntry = (domain: DomainDef, value: unknown): DomainValue | undefined => domain.values.find((entry) => String(entry.value) === String(value));
 
 export const internalOf = (entry: DomainValue): string => entry.maxvalue ?? String(entry.value);
-
-// The internal value of a stored value of a synonym domain; undefined for other domains or a value not in it.
-export const internalValue = (domain: DomainDef | undefined, value: unknown): string | undefined => {
-
-    const entry = domain?.type === 'SYNONYM' ? domainEntry(domain, value) : undefined;
-    return entry && internalOf(entry);
-};

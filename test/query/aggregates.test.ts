@@ -63,12 +63,13 @@ for (const database of testDatabases) {
 
         test('an aggregate that would nest where the select puts the rows or a value is refused, naming the way out', async () => {
 
-            for (const [select, term] of [['woactivity{taskid},woactivity._dbcount', 'woactivity._dbcount'], ['wplabor.regularhrs._dbsum,wplabor', 'wplabor.regularhrs._dbsum'], ['rel.openwo{wonum},openwo._dbcount', 'openwo._dbcount']] as const) {
+            // The work order's location is an attribute and a relation: its value would be where the count nests.
+            for (const [select, term] of [['woactivity{taskid},woactivity._dbcount', 'woactivity._dbcount'], ['wplabor.regularhrs._dbsum,wplabor', 'wplabor.regularhrs._dbsum'], ['rel.openwo{wonum},openwo._dbcount', 'openwo._dbcount'], ['location,location._dbcount', 'location._dbcount']] as const) {
                 const url = select.includes('openwo') ? `/maximo/oslc/os/mxapiasset?oslc.select=${encodeURIComponent(select)}` : `${wos}?oslc.select=${encodeURIComponent(select)}`;
                 const res = await get(url);
                 expect(res.statusCode, select).to.equal(400);
                 expect(res.result.Error.reasonCode).to.equal('BMXAA8744E');
-                expect(res.result.Error.message, select).to.contain(`${term}--name`);
+                expect(res.result.Error.message, select).to.contain(`${term}--name`).and.to.contain(select.startsWith('location') ? 'for its value' : 'for its related rows');
             }
 
             const aliased = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=${encodeURIComponent('woactivity{taskid},woactivity._dbcount--count')}`);

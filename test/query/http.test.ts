@@ -174,7 +174,7 @@ for (const database of testDatabases) {
             const openwo = await t.inject({ url: '/maximo/oslc/os/mxapiasset/assetnum:11001|siteid:NASHUA?oslc.select=assetnum,rel.openwo{wonum},openwo._dbcount--open', headers: wilson });
             expect(openwo.statusCode).to.equal(200);
             expect(openwo.result.open).to.equal(openwo.result.openwo?.length ?? 0);
-            for (const bad of ['nothing._dbcount', 'woactivity._dbsum', 'woactivity.nothing._dbsum', 'nothing.description', 'nothing{x}']) {
+            for (const bad of ['nothing._dbcount', 'woactivity._dbsum', 'woactivity.nothing._dbsum', 'nothing.description', 'nothing{x}', 'wonum,memo']) {
                 const res = await get(`${wos}?oslc.select=${bad}`);
                 expect(res.statusCode, bad).to.equal(400);
             }

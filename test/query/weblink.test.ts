@@ -42,6 +42,10 @@ for (const database of testDatabases) {
                 expect(record.link).to.equal(`https://eam.example.com/maximo/ui/?event=loadapp&value=wotrack&uniqueid=${record.workorderid}`);
             }
 
+            // Its schema says so.
+            const schema = await get('/maximo/oslc/jsonschemas/mxapiwodetail?oslc.select=wonum,_weblink--link');
+            expect(schema.result.properties.link).to.equal({ type: 'string', format: 'uri' });
+
             // Only when selected: not in `*`, nor without a select.
             expect((await get(`${wo1000}?oslc.select=*`)).result._weblink).to.not.exist();
             expect((await get(wo1000)).result._weblink).to.not.exist();

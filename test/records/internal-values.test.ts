@@ -101,6 +101,17 @@ for (const database of testDatabases) {
             expect(await snapshot(t)).to.equal(earlier);
         });
 
+        test('a stored value outside the domain has neither a description nor an internal value', async () => {
+
+            const knex = t.server.app.osprey.knex;
+            const [asset] = await knex('asset').where({ status: 'OPERATING' }).orderBy('assetuid').limit(1);
+            await knex('asset').where({ assetuid: asset.assetuid }).update({ status: 'LEGACY' });
+            const read = await get(`${home}/mxapiasset/${String(asset.assetuid)}?oslc.select=status&internalvalues=1`);
+            expect(read.status).to.equal('LEGACY');
+            expect(read.status_description).to.not.exist();
+            expect(read.status_maxvalue).to.not.exist();
+        });
+
         test('a value that is no flag is refused, and so is the parameter where there is no record to add to', async () => {
 
             for (const url of [`${wo1000}?internalvalues=2`, `${home}/mxapiwodetail?distinct=status&internalvalues=1`, `${home}/mxapiwodetail?gbcols=status,count.*&internalvalues=1`]) {
