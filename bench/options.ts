@@ -19,6 +19,7 @@ export interface BenchOptions {
     outDir: string;
     readme: boolean;
     sqliteSynchronous: string;
+    auth: 'apikey' | 'maxauth';
 }
 
 export const usage = `npm run bench -- [options]
@@ -35,7 +36,9 @@ export const usage = `npm run bench -- [options]
   --data DIR          where the generated SQLite databases are kept (default bench/data)
   --out DIR           where results are written (default bench/results)
   --readme            write the tables into README.md's Performance section
-  --sqlite-synchronous MODE  OFF, NORMAL (the server's default), FULL or EXTRA for Osprey and baseline (b)`;
+  --sqlite-synchronous MODE  OFF, NORMAL (the server's default), FULL or EXTRA for Osprey and baseline (b)
+  --auth KIND         apikey (the default: what an integration sends) or maxauth (user and password on every
+                      request, with no cookie kept: the path that is offered a session on each answer)`;
 
 const number = (text: string | undefined, name: string, fallback: number) => {
 
@@ -69,6 +72,7 @@ export const parseOptions = (argv: string[]): BenchOptions => {
             out: { type: 'string' },
             readme: { type: 'boolean', default: false },
             'sqlite-synchronous': { type: 'string', default: 'NORMAL' },
+            auth: { type: 'string', default: 'apikey' },
             help: { type: 'boolean', default: false }
         }
     });
@@ -86,6 +90,10 @@ export const parseOptions = (argv: string[]): BenchOptions => {
         throw new Error(`--sqlite-synchronous must be OFF, NORMAL, FULL or EXTRA\n${usage}`);
     }
 
+    if (values.auth !== 'apikey' && values.auth !== 'maxauth') {
+        throw new Error(`--auth must be apikey or maxauth\n${usage}`);
+    }
+
     const quick = values.quick!;
     return {
         quick,
@@ -101,6 +109,7 @@ export const parseOptions = (argv: string[]): BenchOptions => {
         dataDir: Path.resolve(values.data ?? Path.join(root, 'bench', 'data')),
         outDir: Path.resolve(values.out ?? Path.join(root, 'bench', 'results')),
         readme: values.readme!,
-        sqliteSynchronous
+        sqliteSynchronous,
+        auth: values.auth
     };
 };

@@ -41,9 +41,9 @@ interface Session {
 }
 
 // Logs in (the one authentication function) and finds what the scenarios draw on: assets a work order may name.
-const openSession = async (server: ServerProcess, workorders: number): Promise<Session> => {
+const openSession = async (server: ServerProcess, workorders: number, kind: Authentication['kind']): Promise<Session> => {
 
-    const auth = await authenticate(server.url, 'MAXADMIN', 'maxadmin');
+    const auth = await authenticate(server.url, 'MAXADMIN', 'maxadmin', kind);
     const where = encodeURIComponent('siteid="BEDFORD" and status!="DECOMMISSIONED"');
     const res = await fetch(`${server.url}/maximo/oslc/os/mxapiasset?oslc.where=${where}&oslc.select=assetnum&oslc.pageSize=100`, { headers: auth.headers });
     if (!res.ok) {
@@ -159,7 +159,7 @@ const runBenchmark = async (options: BenchOptions, databaseUrl: string, dataDir:
     const server = await startOsprey(options, databaseUrl, dataDir);
     const stops: (() => Promise<void>)[] = [server.stop];
     try {
-        const session = await openSession(server, options.workorders);
+        const session = await openSession(server, options.workorders, options.auth);
         log(`Authentication: ${session.auth.note}`);
         const hapi = await startServer('baseline (b)', 'dist/bench/baseline-hapi.js', { DATABASE_URL: databaseUrl, OSPREY_SQLITE_SYNCHRONOUS: options.sqliteSynchronous });
         stops.push(hapi.stop);
@@ -189,7 +189,7 @@ const runProfiles = async (options: BenchOptions, databaseUrl: string, dataDir: 
         const server = await startOsprey(options, databaseUrl, dataDir, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
         const result: ScenarioResult = { name: scenario.name, title: scenario.title, connections: loadSettings(options, scenario).connections, status: 'measured', measurements: {} };
         try {
-            const session = await openSession(server, options.workorders);
+            const session = await openSession(server, options.workorders, options.auth);
             auth = session.auth;
             const target: Target = { url: server.url, prefix: '', headers: session.auth.headers };
             const problem = judge(scenario, await probe(target, scenario, session.data, index * 1_000_000));

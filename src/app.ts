@@ -72,7 +72,7 @@ export const app: Hapi.Plugin<AppOptions> = {
             models: createModels(registry, knex),
             users,
             apiKeys: new ApiKeys(knex, registry, secret),
-            sessions: new Sessions(knex, options.sessionMinutes),
+            sessions: new Sessions(knex, options.sessionMinutes, secret),
             members: new Members(knex, options.heartbeatSeconds, version),
             started: new Date(),
             version,

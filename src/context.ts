@@ -39,6 +39,8 @@ export interface Credentials {
     readonly user: UserProfile;
     readonly method: 'maxauth' | 'basic' | 'lid' | 'session' | 'apikey';
     readonly sessionToken?: string;
+    /** A session offered to a password login that brought no cookie (src/auth/sessions.ts). */
+    readonly offeredSession?: string;
 }
 
 declare module '@hapi/hapi' {
@@ -52,6 +54,7 @@ declare module '@hapi/hapi' {
     interface AuthCredentials {
         method?: Credentials['method'];
         sessionToken?: string;
+        offeredSession?: string;
     }
 
     interface RequestApplicationState {

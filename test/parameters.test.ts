@@ -36,6 +36,7 @@ const requests: Record<Use, (extra: string) => Hapi.ServerInjectOptions> = {
     info: (extra) => ({ url: `${home}/whoami?lean=1${extra}` }),
     schema: (extra) => ({ url: `${home}/jsonschemas/mxapiwodetail?lean=1${extra}` }),
     login: (extra) => ({ url: `${home}/login?lean=1${extra}` }),
+    formlogin: (extra) => ({ method: 'POST', url: `${home}/j_security_check?lean=1${extra}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'j_username=wilson&j_password=wilson' }),
     logout: (extra) => ({ url: `${home}/logout?lean=1${extra}` }),
     apitoken: (extra) => ({ method: 'POST', url: `${home}/apitoken/get?lean=1${extra}` }),
     health: (extra) => ({ url: `/maximo/health?lean=1${extra}` })
@@ -83,7 +84,9 @@ for (const database of testDatabases) {
 
         const read = async (path: string) => (await t.inject({ url: `${path}?oslc.select=*`, headers: wilson })).result;
 
-        const inject = (options: Hapi.ServerInjectOptions, headers: Record<string, string> = {}) => t.inject({ ...options, headers: { ...wilson, ...options.headers as Record<string, string>, ...headers } });
+        // A form login brings its credentials in the form, so it is sent without WILSON's maxauth.
+        const credentials = (options: Hapi.ServerInjectOptions) => (options.url.toString().includes('j_security_check') ? {} : wilson);
+        const inject = (options: Hapi.ServerInjectOptions, headers: Record<string, string> = {}) => t.inject({ ...options, headers: { ...credentials(options), ...options.headers as Record<string, string>, ...headers } });
 
         const expectRefused = (res: Hapi.ServerInjectResponse<any>, name: string, label = name) => {
 

@@ -1,32 +1,63 @@
 import type * as Hapi from '@hapi/hapi';
 
 import { sessionCookieHeader, sessionToken } from '../../src/auth/credentials';
+import { loginsOf } from '../../src/auth/scheme';
 import { maximoError } from '../../src/errors/maximo-error';
 import { homeRoutes } from '../../src/http/homes';
 import { whoami } from '../info/documents';
+import { formCredentials } from './form';
 
 
 // Credential login and logout. hapi lower-cases the headers it writes, but some Maximo clients look the
-// cookie header up as exactly `Set-Cookie`, so it is set on the raw response with that spelling.
+// cookie header up as exactly `Set-Cookie` (IBM's Java client among them), so it is set on the raw response
+// with that spelling, and only once per answer: that client keeps the last Set-Cookie it sees.
 const setCookie = (request: Hapi.Request, value: string) => request.raw.res.setHeader('Set-Cookie', value);
+
+// IBM's Java client in FORM mode posts to `{appURI}/j_security_check`, and its appURI already ends in the query
+// `?&lean=1`, so that post arrives at the home itself with the query `lean=1/j_security_check`.
+const formLoginQuery = /\/j_security_check$/;
 
 export const authRoutes: Hapi.Plugin<unknown> = {
     name: 'auth',
     register: (server) => {
 
-        const { contextRoot } = server.app.osprey.options;
+        const osprey = server.app.osprey;
+        const { contextRoot } = osprey.options;
 
-        const login: Hapi.Lifecycle.Method = async (request, h) => {
+        // Ended and idle sessions (and the ends of offers once they have expired) are housekeeping.
+        const idleMs = osprey.options.sessionMinutes * 60_000;
+        const purge = () => osprey.sessions.purge().catch((error: Error) => server.log(['error'], error.message));
+        let timer: NodeJS.Timeout | undefined;
+        server.ext('onPostStart', () => {
 
-            const osprey = request.server.app.osprey;
+            timer = setInterval(purge, Math.max(60_000, Math.min(idleMs / 4, 3600_000))).unref();
+            void purge();
+        });
+        server.ext('onPreStop', () => clearInterval(timer));
+
+        const login: Hapi.Lifecycle.Method = (request, h) => {
+
             const credentials = request.auth.credentials;
             if (credentials.method === 'apikey') {
                 throw maximoError('forbidden', 'A login needs user credentials (maxauth, Basic or _lid/_lpwd), not an API key.');
             }
 
-            const token = credentials.sessionToken ?? await osprey.sessions.create(credentials.user!.userid);
+            // A login that already holds a session keeps it; otherwise the scheme's offer becomes its cookie.
+            const token = credentials.sessionToken ?? credentials.offeredSession ?? request.server.app.osprey.sessions.offer(credentials.user!.userid);
             setCookie(request, sessionCookieHeader(request, contextRoot, token));
             return h.response(whoami(request));
+        };
+
+        const formLogin: Hapi.Lifecycle.Method = async (request, h) => {
+
+            if (request.route.settings.id?.startsWith('auth.formLoginQuery') && !formLoginQuery.test(request.url.search)) {
+                throw maximoError('methodNotAllowed', `POST is not served on ${request.path}; a form login posts to ${request.path}/j_security_check.`);
+            }
+
+            const form = formCredentials(request);
+            const user = await loginsOf(request.server).password(form.userid, form.password, request.info.remoteAddress);
+            setCookie(request, sessionCookieHeader(request, contextRoot, osprey.sessions.offer(user.userid)));
+            return h.response(whoami(request, user));
         };
 
         const logout: Hapi.Lifecycle.Method = async (request, h) => {
@@ -40,11 +71,16 @@ export const authRoutes: Hapi.Plugin<unknown> = {
             return h.response().code(200);
         };
 
+        // Small and unparsed: a form of two fields, read by formCredentials.
+        const form = { auth: false, handler: formLogin, payload: { parse: false, output: 'data', maxBytes: 4096 } } as const;
         server.route(homeRoutes(contextRoot, [
             { method: 'GET', path: '/login', options: { id: 'auth.login', handler: login } },
             { method: 'POST', path: '/login', options: { id: 'auth.loginPost', handler: login, payload: { parse: false, output: 'data' } } },
+            { method: 'POST', path: '/j_security_check', options: { id: 'auth.formLogin', ...form } },
+            { method: 'POST', path: '', options: { id: 'auth.formLoginQuery', ...form } },
             { method: 'GET', path: '/logout', options: { id: 'auth.logout', auth: false, handler: logout } }
         ]));
+        server.route({ method: 'POST', path: `/${contextRoot}/j_security_check`, options: { id: 'auth.formLoginRoot', ...form } });
         server.route({ method: 'GET', path: `/${contextRoot}/logout`, options: { id: 'auth.logoutRoot', auth: false, handler: logout } });
     }
 };

@@ -2,6 +2,7 @@ import * as Os from 'node:os';
 
 import type * as Hapi from '@hapi/hapi';
 
+import type { UserProfile } from '../../src/auth/users';
 import type { Member } from '../../src/cluster/members';
 import { reasonCodes } from '../../src/errors/codes';
 import { maximoError } from '../../src/errors/maximo-error';
@@ -54,9 +55,9 @@ export const systemInfo = (request: Hapi.Request) => {
     };
 };
 
-export const whoami = (request: Hapi.Request) => {
+// The caller's profile; a form login, which has no credentials on its route, names the user it logged in.
+export const whoami = (request: Hapi.Request, user: UserProfile = request.auth.credentials.user!) => {
 
-    const user = request.auth.credentials.user!;
     return {
         href: `${home(request)}/whoami`,
         userName: user.userid,

@@ -20,7 +20,7 @@ export const info: Hapi.Plugin<unknown> = {
         server.route(homeRoutes(osprey.options.contextRoot, [
             { method: 'GET', path: '', options: { id: 'info.home', handler: apiHome } },
             { method: 'GET', path: '/systeminfo', options: { id: 'info.systeminfo', handler: systemInfo } },
-            { method: 'GET', path: '/whoami', options: { id: 'info.whoami', handler: whoami } },
+            { method: 'GET', path: '/whoami', options: { id: 'info.whoami', handler: (request) => whoami(request) } },
             { method: 'GET', path: '/products', options: { id: 'info.products', handler: products } },
             { method: 'GET', path: '/license', options: { id: 'info.license', handler: license } },
             {

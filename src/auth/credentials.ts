@@ -38,12 +38,14 @@ export const passwordCredentials = (request: Hapi.Request): PasswordCredentials 
     }
 };
 
-// Cookies are read by hand: clients (the npm Maximo client among them) may echo cookie attributes back.
+// Cookies are read by hand: clients echo cookie attributes back (the npm Maximo client, and IBM's Java client,
+// which sends the whole Set-Cookie value as its Cookie header). Offered tokens hold dots (src/auth/sessions.ts).
+const sessionPattern = new RegExp(`(?:^|;\\s*)${sessionCookie}=([A-Za-z0-9_.-]{20,400})`);
+
 export const sessionToken = (request: Hapi.Request): string | undefined => {
 
-    const cookies = header(request, 'cookie') ?? '';
-    const match = new RegExp(`(?:^|;\\s*)${sessionCookie}=([A-Za-z0-9_-]{20,100})`).exec(cookies);
-    return match?.[1];
+    const cookies = header(request, 'cookie');
+    return cookies ? sessionPattern.exec(cookies)?.[1] : undefined;
 };
 
 export const sessionCookieHeader = (request: Hapi.Request, contextRoot: string, token: string | undefined): string => {

@@ -4,16 +4,33 @@ import type * as Hapi from '@hapi/hapi';
 
 import { maximoError } from '../errors/maximo-error';
 import { header } from '../http/headers';
-import { passwordCredentials, sessionToken } from './credentials';
+import type { UserProfile } from './users';
+import { passwordCredentials, sessionCookieHeader, sessionToken } from './credentials';
 import { LoginThrottle, throttleKeys } from './throttle';
 
 
-// The one authentication scheme: API key (header or query parameter), then user/password credentials, then the
-// session cookie. Every failure is the same 401 with no hint which part was wrong; repeated failures are
-// slowed and then refused with 429 (src/auth/throttle.ts).
-export const ospreyScheme = (server: Hapi.Server): Hapi.ServerAuthSchemeObject => {
+// Credential checks behind one throttle per server: the authentication scheme's and the form login's
+// (POST …/j_security_check), so a password guessed through either counts against the same limits.
+export interface Logins {
+    /** The user of a right password; a 401 (slowed) or 429 otherwise. */
+    password(userid: string, password: string, address: string): Promise<UserProfile>;
+    apiKey(key: string, address: string): Promise<UserProfile>;
+}
+
+// Keyed by the application state, which every plugin's view of the server shares (the server objects differ).
+const logins = new WeakMap<object, Logins>();
+
+// A user id no account can have: control characters (a NUL is an error in PostgreSQL text) are a failed login.
+const impossibleUser = /[\u0000-\u001f\u007f]/;
+
+export const loginsOf = (server: Hapi.Server): Logins => {
 
     const osprey = server.app.osprey;
+    const known = logins.get(osprey);
+    if (known) {
+        return known;
+    }
+
     const throttle = new LoginThrottle({ attempts: osprey.options.loginAttempts, windowMs: osprey.options.loginLockMinutes * 60_000 });
 
     const refuseWhenLocked = (keys: string[]) => {
@@ -32,31 +49,62 @@ export const ospreyScheme = (server: Hapi.Server): Hapi.ServerAuthSchemeObject =
         throw maximoError('loginFailed');
     };
 
-    return { authenticate: async (request, h) => {
+    const made: Logins = {
+        password: async (userid, password, address) => {
 
-        const address = request.info.remoteAddress;
-        const key = header(request, 'apikey') ?? (typeof request.query.apikey === 'string' ? request.query.apikey : undefined);
-        if (key) {
-            const keys = throttleKeys(undefined, address);
+            const keys = throttleKeys(userid, address);
             refuseWhenLocked(keys);
-            const user = await osprey.apiKeys.verify(key);
-            return user ? h.authenticated({ credentials: { user, method: 'apikey' } }) : await failed(keys);
-        }
-
-        const password = passwordCredentials(request);
-        if (password) {
-            const keys = throttleKeys(password.userid, address);
-            refuseWhenLocked(keys);
-            const user = await osprey.users.verify(password.userid, password.password);
+            const user = impossibleUser.test(userid) ? undefined : await osprey.users.verify(userid, password);
             if (!user) {
                 return await failed(keys);
             }
 
             throttle.succeeded(keys[0]!);
-            return h.authenticated({ credentials: { user, method: password.method } });
+            return user;
+        },
+        apiKey: async (key, address) => {
+
+            const keys = throttleKeys(undefined, address);
+            refuseWhenLocked(keys);
+            return await osprey.apiKeys.verify(key) ?? await failed(keys);
+        }
+    };
+    logins.set(osprey, made);
+    return made;
+};
+
+// The one authentication scheme: API key (header or query parameter), then user/password credentials, then the
+// session cookie. Every failure is the same 401 with no hint which part was wrong; repeated failures are
+// slowed and then refused with 429 (src/auth/throttle.ts). A password login that brings no session cookie is
+// offered one (src/auth/sessions.ts), as Maximo opens a session for it.
+export const ospreyScheme = (server: Hapi.Server): Hapi.ServerAuthSchemeObject => {
+
+    const osprey = server.app.osprey;
+    const checks = loginsOf(server);
+
+    return { authenticate: async (request, h) => {
+
+        const address = request.info.remoteAddress;
+        const key = header(request, 'apikey') ?? (typeof request.query.apikey === 'string' ? request.query.apikey : undefined);
+        if (key) {
+            return h.authenticated({ credentials: { user: await checks.apiKey(key, address), method: 'apikey' } });
         }
 
         const token = sessionToken(request);
+        const password = passwordCredentials(request);
+        if (password) {
+            const user = await checks.password(password.userid, password.password, address);
+            let offeredSession: string | undefined;
+            if (token === undefined) {
+                // Set here rather than in a response extension, which every request would pass through. One
+                // header, spelled so: IBM's Java client looks up exactly `Set-Cookie` and keeps the last one.
+                offeredSession = osprey.sessions.offer(user.userid);
+                request.raw.res.setHeader('Set-Cookie', sessionCookieHeader(request, osprey.options.contextRoot, offeredSession));
+            }
+
+            return h.authenticated({ credentials: { user, method: password.method, offeredSession } });
+        }
+
         const userid = token && await osprey.sessions.resolve(token);
         const user = userid ? await osprey.users.profile(userid) : undefined;
         if (user) {

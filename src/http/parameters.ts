@@ -16,7 +16,7 @@ import type { Structure } from '../structures/registry';
 // A request's *use* is its route, and on the two collection routes what it asks: a GET of …/os/{os} is a page,
 // a distinct, a group-by or a report action; a POST to it is a create, a sync or a bulk.
 
-export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'login', 'logout', 'apitoken', 'health'] as const;
+export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'login', 'formlogin', 'logout', 'apitoken', 'health'] as const;
 export type Use = typeof uses[number];
 
 export const useLabels: Readonly<Record<Use, string>> = {
@@ -37,6 +37,7 @@ export const useLabels: Readonly<Record<Use, string>> = {
     info: 'an information endpoint ({home}, systeminfo, whoami, products, license, members, apimeta)',
     schema: 'a JSON schema ({home}/jsonschemas/{os})',
     login: 'a login ({home}/login)',
+    formlogin: 'a form login (POST …/j_security_check)',
     logout: 'a logout',
     apitoken: 'an API token request ({home}/apitoken/…)',
     health: 'the health check'
@@ -77,8 +78,11 @@ const paged: Use[] = ['page', 'lookup', 'children'];
 const readsRecords: Use[] = ['page', 'member', 'children', 'child', 'lookup'];
 const answersRecord: Use[] = ['create', 'sync', 'bulk', 'update'];
 const writes: Use[] = [...answersRecord, 'delete'];
-const authenticated = uses.filter((use) => use !== 'health' && use !== 'logout');
-const hrefs: Use[] = ['page', 'groups', 'listreports', 'member', 'children', 'child', 'lookup', ...answersRecord, 'info', 'schema', 'login'];
+const authenticated = uses.filter((use) => use !== 'health' && use !== 'logout' && use !== 'formlogin');
+// A form login takes its credentials from the form (maxauth or Basic beside it must name the same login).
+const credentialed = uses.filter((use) => use !== 'formlogin');
+const formCredentials = 'a form login carries its credentials in the form (j_username, j_password)';
+const hrefs: Use[] = ['page', 'groups', 'listreports', 'member', 'children', 'child', 'lookup', ...answersRecord, 'info', 'schema', 'login', 'formlogin'];
 
 // The npm client sends lean=1 on every request: the common values are compared without making strings.
 const isOn = (value: string) => flagOf(value) === true;
@@ -171,7 +175,8 @@ export const queryParameters: readonly Known[] = [
     { name: 'relativeuri', meaning: 'hrefs without scheme and host', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.relativeUri' }, supported: hrefs, refused: 'this answer has no hrefs', check: isFlag('relativeuri') },
     {
         name: 'lean', meaning: '1: JSON without namespace prefixes', sentBy: { npm: 'every request (HttpClient lean mode, the default)', java: 'MaximoConnector.connect with Options.lean (GET {home}?&lean=1)' }, supported: all,
-        check: (value) => (isOn(value) ? undefined : 'Osprey answers only the lean JSON form; the namespaced form (lean=0: rdfs:member, spi:…) is not served')
+        // IBM's Java client posts its form login to `{home}?&lean=1/j_security_check` (see plugins/auth).
+        check: (value, request) => (isOn(request.route.settings.id?.startsWith('auth.formLoginQuery') ? value.replace(/\/j_security_check$/, '') : value) ? undefined : 'Osprey answers only the lean JSON form; the namespaced form (lean=0: rdfs:member, spi:…) is not served')
     },
     { name: '_', meaning: 'a cache buster: asks nothing of the server, which caches no answer', sentBy: {}, supported: all },
     { name: 'apikey', meaning: 'an API key', sentBy: {}, supported: authenticated, refused: 'this route takes no login' },
@@ -227,7 +232,7 @@ export const requestHeaders: readonly Known[] = [
     { name: 'x-request-id', meaning: 'the id of the request in the log, echoed back', sentBy: {}, supported: all },
     { name: 'maxauth', meaning: 'user:password, base64', sentBy: { npm: 'user and password logins', java: 'Options.auth("maxauth")' }, supported: all },
     { name: 'authorization', meaning: 'Basic user:password', sentBy: { npm: 'user and password logins, MAS login', java: 'Options.auth("basic")' }, supported: all },
-    { name: 'apikey', meaning: 'an API key', sentBy: { npm: 'AuthType.APIKEY' }, supported: all },
+    { name: 'apikey', meaning: 'an API key', sentBy: { npm: 'AuthType.APIKEY' }, supported: credentialed, refused: formCredentials },
     { name: 'cookie', meaning: 'the session of a login', sentBy: { npm: 'the cookie jar after login', java: 'the cookies of connect' }, supported: all },
     { name: 'esigauth', meaning: 'the e-signature password', sentBy: { npm: 'header() (the client documents it)' }, supported: [], refused: 'electronic signatures are not served' },
     { name: 'esigreason', meaning: 'the reason of an e-signature', sentBy: { npm: 'header() (the client documents it)' }, supported: [], refused: 'electronic signatures are not served' },
@@ -347,6 +352,9 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'info.jsonschema': 'schema',
     'auth.login': 'login',
     'auth.loginPost': 'login',
+    'auth.formLogin': 'formlogin',
+    'auth.formLoginQuery': 'formlogin',
+    'auth.formLoginRoot': 'formlogin',
     'auth.logout': 'logout',
     'auth.logoutRoot': 'logout',
     'apikeys.get': 'apitoken',

@@ -60,6 +60,15 @@ for (const database of testDatabases) {
                 // Wrong API keys count against the address, never against a user.
                 expect((await whoami({ apikey: 'not-a-key' })).statusCode).to.equal(401);
                 expect((await whoami(wilson)).statusCode).to.equal(200);
+
+                // A form login counts against the same limits as maxauth, either way round.
+                const form = (password: string) => t.inject({ url: '/maximo/j_security_check', method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `j_username=maxadmin&j_password=${password}` });
+                for (let i = 0; i < 3; ++i) {
+                    expect((await form('wrong')).statusCode).to.equal(401);
+                }
+
+                expect((await whoami(maxadmin)).statusCode).to.equal(429);
+                expect((await form('maxadmin')).statusCode).to.equal(429);
             }
             finally {
                 await t.stop();

@@ -1,0 +1,53 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { passwordCredentials } from '../../src/auth/credentials';
+import { maximoError } from '../../src/errors/maximo-error';
+import { header } from '../../src/http/headers';
+
+
+// A form another site's page posts would log the browser in as the attacker's user (login CSRF). Browsers say
+// where a post comes from; the API clients send neither header.
+const refuseCrossSite = (request: Hapi.Request) => {
+
+    const origin = header(request, 'origin');
+    const hosts = [request.info.host, header(request, 'x-forwarded-host')];
+    let originHost: string | undefined;
+    try {
+        originHost = origin === undefined ? undefined : new URL(origin).host;
+    }
+    catch {
+        originHost = '';                            // `null` (a sandboxed or privacy-sensitive page) and the like
+    }
+
+    if (header(request, 'sec-fetch-site') === 'cross-site' || (originHost !== undefined && !hosts.includes(originHost))) {
+        throw maximoError('forbidden', 'A form login is not accepted from another site\'s page.');
+    }
+};
+
+
+// The fields of a form login (`j_username`, `j_password`), as IBM's Java client (FORM mode) and the npm client
+// (LDAP_FORM mode) post them: application/x-www-form-urlencoded. The Java client does not encode the values,
+// so a password holding `&` or `+` cannot reach any server intact that way; that is the client's limit.
+export const formCredentials = (request: Hapi.Request): { userid: string; password: string } => {
+
+    refuseCrossSite(request);
+    const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/x-www-form-urlencoded') {
+        throw maximoError('unsupportedMedia', `A form login is sent as application/x-www-form-urlencoded with j_username and j_password, not as ${type || 'a body without a content type'}.`);
+    }
+
+    const fields = new URLSearchParams(Buffer.isBuffer(request.payload) ? request.payload.toString('utf8') : '');
+    const userid = fields.get('j_username');
+    const password = fields.get('j_password');
+    if (!userid || password === null) {
+        throw maximoError('badRequest', 'A form login needs the fields j_username and j_password.');
+    }
+
+    // The npm client's LDAP_FORM login sends its Basic header too: it must be the same login, not a second one.
+    const alongside = passwordCredentials(request);
+    if (alongside && (alongside.userid.toUpperCase() !== userid.toUpperCase() || alongside.password !== password)) {
+        throw maximoError('badRequest', `The ${alongside.method} header of this form login names another login than its form; send one login.`);
+    }
+
+    return { userid, password };
+};
