@@ -27,6 +27,8 @@ experiment('configuration', () => {
         const options = loadOptions({ PORT: '9000', OSPREY_DEMO: '0', OSPREY_MAX_BODY: '2mb', OSPREY_MAX_PAGE_SIZE: '50', DATABASE_URL: 'postgres://u@h:5432/db', OSPREY_ADMIN_USER: 'boss', OSPREY_ADMIN_PASSWORD: 'secret-pass', OSPREY_CONTEXT_ROOT: 'eam' });
         expect(options).to.include({ port: 9000, demo: false, maxBody: 2 * 1024 * 1024, maxPageSize: 50, databaseUrl: 'postgres://u@h:5432/db', adminUser: 'boss', contextRoot: 'eam' });
         expect(loadOptions({ OSPREY_MAX_BODY: '4096' }).maxBody).to.equal(4096);
+        expect(loadOptions({ OSPREY_UI_BASE: 'https://eam.example.com/' }).uiBase).to.equal('https://eam.example.com');
+        expect(loadOptions({}).uiBase).to.not.exist();
     });
 
     test('a config file overrides the environment', () => {
@@ -42,9 +44,9 @@ experiment('configuration', () => {
 
     test('bad values stop the start with a message naming every setting', () => {
 
-        const error = expect(() => loadOptions({ PORT: 'eighty', DATABASE_URL: 'mysql://x', OSPREY_MAX_BODY: 'lots', OSPREY_ADMIN_USER: 'boss' })).to.throw(ConfigError);
+        const error = expect(() => loadOptions({ PORT: 'eighty', DATABASE_URL: 'mysql://x', OSPREY_MAX_BODY: 'lots', OSPREY_ADMIN_USER: 'boss', OSPREY_UI_BASE: 'ftp://eam' })).to.throw(ConfigError);
         expect(error.message).to.startWith('Invalid configuration:');
-        for (const name of ['PORT', 'DATABASE_URL', 'OSPREY_MAX_BODY', 'OSPREY_ADMIN_USER']) {
+        for (const name of ['PORT', 'DATABASE_URL', 'OSPREY_MAX_BODY', 'OSPREY_ADMIN_USER', 'OSPREY_UI_BASE']) {
             expect(error.message).to.contain(`- ${name}`);
         }
     });

@@ -31,12 +31,12 @@ const admin = { demo: false, adminUser: 'boss', adminPassword: 'boss-password' }
 for (const database of testDatabases) {
     experiment(`migration (${database.name})`, () => {
 
-        test('a new attribute and child are added on restart; the data stays', async () => {
+        test('a new attribute and child are added on restart; the data stays, that of an attribute no longer stored too', async () => {
 
             const dir = copyFixture();
             const created = await database.create();
             const first = await startTestServer(database, { ...admin, structures: dir, databaseUrl: created.url });
-            await first.server.app.osprey.knex('pump').insert({ pumpnum: 'P1', siteid: 'BEDFORD', description: 'Main pump', flow: 12.5 });
+            await first.server.app.osprey.knex('pump').insert({ pumpnum: 'P1', siteid: 'BEDFORD', description: 'Main pump', flow: 12.5, running: true });
             expect((await first.inject({ url: '/maximo/oslc/whoami', headers: maxauth('boss', 'boss-password') })).result.isAdmin).to.be.true();
             if (database.name !== 'sqlite') {
                 // As a database made before text columns were given the code-point collation.
@@ -49,6 +49,7 @@ for (const database of testDatabases) {
                 .replace('primaryKey: [siteid, pumpnum]\n', 'primaryKey: [siteid, pumpnum]\nindexes: [[siteid, vendor]]\n')
                 .replace('  ratedkw: { type: integer, index: true }', '  ratedkw: { type: bigint, index: true }\n  vendor: { type: upper, length: 20, index: true }')
                 .replace('description: { type: aln, length: 50 }', 'description: { type: aln, length: 80 }')
+                .replace('running: { type: yorn }', 'running: { type: yorn, persistent: false }')
                 .replace('  doclinks: { attachments: true }', '  doclinks: { attachments: true }\n  curve:\n    object: PUMPCURVE\n    uniqueColumn: curveid\n    primaryKey: [point]\n    join: { pumpnum: pumpnum, siteid: siteid }\n    attributes:\n      curveid: { type: bigint, generated: true }\n      pumpnum: { type: upper, length: 12 }\n      siteid: { type: upper, length: 8 }\n      point: { type: integer, required: true }'));
             const second = await startTestServer(database, { ...admin, structures: dir, databaseUrl: created.url });
             const knex = second.server.app.osprey.knex;
@@ -59,6 +60,9 @@ for (const database of testDatabases) {
             const read = await second.inject({ url: `/maximo/oslc/os/mxtestpump/${id}`, headers: maxauth('boss', 'boss-password') });
             expect(read.result).to.include({ vendor: 'ACME', flow: 12.5, curve_collectionref: `${read.result.href}/curve` });
             expect(read.result.status).to.not.exist();
+            // Declared persistent: false, its column stays with its data, neither read nor written.
+            expect(read.result.running).to.not.exist();
+            expect(Boolean((await knex('pump').where({ pumpnum: 'P1' }).first()).running)).to.be.true();
             const indexes = database.name === 'sqlite' ?
                 await knex('sqlite_master').where({ type: 'index', tbl_name: 'pump' }).pluck('name') :
                 await knex('pg_indexes').where({ tablename: 'pump' }).pluck('indexname');

@@ -34,6 +34,7 @@ const requests: Record<Use, (extra: string) => Hapi.ServerInjectOptions> = {
     update: (extra) => ({ method: 'POST', url: `${wo}?lean=1${extra}`, headers: { 'x-method-override': 'PATCH' }, payload: { description: 'refused update' } }),
     delete: (extra) => ({ method: 'DELETE', url: `${wos}/_QkVERk9SRC8xMDAx?lean=1${extra}` }),
     info: (extra) => ({ url: `${home}/whoami?lean=1${extra}` }),
+    schema: (extra) => ({ url: `${home}/jsonschemas/mxapiwodetail?lean=1${extra}` }),
     permission: (extra) => ({ url: `${home}/permission/allowedappoptions?lean=1&app=WOTRACK${extra}` }),
     login: (extra) => ({ url: `${home}/login?lean=1${extra}` }),
     formlogin: (extra) => ({ method: 'POST', url: `${home}/j_security_check?lean=1${extra}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'j_username=wilson&j_password=wilson' }),
@@ -288,7 +289,7 @@ for (const database of testDatabases) {
                 [{ method: 'PATCH', url: wo, headers: { esigreason: 'because' }, payload: { description: 'refused' } }, 'esigreason'],
                 [{ method: 'PATCH', url: wo, headers: { 'x-method-override': 'PATCH' }, payload: { description: 'refused' } }, 'x-method-override'],
                 [{ method: 'PATCH', url: `${wo}?oslc.select=wonum`, payload: { description: 'refused' } }, 'oslc.select'],
-                [{ method: 'PATCH', url: `${wo}?ignorers=1`, payload: { description: 'refused' } }, 'ignorers'],
+                [{ method: 'PATCH', url: `${wo}?ignorers=1`, headers: { 'if-match': '"1"' }, payload: { description: 'refused' } }, 'ignorers'],
                 [{ method: 'PATCH', url: `${wo}?checkesig=1`, payload: { description: 'refused' } }, 'checkesig'],
                 [{ method: 'PATCH', url: `${wo}?collectioncount=1`, payload: { description: 'refused' } }, 'collectioncount'],
                 [{ method: 'POST', url: wos, headers: { 'if-match': '"1"' }, payload: { siteid: 'BEDFORD', description: 'refused' } }, 'if-match'],
@@ -314,7 +315,8 @@ for (const database of testDatabases) {
             expectRefused(await inject({ url: wos, headers: { transactionid: 'x1' } }), 'transactionid');
             expectRefused(await inject({ url: wos, headers: { 'x-method-override': 'PATCH' } }), 'x-method-override');
             expectRefused(await inject({ url: wo, headers: { 'if-match': '"1"' } }), 'if-match');
-            expectRefused(await inject({ url: `${home}/jsonschemas/mxapiwodetail?oslc.select=wonum` }), 'oslc.select');
+            expectRefused(await inject({ url: `${home}/jsonschemas/mxapiwodetail?oslc.properties=wonum` }), 'oslc.properties');
+            expectRefused(await inject({ url: `${home}/whoami?oslc.select=userid` }), 'oslc.select');
             expectRefused(await inject({ url: `${wos}?distinct=status&oslc.pageSize=5` }), 'oslc.pageSize');
             expectRefused(await inject({ url: `${wos}?gbcols=status,count.*&oslc.orderBy=-status` }), 'oslc.orderBy');
             expectRefused(await inject({ url: `${wos}?gbfilter=count>1` }), 'gbfilter');

@@ -5,7 +5,10 @@ import { homeHref } from '../../src/http/hrefs';
 import { homeRoutes } from '../../src/http/homes';
 import { structureOf } from '../../src/http/structure';
 import { apiHome, apimetaEntry, errorMessage, license, member, products, structureList, systemInfo, whoami } from './documents';
-import { jsonSchema, mboSchema } from './json-schema';
+import { parseSelect } from '../../src/query/select';
+import { planSelect } from '../../src/records/select-plan';
+import { selectSettings } from '../resources/request';
+import { jsonSchema, mboSchema, selectionSchema } from './json-schema';
 import { memberMetric, mmi } from './metrics';
 import { allowedAppOptions, allowedApps, osAuthorized, osAuthorizedUnnamed } from './permissions';
 
@@ -79,7 +82,15 @@ export const info: Hapi.Plugin<unknown> = {
                     handler: (request) => {
 
                         const structure = structureOf(request);
-                        return jsonSchema(structure, osprey.registry.domains(), `${homeHref(request, osprey.options.contextRoot)}/jsonschemas/${structure.id}`);
+                        const href = `${homeHref(request, osprey.options.contextRoot)}/jsonschemas/${structure.id}`;
+                        const select = request.query['oslc.select'] as string | undefined;
+                        if (!select?.trim()) {
+                            return jsonSchema(structure, osprey.registry.domains(), href);
+                        }
+
+                        // oslc.select keeps the part of the structure it names, as a record selected so renders it.
+                        const plan = planSelect(structure.root, parseSelect(select), selectSettings(request, structure.root, 'oslc.select'));
+                        return selectionSchema(structure, structure.root, plan, { domains: osprey.registry.domains(), records: true, rowstamps: true, internalValues: false, collectionRefs: true }, { href });
                     }
                 }
             }

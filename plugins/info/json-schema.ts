@@ -1,52 +1,63 @@
 import type { DomainDef } from '../../src/structures/definition';
-import type { BusinessObject, Structure } from '../../src/structures/registry';
+import type { Attribute, BusinessObject, Structure } from '../../src/structures/registry';
+import type { SelectPlan } from '../../src/records/select-plan';
 import { typeTable } from '../../src/structures/types';
 
 
+type Schema = Record<string, unknown>;
+
+// One attribute in Maximo's jsonschemas shape (draft-04 with Maximo's extras).
+const attributeSchema = (attr: Attribute, domains: ReadonlyMap<string, DomainDef>): Schema => {
+
+    const entry = typeTable[attr.type];
+    const property: Schema = {
+        type: entry.jsonType,
+        subType: attr.type.toUpperCase(),
+        title: attr.title ?? attr.name,
+        persistent: attr.persistent,
+        searchType: attr.search ? 'WILDCARD' : 'EXACT'
+    };
+    if (attr.description) {
+        property.description = attr.description;
+    }
+
+    if (entry.family === 'string' && (attr.length ?? entry.defaultLength)) {
+        property.maxLength = attr.length ?? entry.defaultLength;
+    }
+
+    if (entry.family === 'date' || entry.family === 'datetime') {
+        property.format = entry.family === 'date' ? 'date' : 'date-time';
+    }
+
+    if (entry.family === 'decimal') {
+        property.scale = attr.scale ?? entry.defaultScale;
+    }
+
+    if (attr.domain) {
+        property.domain = attr.domain;
+        property.enum = domains.get(attr.domain)!.values.map((value) => value.value);
+    }
+
+    if (attr.generated || attr.readonly) {
+        property.readOnly = true;
+    }
+
+    if (attr.default !== undefined) {
+        property.default = attr.default;
+    }
+
+    return property;
+};
+
+const required = (attributes: Iterable<Attribute>) => [...attributes].filter((attr) => attr.required && !attr.autokey).map((attr) => attr.name);
+
 // The JSON Schema of an object structure in Maximo's jsonschemas shape (draft-04 with Maximo's extras); of a
 // business object alone (jsonmboschemas) without its children, which belong to structures.
-const objectSchema = (object: BusinessObject, domains: ReadonlyMap<string, DomainDef>, children = true): Record<string, unknown> => {
+const objectSchema = (object: BusinessObject, domains: ReadonlyMap<string, DomainDef>, children = true): Schema => {
 
-    const properties: Record<string, unknown> = {};
+    const properties: Schema = {};
     for (const attr of object.attributes.values()) {
-        const entry = typeTable[attr.type];
-        const property: Record<string, unknown> = {
-            type: entry.jsonType,
-            subType: attr.type.toUpperCase(),
-            title: attr.title ?? attr.name,
-            persistent: attr.persistent,
-            searchType: attr.search ? 'WILDCARD' : 'EXACT'
-        };
-        if (attr.description) {
-            property.description = attr.description;
-        }
-
-        if (entry.family === 'string' && (attr.length ?? entry.defaultLength)) {
-            property.maxLength = attr.length ?? entry.defaultLength;
-        }
-
-        if (entry.family === 'date' || entry.family === 'datetime') {
-            property.format = entry.family === 'date' ? 'date' : 'date-time';
-        }
-
-        if (entry.family === 'decimal') {
-            property.scale = attr.scale ?? entry.defaultScale;
-        }
-
-        if (attr.domain) {
-            property.domain = attr.domain;
-            property.enum = domains.get(attr.domain)!.values.map((value) => value.value);
-        }
-
-        if (attr.generated || attr.readonly) {
-            property.readOnly = true;
-        }
-
-        if (attr.default !== undefined) {
-            property.default = attr.default;
-        }
-
-        properties[attr.name] = property;
+        properties[attr.name] = attributeSchema(attr, domains);
     }
 
     for (const child of children ? object.children.values() : []) {
@@ -57,19 +68,23 @@ const objectSchema = (object: BusinessObject, domains: ReadonlyMap<string, Domai
     return {
         type: 'object',
         properties,
-        required: [...object.attributes.values()].filter((attr) => attr.required && !attr.autokey).map((attr) => attr.name),
+        required: required(object.attributes.values()),
         pk: [...object.primaryKey],
         uniqueid: object.uniqueColumn
     };
 };
 
-export const jsonSchema = (structure: Structure, domains: ReadonlyMap<string, DomainDef>, href: string): Record<string, unknown> => ({
+const header = (structure: Structure, object: BusinessObject, href: string | undefined): Schema => ({
     $schema: 'http://json-schema.org/draft-04/schema#',
     resource: structure.name,
     title: structure.def.title ?? structure.name,
     description: structure.def.description ?? '',
-    href,
-    objectName: structure.root.name,
+    ...href === undefined ? {} : { href },
+    objectName: object.name
+});
+
+export const jsonSchema = (structure: Structure, domains: ReadonlyMap<string, DomainDef>, href: string): Schema => ({
+    ...header(structure, structure.root, href),
     ...objectSchema(structure.root, domains)
 });
 
@@ -81,3 +96,88 @@ export const mboSchema = (object: BusinessObject, domains: ReadonlyMap<string, D
     objectName: object.name,
     ...objectSchema(object, domains, false)
 });
+
+// What an answer carries besides the selected attributes: it shapes the schema of a selection as it shapes the
+// records (ignorers, internalvalues, ignorecollectionref), and domain values are no records (no href, rowstamp).
+export interface AnswerShape {
+    readonly domains: ReadonlyMap<string, DomainDef>;
+    readonly records: boolean;
+    readonly rowstamps: boolean;
+    readonly internalValues: boolean;
+    readonly collectionRefs: boolean;
+}
+
+const text = { type: 'string' };
+
+// The schema of the objects a select plan renders (src/records/serialize.ts), key for key: its attributes under
+// their keys, with their `_description` (and `_maxvalue`); child rows and 1:n related records as arrays, a 1:1
+// related record as an object; aggregates nested under their link as they render; href and the rest.
+const planSchema = (plan: SelectPlan, shape: AnswerShape, child: boolean): Schema => {
+
+    const properties: Schema = {};
+    if (shape.records) {
+        properties.href = text;
+        if (shape.rowstamps) {
+            properties._rowstamp = text;
+        }
+
+        if (child) {
+            properties.localref = text;
+        }
+    }
+
+    for (const { attr, key } of plan.attributes) {
+        properties[key] = attributeSchema(attr, shape.domains);
+        if (attr.domain) {
+            properties[`${key}_description`] = text;
+            if (shape.internalValues && shape.domains.get(attr.domain)?.type === 'SYNONYM') {
+                properties[`${key}_maxvalue`] = text;
+            }
+        }
+    }
+
+    if (plan.weblink) {
+        properties[plan.weblink.key] = { type: 'string', format: 'uri' };
+    }
+
+    if (plan.allowedActions) {
+        properties.allowedactions = { type: 'object' };
+    }
+
+    if (shape.records && shape.collectionRefs && plan.all) {
+        for (const name of plan.object.children.keys()) {
+            properties[`${name}_collectionref`] = text;
+        }
+    }
+
+    for (const { link, key, plan: linked } of plan.links) {
+        const schema = { ...planSchema(linked, shape, link.child), objectName: link.object.name };
+        properties[key] = link.many ? { type: 'array', items: schema } : schema;
+    }
+
+    for (const { path, fn } of plan.aggregates) {
+        let target = properties;
+        for (const key of path.slice(0, -1)) {
+            const nested = (target[key] ??= { type: 'object', properties: {} }) as Schema;
+            target = nested.properties as Schema;
+        }
+
+        target[path[path.length - 1]!] = { type: fn === 'count' ? 'integer' : 'number' };
+    }
+
+    return {
+        type: 'object',
+        properties,
+        required: plan.attributes.filter(({ attr }) => attr.required && !attr.autokey).map(({ key }) => key),
+        pk: [...plan.object.primaryKey],
+        uniqueid: plan.object.uniqueColumn
+    };
+};
+
+// The schema of what a select answers (jsonschemas with oslc.select, addschema=1): the structure's header, the
+// selected object's keys; `plan` undefined is a collection's members without a select, which carry only href.
+export const selectionSchema = (structure: Structure, object: BusinessObject, plan: SelectPlan | undefined, shape: AnswerShape, options: { href?: string; child?: boolean } = {}): Schema => {
+
+    const body = plan ? planSchema(plan, shape, options.child ?? false) : { type: 'object', properties: { href: text }, required: [], pk: [...object.primaryKey], uniqueid: object.uniqueColumn };
+    return { ...header(structure, object, options.href), ...body };
+};

@@ -10,6 +10,7 @@ import { parseOrderBy } from '../../src/query/order';
 import { QueryError } from '../../src/query/query-error';
 import { orderedColumn, valuePlaceholder } from '../../src/query/sql-types';
 import { parseWhere } from '../../src/query/where';
+import { notStored } from '../../src/records/computed';
 import type { Row } from '../../src/records/find';
 import type { Attribute, BusinessObject, Structure } from '../../src/structures/registry';
 import { toJson, typeTable, type JsonValue } from '../../src/structures/types';
@@ -23,7 +24,11 @@ import { collectionHref, text } from './request';
 const attributeOf = (structure: Structure, name: string, parameter: string, position: number): Attribute => {
 
     const attr = structure.root.attributes.get(name);
-    if (!attr?.persistent || attr.secret) {
+    if (attr && !attr.persistent) {
+        throw new QueryError(parameter, position, notStored(structure.root, attr));
+    }
+
+    if (!attr || attr.secret) {
         throw new QueryError(parameter, position, `${name} is not an attribute of ${structure.root.name}`);
     }
 

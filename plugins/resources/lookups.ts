@@ -8,6 +8,8 @@ import { withoutMissingParams } from '../../src/query/params';
 import { parseWhere } from '../../src/query/where';
 import { domainValues, domainValuesQuery } from '../../src/records/domain-values';
 import { findChild, type Row } from '../../src/records/find';
+import { parseSelect } from '../../src/query/select';
+import { planSelect, type SelectPlan } from '../../src/records/select-plan';
 import { completeNew, parseItem } from '../../src/records/input';
 import type { AttributeError } from '../../src/errors/maximo-error';
 import type { LookupDef } from '../../src/structures/definition';
@@ -111,12 +113,18 @@ const lookupOf = (structure: Structure, object: BusinessObject, name: string): L
     return lookup;
 };
 
-// Domain values are not records: a member holds the selected columns (value and description by default).
-const renderDomainValues = (request: Hapi.Request, rows: Row[]): Row[] => {
+// Domain values are not records: a member holds the selected columns (value, description and maxvalue by default).
+const defaultDomainPlan = planSelect(domainValues.root, parseSelect('value,description,maxvalue'), { parameter: 'oslc.select' });
+
+const domainPlan = (request: Hapi.Request): SelectPlan => {
 
     const selected = text(request.query['oslc.select']) ?? text(request.query['oslc.properties']);
-    const plan = selected?.trim() ? readSelect(request, domainValues.root) : undefined;
-    const names = plan ? plan.attributes.map(({ attr, key }) => [attr.name, key] as const) : [['value', 'value'], ['description', 'description'], ['maxvalue', 'maxvalue']] as const;
+    return selected?.trim() ? readSelect(request, domainValues.root) : defaultDomainPlan;
+};
+
+const renderDomainValues = (plan: SelectPlan, rows: Row[]): Row[] => {
+
+    const names = plan.attributes.map(({ attr, key }) => [attr.name, key] as const);
     return rows.map((row) => Object.fromEntries(names.filter(([name]) => row[name] !== null && row[name] !== undefined).map(([name, key]) => [key, name === 'valueid' ? Number(row[name]) : row[name]])));
 };
 
@@ -132,7 +140,8 @@ export const readLookup: Hapi.Lifecycle.Method = async (request) => {
     const href = `${origin(request)}${request.path}`;
     if (lookup.domain) {
         const from = domainValuesQuery(osprey.knex, osprey.registry.domain(lookup.domain)!);
-        return await readPage(request, { object: domainValues.root, pageSize: domainValues.def.pageSize, rows: filtered(request, domainValues, { from }), href, memberBase: href, defaultOrder: '+valueid', render: renderDomainValues });
+        const plan = domainPlan(request);
+        return await readPage(request, { structure: domainValues, object: domainValues.root, pageSize: domainValues.def.pageSize, rows: filtered(request, domainValues, { from }), href, memberBase: href, defaultOrder: '+valueid', plan, render: (rows) => renderDomainValues(plan, rows) });
     }
 
     const target = osprey.registry.get(lookup.structure!)!;
@@ -140,5 +149,5 @@ export const readLookup: Hapi.Lifecycle.Method = async (request) => {
     const parsed = lookup.where ? parseWhere(lookup.where, 'lookup where') : undefined;
     const where = parsed && context.partial ? withoutMissingParams(parsed, context.row) : parsed;
     const rows = filtered(request, target, where ? { also: { where, params: context.row, parameter: 'lookup where' } } : {});
-    return await readPage(request, { object: target.root, pageSize: target.def.pageSize, rows, href, memberBase: collectionHref(request, target), defaultOrder: `+${lookup.value ?? name}` });
+    return await readPage(request, { structure: target, object: target.root, pageSize: target.def.pageSize, rows, href, memberBase: collectionHref(request, target), defaultOrder: `+${lookup.value ?? name}` });
 };

@@ -13,6 +13,7 @@ import type { BusinessObject, Structure } from '../../src/structures/registry';
 import { filtered } from './filter';
 import { distinctValues, groups } from './groups';
 import { generateReport, listReports } from './reports';
+import { selectionSchema } from '../info/json-schema';
 import { collectionHref, flag, readSelect, serializeOptions, text } from './request';
 
 
@@ -70,6 +71,8 @@ export const pageSizeOf = (request: Hapi.Request, defaultSize?: number): number 
 // or a record's child rows — under a collection href, with members rendered by the request's select (or by
 // `plan`, or by `render` for rows that are not records).
 export interface PageSource {
+    /** The structure the members belong to (a child collection's is its record's): the schema of addschema=1. */
+    readonly structure: Structure;
     readonly object: BusinessObject;
     /** The page size when the request sends no oslc.pageSize (100 when undefined). */
     readonly pageSize: number | undefined;
@@ -85,7 +88,8 @@ export interface PageSource {
     readonly plan?: SelectPlan;
     /** The members are child rows of a record (they carry localref). */
     readonly child?: boolean;
-    readonly render?: (request: Hapi.Request, rows: Row[]) => Row[];
+    /** Rows that are not records (a domain's values), rendered as `plan` selects them, without href or rowstamp. */
+    readonly render?: (rows: Row[]) => Row[];
 }
 
 // One page of a collection (CONTRACT §3): select, order, offset or stable paging, counts, page links.
@@ -111,12 +115,16 @@ export const readPage = async (request: Hapi.Request, source: PageSource): Promi
     }
 
     const search = url.search;
+    // As in Maximo, the schema comes with the page that asks for it: the page links leave addschema out.
+    url.searchParams.delete('addschema');
     const paging = pager(request, object, base, url, pageSize, source.defaultOrder);
     const rows = await paging.query(rowsWhere).select('q0.*').limit(pageSize + 1) as Row[];
     const page = rows.slice(0, pageSize);
     const hrefs = page.map((row) => `${source.memberBase}/${memberId(object, row)}`);
     // Without a select, members carry only their href (Maximo's rule).
-    const member = source.render ? source.render(request, page) : plan ? await serializeRows(osprey.db, plan, page, hrefs, serializeOptions(request), source.child) : hrefs.map((href) => ({ href }));
+    const addSchema = flag(request.query.addschema);
+    const options = (plan && !source.render) || addSchema ? serializeOptions(request) : undefined;
+    const member = source.render ? source.render(page) : plan ? await serializeRows(osprey.db, plan, page, hrefs, options!, source.child) : hrefs.map((href) => ({ href }));
     const responseInfo: Row = { href: `${base}${search}`, pagenum: paging.page };
     if (rows.length > pageSize) {
         responseInfo.nextPage = { href: paging.next(page[page.length - 1]!) };
@@ -129,6 +137,15 @@ export const readPage = async (request: Hapi.Request, source: PageSource): Promi
     if (total !== undefined) {
         responseInfo.totalCount = total;
         responseInfo.totalPages = Math.ceil(total / pageSize);
+    }
+
+    // addschema=1 (IBM's guide, "JSON Schema"): the schema of the members as selected, inline in responseInfo.
+    if (addSchema) {
+        const { structure } = source;
+        const { domains, rowstamps, internalValues, collectionRefs, home } = options!;
+        const shape = { domains, records: !source.render, rowstamps, internalValues: internalValues === true, collectionRefs };
+        const href = osprey.registry.get(structure.name) === structure ? `${home}/jsonschemas/${structure.id}` : undefined;
+        responseInfo.schema = selectionSchema(structure, object, plan, shape, { href, child: source.child });
     }
 
     return { href: base, member, responseInfo };
@@ -163,5 +180,5 @@ export const readCollection: Hapi.Lifecycle.Method = async (request, h) => {
 
     // gbrange without gbcols never gets here: the parameter gate (src/http/parameters.ts) refuses it on a page.
     const base = collectionHref(request, structure);
-    return await readPage(request, { object: structure.root, pageSize: structure.def.pageSize, rows: filtered(request, structure), href: base, memberBase: base });
+    return await readPage(request, { structure, object: structure.root, pageSize: structure.def.pageSize, rows: filtered(request, structure), href: base, memberBase: base });
 };

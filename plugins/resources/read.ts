@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 
 import { ownerRule, requireRight } from '../../src/auth/access';
 import type { Db } from '../../src/db/db';
+import { rowstampColumn } from '../../src/db/migrate';
 import { maximoError } from '../../src/errors/maximo-error';
 import { structureOf } from '../../src/http/structure';
 import { findById, findChild, type Row } from '../../src/records/find';
@@ -41,7 +42,7 @@ export const readMember: Hapi.Lifecycle.Method = async (request, h) => {
     const row = await memberRow(request, structure);
     const href = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
     const [record] = await serializeRows(request.server.app.osprey.db, plan, [row], [href], serializeOptions(request));
-    return h.response(record).etag(String(record!._rowstamp));
+    return h.response(record).etag(String(row[rowstampColumn]));
 };
 
 // GET {home}/os/{os}/{id}/{child}: one child collection of a record, paged, filtered, ordered and counted like a
@@ -69,7 +70,7 @@ export const readChildren: Hapi.Lifecycle.Method = async (request) => {
         }
 
         const href = `${parentHref}/${child.name}`;
-        return await readPage(request, { object: child.object, pageSize: structure.def.pageSize, rows, href, memberBase: href, plan, child: true });
+        return await readPage(request, { structure, object: child.object, pageSize: structure.def.pageSize, rows, href, memberBase: href, plan, child: true });
     }
 
     const db = request.server.app.osprey.db;

@@ -27,15 +27,17 @@ export const collectionHref = (request: Hapi.Request, structure: Structure): str
 // A query parameter as one string: the last of a repeated one.
 export const text = (value: unknown): string | undefined => (Array.isArray(value) ? String(value[value.length - 1]) : value === undefined ? undefined : String(value));
 
-// The select of a read: oslc.select, else oslc.properties; undefined when neither is sent.
-const selectSettings = (request: Hapi.Request, object: BusinessObject, parameter: string, settings: Partial<SelectSettings>): SelectSettings => {
+// How names of a select resolve on this object for this request (the jsonschemas route resolves them so too).
+export const selectSettings = (request: Hapi.Request, object: BusinessObject, parameter: string, settings: Partial<SelectSettings> = {}): SelectSettings => {
 
-    const registry = request.server.app.osprey.registry;
+    const { registry, options } = request.server.app.osprey;
     const structure = registry.byObject(object.name);
+    const ui = options.uiBase === undefined ? undefined : `${options.uiBase}/${options.contextRoot}/ui/`;
     // Secret attributes may be named where a reveal rule exists (an API key's value); others never render.
-    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: object.name === apiKeyObject, ...settings };
+    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: object.name === apiKeyObject, ui, ...settings };
 };
 
+// The select of a read: oslc.select, else oslc.properties; undefined when neither is sent.
 export const readSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan => {
 
     const select = text(request.query['oslc.select']);
@@ -69,6 +71,8 @@ export const serializeOptions = (request: Hapi.Request): SerializeOptions => {
         home: homeHref(request, request.server.app.osprey.options.contextRoot),
         dropNulls: flagOf(request.query._dropnulls) !== false,
         collectionRefs: !flag(request.query.ignorecollectionref),
+        rowstamps: !flag(request.query.ignorers),
+        internalValues: flag(request.query.internalvalues),
         domains: request.server.app.osprey.registry.domains(),
         allowedActions: allowedActions(request.server.app.osprey.registry, request.auth.credentials.user as UserProfile)
     };
@@ -82,7 +86,8 @@ export const writeContext = (request: Hapi.Request): WriteContext => {
         now: new Date(),
         batchErrors: flag(header(request, 'batcherror')),
         allowEvents: !['0', 'false'].includes(header(request, 'x-allow-events') ?? ''),
-        transactionId: header(request, 'transactionid')
+        transactionId: header(request, 'transactionid'),
+        ignoreRowstamps: flag(request.query.ignorers)
     };
 };
 

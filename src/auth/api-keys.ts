@@ -49,6 +49,11 @@ export class ApiKeys {
             throw new Error(`${this.structure.file}: the API-key structure needs the attributes ${missing.join(', ')}`);
         }
 
+        // active is worked out when a key is read (src/records/computed.ts); a stored flag would outlive the expiry.
+        if (this.structure?.root.attributes.get('active')?.persistent) {
+            throw new Error(`${this.structure.file}: the API-key attribute active is computed when a key is read; declare it persistent: false`);
+        }
+
         // Without it any user could make keys for an administrator: the owner rule is what keeps users to their own.
         if (this.structure && this.structure.def.access.owner !== 'userid') {
             throw new Error(`${this.structure.file}: the API-key structure needs access: owner: userid`);

@@ -191,7 +191,8 @@ export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind
         }
 
         const existing = Object.keys(await knex(object.table).columnInfo()).map((name) => name.toLowerCase());
-        const declared = new Set(object.columns.map((attr) => attr.name));
+        // A column of an attribute now declared `persistent: false` stays as it is, neither read nor written.
+        const declared = new Set(object.attributes.keys());
         for (const column of existing) {
             if (column !== rowstampColumn && !declared.has(column)) {
                 problems.push(`${object.table}.${column} holds data but no structure declares attribute "${column}" any more: declare it again (it can be readonly), or drop the column yourself if its data is not needed`);

@@ -17,7 +17,7 @@ import { unservedRoutes } from './unserved';
 // A request's *use* is its route, and on the two collection routes what it asks: a GET of …/os/{os} is a page,
 // a distinct, a group-by or a report action; a POST to it is a create, a sync or a bulk.
 
-export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'health'] as const;
+export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'health'] as const;
 export type Use = typeof uses[number];
 
 export const useLabels: Readonly<Record<Use, string>> = {
@@ -35,7 +35,8 @@ export const useLabels: Readonly<Record<Use, string>> = {
     bulk: 'a bulk (POST …/os/{os} with x-method-override: BULK)',
     update: 'a record update (PATCH, PUT, or POST with x-method-override, on …/os/{os}/{id})',
     delete: 'a delete (DELETE …/os/{os}/{id})',
-    info: 'an information endpoint ({home}, systeminfo, whoami, products, license, members, mmi, apimeta, jsonschemas, jsonmboschemas)',
+    info: 'an information endpoint ({home}, systeminfo, whoami, products, license, members, mmi, apimeta, jsonmboschemas)',
+    schema: 'a JSON schema ({home}/jsonschemas/{os})',
     permission: 'a permission question ({home}/permission/…)',
     login: 'a login ({home}/login)',
     formlogin: 'a form login (POST …/j_security_check)',
@@ -83,7 +84,7 @@ const authenticated = uses.filter((use) => use !== 'health' && use !== 'logout' 
 // A form login takes its credentials from the form (maxauth or Basic beside it must name the same login).
 const credentialed = uses.filter((use) => use !== 'formlogin');
 const formCredentials = 'a form login carries its credentials in the form (j_username, j_password)';
-const hrefs: Use[] = ['page', 'groups', 'listreports', 'member', 'children', 'child', 'lookup', ...answersRecord, 'info', 'login', 'formlogin'];
+const hrefs: Use[] = ['page', 'groups', 'listreports', 'member', 'children', 'child', 'lookup', ...answersRecord, 'info', 'schema', 'login', 'formlogin'];
 
 // The npm client sends lean=1 on every request: the common values are compared without making strings.
 const isOn = (value: string) => flagOf(value) === true;
@@ -134,7 +135,7 @@ const stablePaging = (query: Record<string, unknown>) => (query.stablepaging !==
 
 export const queryParameters: readonly Known[] = [
     { name: 'oslc.where', meaning: 'filters the records', sentBy: { npm: 'QueryBuilder.where/orWhere/whereIn/whereNotIn/whereLike/whereNull/whereNotNull; findAll, findPaginated, count, findDistinct with a where', java: 'ResourceSet.where' }, supported: [...filtering, 'children'] },
-    { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService (on jsonschemas)', java: 'ResourceSet.select' }, supported: readsRecords, refused: 'a write answers what the properties header names; a schema is answered whole' },
+    { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService.getObjectStructureSchema/getSchema (on jsonschemas)', java: 'ResourceSet.select' }, supported: [...readsRecords, 'schema'], refused: 'a write answers what the properties header names' },
     { name: 'oslc.properties', meaning: 'as oslc.select', sentBy: { npm: 'ResourceFetch.properties', java: 'ResourceSet.fetchMember, Resource.load with properties' }, supported: readsRecords, refused: 'a write answers what the properties header names',
         // Only one of the two is read: with both, the other would be ignored.
         check: (_value, _request, query) => (query['oslc.select'] === undefined ? undefined : 'oslc.properties and oslc.select say the same thing; send one of them')
@@ -199,11 +200,21 @@ export const queryParameters: readonly Known[] = [
     { name: 'properties', meaning: 'the attributes a write answers with (as the header)', sentBy: { npm: 'ResourceService.action/globalAction with return properties' }, supported: answersRecord, refused: 'reads select with oslc.select' },
     { name: 'allornothing', meaning: '1: the whole bulk in one transaction (as the header)', sentBy: {}, supported: ['bulk'], check: isFlag('allornothing') },
     { name: 'inlinedoc', meaning: 'attached documents inline', sentBy: { npm: 'QueryBuilder.inlineDoc, ResourceFetch.inlineDoc' }, supported: [], refused: 'attachments (doclinks) are not served, so there is no document to inline' },
-    { name: 'ignorers', meaning: 'records without _rowstamp', sentBy: { npm: 'ignoreRowstamp (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'every record carries its _rowstamp, the version optimistic locking checks' },
+    {
+        name: 'ignorers', meaning: 'records without _rowstamp (the record\'s and its rows\'); a write does not check the _rowstamps its body sends', sentBy: { npm: 'ignoreRowstamp (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' },
+        supported: [...readsRecords, ...answersRecord], refused: 'a delete answers no record and has no body whose _rowstamp it could ignore; its check is If-Match',
+        check: (value, request) => isFlag('ignorers')(value) ?? (isOn(value) && request.headers['if-match'] !== undefined ? 'If-Match asks for the very rowstamp check that ignorers=1 turns off; send one of them' : undefined)
+    },
     { name: 'ignorekeyref', meaning: 'records without href and localref', sentBy: { npm: 'ignoreKeyRef (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'hrefs are always rendered' },
-    { name: 'addschema', meaning: 'the JSON schema added to the answer', sentBy: { npm: 'QueryBuilder.addSchema, ResourceFetch.addSchema, SchemaService.getResourceWithSchema' }, supported: [], refused: 'the schema is served at {home}/jsonschemas/{os}, not added to answers' },
+    {
+        name: 'addschema', meaning: 'the JSON schema of the members as selected, in responseInfo.schema', sentBy: { npm: 'QueryBuilder.addSchema, ResourceFetch.addSchema, SchemaService.getResourceWithSchema' }, supported: paged,
+        refused: 'Maximo inlines the schema in a collection\'s responseInfo, which this answer has not; {home}/jsonschemas/{os}?oslc.select=… answers the schema of a selection', check: isFlag('addschema')
+    },
     { name: 'geometryformat', meaning: 'another format of geometry data', sentBy: { npm: 'QueryBuilder.geometryFormat, ResourceFetch.geometryFormat' }, supported: [], refused: 'there are no geometry (spatial) attributes' },
-    { name: 'internalvalues', meaning: 'internal values of synonym domains (status_maxvalue)', sentBy: { npm: 'internalValues (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'internal values are not added to records; a domain lookup (getlist~status) lists each value with its maxvalue' },
+    {
+        name: 'internalvalues', meaning: 'the internal value of each synonym-domain attribute beside it ({attr}_maxvalue)', sentBy: { npm: 'internalValues (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' },
+        supported: [...readsRecords, ...answersRecord], refused: 'it adds to records, and this answer has none', check: isFlag('internalvalues')
+    },
     { name: 'checkesig', meaning: 'answer BMXAA9766E when an e-signature attribute changes', sentBy: { npm: 'QueryBuilder.checkEsig, ResourceFetch.checkEsig' }, supported: [], refused: 'electronic signatures are not served' },
     { name: '_tenantcode', meaning: 'the tenant of a multi-tenant server', sentBy: { java: 'MaximoConnector.connect and disconnect with Options.mt(true)' }, supported: [], refused: 'Osprey serves one tenant' }
 ];
@@ -354,7 +365,7 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'info.osAuthorizedUnnamed': 'permission',
     'info.apimeta': 'info',
     'info.apimetaOne': 'info',
-    'info.jsonschema': 'info',
+    'info.jsonschema': 'schema',
     'auth.login': 'login',
     'auth.loginPost': 'login',
     'auth.formLogin': 'formlogin',

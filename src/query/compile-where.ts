@@ -7,6 +7,7 @@ import type { Literal, Path, Where } from './ast';
 import { QueryError } from './query-error';
 import { foldedColumn, isText, orderedColumn, valuePlaceholder } from './sql-types';
 import { own } from '../structures/own';
+import { notStored } from '../records/computed';
 
 
 // Compiles a parsed oslc.where onto a knex query. Names are resolved against the structure here: an
@@ -83,8 +84,12 @@ const viaHop = (builder: Builder, scope: WhereScope, hop: Hop, inner: (sub: Buil
 const attributeOf = (scope: WhereScope, name: string, position: number): Attribute => {
 
     const attr = scope.object.attributes.get(name);
-    if (!attr || !attr.persistent) {
+    if (!attr) {
         return fail(scope, position, `${name} is not an attribute of ${scope.object.name}.`);
+    }
+
+    if (!attr.persistent) {
+        return fail(scope, position, `${notStored(scope.object, attr)}.`);
     }
 
     if (attr.secret) {

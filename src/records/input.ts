@@ -6,6 +6,7 @@ import type { DomainDef } from '../structures/definition';
 import type { Attribute, BusinessObject } from '../structures/registry';
 import { toDb, toJson, typeTable } from '../structures/types';
 import type { Row } from './find';
+import { domainEntry, internalOf } from './synonyms';
 
 
 // One item of a write body (a record or a child row) checked against its business object: what may be
@@ -47,6 +48,13 @@ const echoed = (name: string, object: BusinessObject) => {
         name === '_bulkid' ||
         name.endsWith('_collectionref') ||
         (name.endsWith('_description') && object.attributes.get(name.slice(0, -'_description'.length))?.domain !== undefined);
+};
+
+// The attribute of a synonym domain whose internal value `{attr}_maxvalue` names.
+const internalValueOf = (name: string, object: BusinessObject, domains: ReadonlyMap<string, DomainDef>): Attribute | undefined => {
+
+    const attr = name.endsWith('_maxvalue') ? object.attributes.get(name.slice(0, -'_maxvalue'.length)) : undefined;
+    return attr?.domain && domains.get(attr.domain)?.type === 'SYNONYM' ? attr : undefined;
 };
 
 const schemas = new WeakMap<Attribute, Joi.Schema>();
@@ -92,6 +100,7 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
         errors.push({ attribute, objectPath, message, reason });
     };
 
+    const internals: [Attribute, unknown][] = [];
     let action: ParsedItem['action'];
     let rowstamp: string | undefined;
     let href: string | undefined;
@@ -128,6 +137,12 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
             continue;
         }
 
+        const synonym = internalValueOf(name, object, settings.domains);
+        if (synonym) {
+            internals.push([synonym, raw]);
+            continue;
+        }
+
         // Attachments are not served yet: inline doclinks would be dropped, so they are refused.
         if (name === 'doclinks' && object.attachments) {
             fail(name, `Attachments (doclinks) of ${object.name} are not supported by this server yet; write the record without them.`, 'badRequest');
@@ -152,6 +167,17 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
         }
 
         checkValue(attr, raw, { ...settings, fixed }, fail, values, transient);
+    }
+
+    // `{attr}_maxvalue` (what internalvalues=1 renders) is derived from the attribute: a body may repeat the one
+    // its value stands for, and cannot write another.
+    for (const [attr, raw] of internals) {
+        const value = attr.name in values ? values[attr.name] : settings.current?.[attr.name];
+        const entry = value === null || value === undefined ? undefined : domainEntry(settings.domains.get(attr.domain!)!, value);
+        const internal = entry && internalOf(entry);
+        if (!failed.has(attr.name) && (internal === undefined || String(raw) !== internal)) {
+            fail(`${attr.name}_maxvalue`, `${attr.name}_maxvalue is the internal value of ${object.name}.${attr.name.toUpperCase()}${internal === undefined ? '' : ` (${internal})`}, which the server derives from it: send ${attr.name} (a value of the domain ${attr.domain}) instead.`);
+        }
     }
 
     return { values, transient, children, action, rowstamp, href, failed };

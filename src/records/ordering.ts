@@ -5,6 +5,7 @@ import { parseOrderBy } from '../query/order';
 import { QueryError } from '../query/query-error';
 import { orderedColumn, valuePlaceholder } from '../query/sql-types';
 import type { Attribute, BusinessObject } from '../structures/registry';
+import { notStored } from './computed';
 
 
 // oslc.orderBy compiled the same way on both databases (README, "Query semantics"):
@@ -25,7 +26,11 @@ export const orderColumns = (object: BusinessObject, text: string | undefined, p
     const columns: OrderColumn[] = [];
     for (const term of text?.trim() ? parseOrderBy(text, parameter) : []) {
         const attr = term.path.length === 1 ? object.attributes.get(term.path[0]!) : undefined;
-        if (!attr?.persistent || attr.secret) {
+        if (attr && !attr.persistent) {
+            throw new QueryError(parameter, term.position, notStored(object, attr));
+        }
+
+        if (!attr || attr.secret) {
             throw new QueryError(parameter, term.position, `${term.path.join('.')} is not an attribute of ${object.name}`);
         }
 

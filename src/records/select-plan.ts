@@ -2,6 +2,7 @@ import type { Aggregate, SelectItem } from '../query/ast';
 import { QueryError } from '../query/query-error';
 import type { Attribute, BusinessObject, Registry, Structure } from '../structures/registry';
 import { own } from '../structures/own';
+import { computedOf, renderedAttributes, type Computed } from './computed';
 
 
 // What a record is rendered with: attributes (under their alias), embedded child collections, related records
@@ -20,21 +21,31 @@ export interface Link {
 }
 
 export interface AggregatePlan {
-    readonly key: string;
+    /**
+     * Where the value sits in a rendered record: nested under the link as IBM's guide shows it
+     * (`openwo._dbcount` → `{"openwo": {"_dbcount": 17}}`, `openwo.actlabhrs._dbsum` →
+     * `{"openwo": {"actlabhrs": {"_dbsum": 2.5}}}`), or at the top under its alias.
+     */
+    readonly path: readonly string[];
     readonly link: Link;
     readonly fn: Aggregate;
     readonly attr?: Attribute;
+    /** The column of the term in the select text. */
+    readonly position: number;
 }
 
 export interface SelectPlan {
     readonly object: BusinessObject;
     /** Every attribute and the child collection links: no select, or `*`. */
     readonly all: boolean;
-    readonly attributes: readonly { readonly attr: Attribute; readonly key: string }[];
+    /** `computed`: the attribute is worked out from the row when it renders (src/records/computed.ts). */
+    readonly attributes: readonly { readonly attr: Attribute; readonly key: string; readonly computed?: Computed }[];
     readonly links: readonly { readonly link: Link; readonly key: string; readonly plan: SelectPlan }[];
     readonly aggregates: readonly AggregatePlan[];
     /** `allowedactions` was named: each record lists the actions its reader may run on it now. */
     readonly allowedActions?: boolean;
+    /** `_weblink` was named: the record's link into the UI, under `key`, is `prefix` followed by its unique id. */
+    readonly weblink?: { readonly key: string; readonly prefix: string };
 }
 
 export interface SelectSettings {
@@ -44,6 +55,8 @@ export interface SelectSettings {
     readonly structure?: Structure;
     /** Secret attributes (an API key's value) are only rendered where their owner asks for them. */
     readonly secrets?: boolean;
+    /** The UI that `_weblink` points into, `{uiBase}/{contextRoot}/ui/`; undefined where none is configured. */
+    readonly ui?: string;
 }
 
 // Names the server always renders, or computes without a column.
@@ -61,9 +74,29 @@ const linkOf = (object: BusinessObject, name: string, settings: SelectSettings):
     return target ? { name, object: target.root, join: relation.join, many: relation.cardinality === 'many', structure: target, child: false } : undefined;
 };
 
-const fail = (settings: SelectSettings, item: SelectItem, message: string): never => {
+const fail = (settings: SelectSettings, item: Pick<SelectItem, 'position'>, message: string): never => {
 
     throw new QueryError(settings.parameter, item.position, message);
+};
+
+// `_weblink`: the link of a record into the Maximo UI (CONTRACT §2), `{ui}?event=loadapp&value={app}&uniqueid={id}`,
+// for records of a structure that names its application, where a UI is configured to link to.
+const weblinkOf = (object: BusinessObject, item: SelectItem, settings: SelectSettings): string => {
+
+    const structure = settings.structure?.root === object ? settings.structure : undefined;
+    if (!structure) {
+        return fail(settings, item, `_weblink links a record of an object structure into the UI; ${object.name} rows have no link of their own`);
+    }
+
+    if (!structure.def.app) {
+        return fail(settings, item, `_weblink links a record into its application in the UI, and ${structure.name} names no application (app: in its YAML)`);
+    }
+
+    if (!settings.ui) {
+        return fail(settings, item, '_weblink links a record into the Maximo UI, and this server serves no UI and is configured with none to link to (OSPREY_UI_BASE)');
+    }
+
+    return `${settings.ui}?event=loadapp&value=${encodeURIComponent(structure.def.app.toLowerCase())}&uniqueid=`;
 };
 
 // `rel.` is Maximo's marker for a relationship name; it is optional here.
@@ -71,18 +104,19 @@ const withoutRel = (path: readonly string[]) => (path[0] === 'rel' && path.lengt
 
 export const planSelect = (object: BusinessObject, items: readonly SelectItem[] | undefined, settings: SelectSettings): SelectPlan => {
 
-    const everything = () => object.columns.filter((attr) => !attr.secret).map((attr) => ({ attr, key: attr.name }));
+    const everything = () => renderedAttributes(object).map((attr) => ({ attr, key: attr.name, computed: computedOf(object, attr) }));
     if (!items) {
         return { object, all: true, attributes: everything(), links: [], aggregates: [] };
     }
 
-    const attributes = new Map<string, { attr: Attribute; key: string }>();
+    const attributes = new Map<string, SelectPlan['attributes'][number]>();
     const links: { link: Link; key: string; plan: SelectPlan }[] = [];
     const aggregates: AggregatePlan[] = [];
     // 1:1 related attributes (`asset.description`, `asset.status`) gather into one nested select per relation.
     const nested = new Map<string, { link: Link; items: SelectItem[] }>();
     let all = false;
     let allowedActions = false;
+    let weblink: SelectPlan['weblink'];
     for (const item of items) {
         if (item.kind === 'star') {
             all = true;
@@ -99,7 +133,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
                 fail(settings, item, `${item.path.join('.')}._db${item.aggregate} needs an attribute of ${link.object.name} (or _dbcount alone)`);
             }
 
-            aggregates.push({ key: item.alias ?? `${item.path.join('.')}._db${item.aggregate}`, link, fn: item.aggregate, attr });
+            aggregates.push({ path: item.alias ? [item.alias] : [link.name, ...attr ? [attr.name] : [], `_db${item.aggregate}`], link, fn: item.aggregate, attr, position: item.position });
             continue;
         }
 
@@ -132,18 +166,36 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             continue;
         }
 
+        if (!attr && name === '_weblink') {
+            weblink = { key: item.alias ?? name, prefix: weblinkOf(object, item, settings) };
+            continue;
+        }
+
         if (!attr || (attr.secret && !settings.secrets)) {
             fail(settings, item, `${item.path.join('.')} is not an attribute or child object of ${object.name}`);
         }
 
-        if (attr!.persistent) {
-            attributes.set(item.alias ?? attr!.name, { attr: attr!, key: item.alias ?? attr!.name });
+        // A transient attribute (a status change's memo) is written, never stored: a record has no value of it.
+        const computed = computedOf(object, attr!);
+        if (!attr!.persistent && !computed) {
+            fail(settings, item, `${object.name}.${attr!.name} is not stored (persistent: false): writes accept it, and a record has no value of it to answer`);
         }
+
+        attributes.set(item.alias ?? attr!.name, { attr: attr!, key: item.alias ?? attr!.name, computed });
     }
 
     for (const [key, { link, items: inner }] of nested) {
         links.push({ link, key, plan: planSelect(link.object, inner, { ...settings, structure: link.structure }) });
     }
 
-    return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions };
+    // An aggregate nests under its link's name: that name cannot also be an attribute or the link's rows.
+    const taken = new Set([...attributes.keys(), ...nested.keys()]);
+    for (const aggregate of aggregates) {
+        if (aggregate.path.length > 1 && taken.has(aggregate.path[0]!)) {
+            const text = aggregate.path.join('.');
+            fail(settings, aggregate, `${text} would nest in "${aggregate.path[0]}", which the select also names for its ${nested.has(aggregate.path[0]!) ? 'related rows' : 'value'}; give the aggregate an alias (${text}--name)`);
+        }
+    }
+
+    return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions, weblink };
 };

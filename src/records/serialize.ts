@@ -7,6 +7,7 @@ import type { Attribute, BusinessObject } from '../structures/registry';
 import { encodeBase64Id } from '../structures/resource-id';
 import { toJson } from '../structures/types';
 import type { Row } from './find';
+import { domainEntry, internalOf } from './synonyms';
 import type { AggregatePlan, Link, SelectPlan } from './select-plan';
 
 
@@ -15,6 +16,10 @@ export interface SerializeOptions {
     readonly home: string;
     readonly dropNulls: boolean;
     readonly collectionRefs: boolean;
+    /** `ignorers=1` renders records without `_rowstamp` (false); every object carries it otherwise. */
+    readonly rowstamps: boolean;
+    /** `internalvalues=1`: attributes of a synonym domain also render their internal value as `{attr}_maxvalue`. */
+    readonly internalValues?: boolean;
     readonly domains: ReadonlyMap<string, DomainDef>;
     /** The actions the reader may run on a record of a structure's root object, for `allowedactions`. */
     readonly allowedActions?: (object: BusinessObject, row: Row) => Row;
@@ -27,28 +32,40 @@ export const memberId = (object: BusinessObject, row: Row): string => {
     return encodeBase64Id(object.primaryKey.map((key) => (row[key] ?? null) as string | number | null));
 };
 
-const describe = (domain: DomainDef | undefined, value: unknown) => domain?.values.find((entry) => String(entry.value) === String(value))?.description;
-
-// One stored row as lean JSON: href, _rowstamp, the planned attributes (nulls dropped unless asked), domain
-// descriptions and, for a full record, links to its child collections.
+// One stored row as lean JSON: href, _rowstamp (unless ignorers=1), the planned attributes (nulls dropped unless
+// asked), domain descriptions and, for a full record, links to its child collections.
 const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeOptions, child: boolean): Row => {
 
-    const record: Row = { href, _rowstamp: String(row[rowstampColumn]) };
+    const record: Row = { href };
+    if (options.rowstamps) {
+        record._rowstamp = String(row[rowstampColumn]);
+    }
+
     if (child) {
         record.localref = href;
     }
 
-    for (const { attr, key } of plan.attributes) {
-        const value = attr.secret ? options.reveal?.(plan.object, attr, row) ?? null : toJson(attr, row[attr.name]);
+    for (const { attr, key, computed } of plan.attributes) {
+        const value = attr.secret ? options.reveal?.(plan.object, attr, row) ?? null : computed ? computed.value(row, Date.now()) : toJson(attr, row[attr.name]);
         if (value === null && options.dropNulls) {
             continue;
         }
 
         record[key] = value;
-        const description = attr.domain && value !== null ? describe(options.domains.get(attr.domain), value) : undefined;
-        if (description !== undefined) {
-            record[`${key}_description`] = description;
+        if (attr.domain && value !== null) {
+            const domain = options.domains.get(attr.domain)!;
+            const entry = domainEntry(domain, value);
+            if (entry) {
+                record[`${key}_description`] = entry.description;
+                if (options.internalValues && domain.type === 'SYNONYM') {
+                    record[`${key}_maxvalue`] = internalOf(entry);
+                }
+            }
         }
+    }
+
+    if (plan.weblink) {
+        record[plan.weblink.key] = `${plan.weblink.prefix}${String(row[plan.object.uniqueColumn])}`;
     }
 
     if (plan.allowedActions && options.allowedActions) {
@@ -123,6 +140,17 @@ const loadAggregate = async (db: Db, aggregate: AggregatePlan, parents: readonly
     return values;
 };
 
+// Sets a value at a path of nested objects, making the objects on the way (an aggregate under its link's name).
+const setPath = (record: Row, path: readonly string[], value: unknown) => {
+
+    let target = record;
+    for (const key of path.slice(0, -1)) {
+        target = (target[key] ??= {}) as Row;
+    }
+
+    target[path[path.length - 1]!] = value;
+};
+
 export const childHref = (parentHref: string, child: Pick<Link, 'name' | 'object'>, row: Row): string => `${parentHref}/${child.name}/${memberId(child.object, row)}`;
 
 // Rows with their hrefs, rendered with the plan; linked rows and aggregates are loaded per link, for all rows.
@@ -152,7 +180,7 @@ export const serializeRows = async (db: Db, plan: SelectPlan, rows: readonly Row
         const values = await loadAggregate(db, aggregate, rows);
         records.forEach((record, i) => {
 
-            record[aggregate.key] = values.get(parentKey(aggregate.link, rows[i]!)) ?? (aggregate.fn === 'count' ? 0 : null);
+            setPath(record, aggregate.path, values.get(parentKey(aggregate.link, rows[i]!)) ?? (aggregate.fn === 'count' ? 0 : null));
         });
     }
 

@@ -51,11 +51,14 @@ const titleOf = (name: string, path: readonly string[], attr: Attribute | undefi
 const column = (structure: Structure, registry: Registry, name: string): ReportColumn => {
 
     const path = name.split('.');
-    const related = path.length === 2 && !path[1]!.startsWith('_db') ? registry.get(own(structure.def.relations, path[0]!)?.structure ?? '') : undefined;
+    const aggregate = path[path.length - 1]!.startsWith('_db');
+    const related = path.length === 2 && !aggregate ? registry.get(own(structure.def.relations, path[0]!)?.structure ?? '') : undefined;
     const attr = path.length === 1 ? structure.root.attributes.get(name) : related?.root.attributes.get(path[1]!);
     const title = titleOf(name, path, attr);
     const family = attr ? typeTable[attr.type].family : 'decimal';
-    return { name, title, path: related ? path : [name], width: widthOf(attr, title), numeric: family === 'integer' || family === 'decimal' };
+    // An aggregate renders nested under its link (`woactivity._dbcount` → woactivity → _dbcount), without `rel.`.
+    const at = related ? path : aggregate ? (path[0] === 'rel' ? path.slice(1) : path) : [name];
+    return { name, title, path: at, width: widthOf(attr, title), numeric: family === 'integer' || family === 'decimal' };
 };
 
 const layouts = new WeakMap<ReportDef, ReportLayout>();

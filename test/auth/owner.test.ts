@@ -105,7 +105,7 @@ for (const database of testDatabases) {
 
 experiment('the API-key structure', () => {
 
-    test('must keep its attributes and the owner rule, or the server does not start', () => {
+    test('must keep its attributes, a computed active and the owner rule, or the server does not start', () => {
 
         const registry = (owner: string | undefined, names: string[]) => ({
             byObject: () => ({ file: 'keys.yaml', def: { access: { owner } }, root: { attributes: new Map(names.map((name) => [name, { persistent: true }])) } })
@@ -113,6 +113,7 @@ experiment('the API-key structure', () => {
         const all = ['userid', 'apikey', 'apikeyhash', 'expiration', 'expirationdate', 'creationdate', 'lastused'];
         expect(() => new ApiKeys({} as any, registry('userid', all.slice(1)), Buffer.alloc(32))).to.throw('keys.yaml: the API-key structure needs the attributes userid');
         expect(() => new ApiKeys({} as any, registry(undefined, all), Buffer.alloc(32))).to.throw('keys.yaml: the API-key structure needs access: owner: userid');
+        expect(() => new ApiKeys({} as any, registry('userid', [...all, 'active']), Buffer.alloc(32))).to.throw('keys.yaml: the API-key attribute active is computed when a key is read; declare it persistent: false');
         expect(new ApiKeys({} as any, registry('userid', all), Buffer.alloc(32)).structure).to.exist();
     });
 });

@@ -71,7 +71,7 @@ experiment('compiling oslc.where to SQL', () => {
     test('refuses what it cannot compile, with the position', () => {
 
         const cases: [string, string, Record<string, unknown>?][] = [
-            ['memo="x"', 'memo is not an attribute of WORKORDER at column 1'],
+            ['memo="x"', 'WORKORDER.memo is not stored (persistent: false), so it cannot filter, sort or group at column 1'],
             ['woactivity.asset.status="x"', 'asset is not an attribute, child object or relationship of WOACTIVITY at column 1'],
             ['wopriority=true', 'wopriority is a number; true is not'],
             ['wopriority=:p', 'wopriority is a number; "" is not', { p: '' }],

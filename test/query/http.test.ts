@@ -141,7 +141,7 @@ for (const database of testDatabases) {
 
         test('selects related records, 1:n relations and aggregates in a fixed number of statements', async () => {
 
-            const select = 'wonum,asset.description,asset.location.description,rel.ownerperson{displayname},woactivity{taskid},woactivity._dbcount,wplabor.regularhrs._dbsum--hours,wpmaterial.itemqty._dbmax';
+            const select = 'wonum,siteid,asset.description,asset.location.description,rel.ownerperson{displayname},woactivity{taskid},woactivity._dbcount--tasks,wplabor.regularhrs._dbsum--hours,wpmaterial.itemqty._dbmax';
             const statements: string[] = [];
             const knex = t.server.app.osprey.knex;
             const listen = (query: { sql: string }) => statements.push(query.sql);
@@ -164,15 +164,17 @@ for (const database of testDatabases) {
             expect(first.asset.description).to.be.a.string();
             expect(first.asset.href).to.contain('/maximo/oslc/os/mxapiasset/_');
             expect(first.asset.location.description).to.be.a.string();
-            expect(first['woactivity._dbcount']).to.equal(first.woactivity.length);
+            expect(first.tasks).to.equal(first.woactivity.length);
+            const material = await knex('wpmaterial').where({ wonum: first.wonum, siteid: first.siteid }).max({ v: 'itemqty' });
+            expect(first.wpmaterial).to.equal({ itemqty: { _dbmax: material[0].v === null ? null : Number(material[0].v) } });
             const labor = await knex('wplabor').where({ wonum: first.wonum }).sum({ v: 'regularhrs' });
             expect(first.hours).to.equal(labor[0].v === null ? null : Number(labor[0].v));
             expect(Array.isArray(first.ownerperson)).to.be.false();
 
-            const openwo = await t.inject({ url: '/maximo/oslc/os/mxapiasset/assetnum:11001|siteid:NASHUA?oslc.select=assetnum,rel.openwo{wonum},openwo._dbcount', headers: wilson });
+            const openwo = await t.inject({ url: '/maximo/oslc/os/mxapiasset/assetnum:11001|siteid:NASHUA?oslc.select=assetnum,rel.openwo{wonum},openwo._dbcount--open', headers: wilson });
             expect(openwo.statusCode).to.equal(200);
-            expect(openwo.result['openwo._dbcount']).to.equal(openwo.result.openwo?.length ?? 0);
-            for (const bad of ['nothing._dbcount', 'woactivity._dbsum', 'woactivity.nothing._dbsum', 'nothing.description', 'nothing{x}']) {
+            expect(openwo.result.open).to.equal(openwo.result.openwo?.length ?? 0);
+            for (const bad of ['nothing._dbcount', 'woactivity._dbsum', 'woactivity.nothing._dbsum', 'nothing.description', 'nothing{x}', 'wonum,memo']) {
                 const res = await get(`${wos}?oslc.select=${bad}`);
                 expect(res.statusCode, bad).to.equal(400);
             }

@@ -171,7 +171,7 @@ for (const database of testDatabases) {
                 expect(member).to.equal({
                     wonum: record.wonum, status: record.status, reportdate: record.reportdate, assetnum: record.assetnum ?? null,
                     'asset.description': record.asset?.description ?? null, 'location.description': record.location?.description ?? null,
-                    'woactivity._dbcount': record['woactivity._dbcount'], 'wplabor.regularhrs._dbsum': record['wplabor.regularhrs._dbsum'] ?? null
+                    'woactivity._dbcount': record.woactivity._dbcount, 'wplabor.regularhrs._dbsum': record.wplabor.regularhrs._dbsum
                 });
             });
 
