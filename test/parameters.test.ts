@@ -289,7 +289,7 @@ for (const database of testDatabases) {
                 [{ method: 'PATCH', url: wo, headers: { esigreason: 'because' }, payload: { description: 'refused' } }, 'esigreason'],
                 [{ method: 'PATCH', url: wo, headers: { 'x-method-override': 'PATCH' }, payload: { description: 'refused' } }, 'x-method-override'],
                 [{ method: 'PATCH', url: `${wo}?oslc.select=wonum`, payload: { description: 'refused' } }, 'oslc.select'],
-                [{ method: 'PATCH', url: `${wo}?ignorers=1`, headers: { 'if-match': '"1"' }, payload: { description: 'refused' } }, 'ignorers'],
+                [{ method: 'PATCH', url: `${wo}?ignorers=yes`, payload: { description: 'refused' } }, 'ignorers'],
                 [{ method: 'PATCH', url: `${wo}?checkesig=1`, payload: { description: 'refused' } }, 'checkesig'],
                 [{ method: 'PATCH', url: `${wo}?collectioncount=1`, payload: { description: 'refused' } }, 'collectioncount'],
                 [{ method: 'POST', url: wos, headers: { 'if-match': '"1"' }, payload: { siteid: 'BEDFORD', description: 'refused' } }, 'if-match'],

@@ -86,8 +86,7 @@ export const writeContext = (request: Hapi.Request): WriteContext => {
         now: new Date(),
         batchErrors: flag(header(request, 'batcherror')),
         allowEvents: !['0', 'false'].includes(header(request, 'x-allow-events') ?? ''),
-        transactionId: header(request, 'transactionid'),
-        ignoreRowstamps: flag(request.query.ignorers)
+        transactionId: header(request, 'transactionid')
     };
 };
 

@@ -201,9 +201,9 @@ export const queryParameters: readonly Known[] = [
     { name: 'allornothing', meaning: '1: the whole bulk in one transaction (as the header)', sentBy: {}, supported: ['bulk'], check: isFlag('allornothing') },
     { name: 'inlinedoc', meaning: 'attached documents inline', sentBy: { npm: 'QueryBuilder.inlineDoc, ResourceFetch.inlineDoc' }, supported: [], refused: 'attachments (doclinks) are not served, so there is no document to inline' },
     {
-        name: 'ignorers', meaning: 'records without _rowstamp (the record\'s and its rows\'); a write does not check the _rowstamps its body sends', sentBy: { npm: 'ignoreRowstamp (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' },
-        supported: [...readsRecords, ...answersRecord], refused: 'a delete answers no record and has no body whose _rowstamp it could ignore; its check is If-Match',
-        check: (value, request) => isFlag('ignorers')(value) ?? (isOn(value) && request.headers['if-match'] !== undefined ? 'If-Match asks for the very rowstamp check that ignorers=1 turns off; send one of them' : undefined)
+        name: 'ignorers', meaning: 'records without _rowstamp (the record\'s and its rows\'); it shapes the answer only: a write still checks the _rowstamps its body sends and If-Match', sentBy: { npm: 'ignoreRowstamp (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' },
+        supported: [...readsRecords, ...answersRecord], refused: 'a delete answers no record',
+        check: isFlag('ignorers')
     },
     { name: 'ignorekeyref', meaning: 'records without href and localref', sentBy: { npm: 'ignoreKeyRef (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'hrefs are always rendered' },
     {

@@ -13,8 +13,6 @@ export interface WriteContext {
     /** `x-allow-events: 0` turns the events of this write off (the events themselves come with actions). */
     readonly allowEvents: boolean;
     readonly transactionId?: string;
-    /** `ignorers=1`: the `_rowstamp`s of the body (the record's and its rows') are not checked. */
-    readonly ignoreRowstamps?: boolean;
 }
 
 // One write in progress: its transaction and the attribute errors found so far.

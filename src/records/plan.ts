@@ -83,8 +83,9 @@ export const planUpdate = async (scope: WriteScope, object: BusinessObject, curr
 
     const item = parseItem(body, settingsFor(scope, object, { current }));
     // A stale _rowstamp refuses a delete as it refuses an update, of the record or of a child row: the row is
-    // not the one the client read. With ignorers=1 the client asked that rowstamps be ignored.
-    if (!scope.ctx.ignoreRowstamps && !checkRowstamp(current, item.rowstamp)) {
+    // not the one the client read. ignorers=1 does not turn this off: it asks for answers without rowstamps (all
+    // Maximo and its clients say of it), and a client shrinking its answers must not lose its lost-update check.
+    if (!checkRowstamp(current, item.rowstamp)) {
         throw maximoError('stale', `The ${object.name} ${object === scope.structure.root ? 'record' : 'row'} has been updated by another user since _rowstamp ${item.rowstamp}. Read it again and retry.`);
     }
 
