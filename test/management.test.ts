@@ -104,9 +104,12 @@ for (const database of testDatabases) {
                 expect(res.result.Error.message).to.contain(`the ${metric.toLowerCase()} metric`).and.to.contain(why);
             }
 
-            const typo = await get(`${home}/members/thisserver/memroy`);
-            expect(typo.statusCode).to.equal(404);
-            expect(typo.result.Error.message).to.contain('pingdb, dbinfo, memory, threads');
+            // Names an object has by inheritance (constructor, __proto__) are metrics of no table.
+            for (const metric of ['memroy', 'constructor', '__proto__', 'toString']) {
+                const typo = await get(`${home}/members/thisserver/${metric}`);
+                expect(typo.statusCode, metric).to.equal(404);
+                expect(typo.result.Error.message).to.contain('pingdb, dbinfo, memory, threads');
+            }
         });
     });
 }

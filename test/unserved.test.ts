@@ -90,6 +90,15 @@ for (const database of testDatabases) {
             const unknown = await t.inject({ method: 'PATCH', url: asset, headers: maxadmin, payload: { newreading: 1 } });
             expect(unknown.statusCode).to.equal(400);
             expect(unknown.result.Error.reasonCode).to.equal('BMXAA4203E');
+            // So is a name an object has by inheritance, on the object whose other name is refused by name.
+            // (__proto__ is refused earlier still, by the JSON parser, as a prototype poisoning attempt.)
+            for (const name of ['constructor', 'toString', '__proto__']) {
+                const inherited = await t.inject({ method: 'PATCH', url: asset, headers: { ...maxadmin, 'content-type': 'application/json' }, payload: `{"assetmeter":[{"metername":"NEWMETER","${name}":"1"}]}` });
+                expect(inherited.statusCode, name).to.equal(400);
+                expect(inherited.result.Error.reasonCode, name).to.equal(name === '__proto__' ? 'BMXAA4153E' : 'BMXAA4203E');
+            }
+
+            expect(await read()).to.equal(earlier);
         });
     });
 }

@@ -1,6 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
 import { maximoError } from '../errors/maximo-error';
+import { own } from '../structures/own';
 
 
 // Maximo services the clients call that Osprey does not provide. Each is answered 501 in Maximo's error shape,
@@ -27,7 +28,7 @@ const structures: Readonly<Record<string, Unserved>> = {
     MXL_CONDITION: { service: 'the condition expression service (MXL_CONDITION)', why: 'Osprey evaluates no Maximo condition expressions' }
 };
 
-export const unservedStructure = (name: string): Unserved | undefined => structures[name.toUpperCase()];
+export const unservedStructure = (name: string): Unserved | undefined => own(structures, name.toUpperCase());
 
 // Attributes of a Maximo feature Osprey does not provide, by business object: a write that sends one is refused
 // 501 by name instead of 400 as an unknown attribute.
@@ -35,7 +36,11 @@ const attributes: Readonly<Record<string, Readonly<Record<string, Unserved>>>> =
     ASSETMETER: { newreading: { service: 'meter readings (newreading of ASSETMETER)', why: 'a meter\'s readings come with a later issue; a meter itself can be added without a reading' } }
 };
 
-export const unservedAttribute = (objectName: string, attribute: string): Unserved | undefined => attributes[objectName]?.[attribute];
+export const unservedAttribute = (objectName: string, attribute: string): Unserved | undefined => {
+
+    const object = own(attributes, objectName);
+    return object && own(object, attribute);
+};
 
 export interface UnservedRoute extends Unserved {
     /** The route id (registered in src/http/parameters.ts, which checks no parameter of these routes). */
@@ -89,7 +94,7 @@ const unservedMetrics: Readonly<Record<string, string>> = {
 export const unservedMetric = (metric: string): Unserved | undefined => {
 
     const name = metric.toLowerCase();
-    const why = unservedMetrics[name] ?? (name.startsWith('classinfo/') ? java : undefined);
+    const why = own(unservedMetrics, name) ?? (name.startsWith('classinfo/') ? java : undefined);
     return why === undefined ? undefined : { service: `the ${name} metric of the Maximo Management Interface (members/{id}/${name})`, why };
 };
 

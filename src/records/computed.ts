@@ -1,4 +1,5 @@
 import { apiKeyObject } from '../auth/api-keys';
+import { own } from '../structures/own';
 import type { Attribute, BusinessObject } from '../structures/registry';
 import type { Row } from './find';
 
@@ -25,7 +26,11 @@ const computed: Readonly<Record<string, Readonly<Record<string, Computed>>>> = {
     }
 };
 
-export const computedOf = (object: BusinessObject, attr: Attribute): Computed | undefined => (attr.persistent ? undefined : computed[object.name]?.[attr.name]);
+export const computedOf = (object: BusinessObject, attr: Attribute): Computed | undefined => {
+
+    const ofObject = attr.persistent ? undefined : own(computed, object.name);
+    return ofObject && own(ofObject, attr.name);
+};
 
 // The attributes of an object that a record renders without a select, or with `*`: the stored ones that are not
 // secret, and the computed ones.

@@ -172,7 +172,8 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
     // `{attr}_maxvalue` (what internalvalues=1 renders) is derived from the attribute: a body may repeat the one
     // its value stands for, and cannot write another.
     for (const [attr, raw] of internals) {
-        const value = attr.name in values ? values[attr.name] : settings.current?.[attr.name];
+        // Left out of the body: the record's value, or on a create the default it will be given.
+        const value = attr.name in values ? values[attr.name] : settings.current ? settings.current[attr.name] : attr.default === undefined ? undefined : defaultValue(attr, new Date());
         const entry = value === null || value === undefined ? undefined : domainEntry(settings.domains.get(attr.domain!)!, value);
         const internal = entry && internalOf(entry);
         if (!failed.has(attr.name) && (internal === undefined || String(raw) !== internal)) {

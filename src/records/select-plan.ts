@@ -2,6 +2,7 @@ import type { Aggregate, SelectItem } from '../query/ast';
 import { QueryError } from '../query/query-error';
 import type { Attribute, BusinessObject, Registry, Structure } from '../structures/registry';
 import { own } from '../structures/own';
+import { typeTable } from '../structures/types';
 import { computedOf, renderedAttributes, type Computed } from './computed';
 
 
@@ -99,6 +100,11 @@ const weblinkOf = (object: BusinessObject, item: SelectItem, settings: SelectSet
     return `${settings.ui}?event=loadapp&value=${encodeURIComponent(structure.def.app.toLowerCase())}&uniqueid=`;
 };
 
+const numericFamilies = new Set(['integer', 'decimal']);
+
+// Keys every record carries, which no selected item may take.
+const reservedKeys = new Set(['href', '_rowstamp', 'localref']);
+
 // `rel.` is Maximo's marker for a relationship name; it is optional here.
 const withoutRel = (path: readonly string[]) => (path[0] === 'rel' && path.length > 1 ? path.slice(1) : path);
 
@@ -117,10 +123,35 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
     let all = false;
     let allowedActions = false;
     let weblink: SelectPlan['weblink'];
+    // Every key of the answer has one owner: an alias, a link, `_weblink` or an aggregate may not land on
+    // another's key (it would overwrite it, or nest into a value), nor on a key every record carries.
+    const owners = new Map<string, { owner: string; text: string }>();
+    const claim = (key: string, owner: string, item: Pick<SelectItem, 'position'>, text = key) => {
+
+        const earlier = owners.get(key);
+        if (!reservedKeys.has(key) && (earlier === undefined || earlier.owner === owner)) {
+            owners.set(key, { owner, text });
+            return;
+        }
+
+        const nesting = `aggregates of ${key}`;
+        if (earlier && [owner, earlier.owner].includes(nesting)) {
+            const [aggregate, other] = owner === nesting ? [text, earlier.owner] : [earlier.text, owner];
+            const what = other.startsWith('the rows') ? 'its related rows' : other.startsWith('attribute') ? 'its value' : other;
+            fail(settings, item, `${aggregate} would nest in "${key}", which the select also names for ${what}; give the aggregate an alias (${aggregate}--name)`);
+        }
+
+        fail(settings, item, `"${key}" ${reservedKeys.has(key) ? 'is a key every record carries' : 'is named twice in the select'}; give one of them another alias`);
+    };
+
     for (const item of items) {
         if (item.kind === 'star') {
             all = true;
-            everything().forEach((entry) => attributes.set(entry.key, entry));
+            everything().forEach((entry) => {
+
+                claim(entry.key, `attribute ${entry.attr.name}`, item);
+                attributes.set(entry.key, entry);
+            });
             continue;
         }
 
@@ -133,7 +164,14 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
                 fail(settings, item, `${item.path.join('.')}._db${item.aggregate} needs an attribute of ${link.object.name} (or _dbcount alone)`);
             }
 
-            aggregates.push({ path: item.alias ? [item.alias] : [link.name, ...attr ? [attr.name] : [], `_db${item.aggregate}`], link, fn: item.aggregate, attr, position: item.position });
+            // Sums, averages and extremes are of numbers: other types answer nonsense (SQLite) or fail (PostgreSQL).
+            if (attr && item.aggregate !== 'count' && !numericFamilies.has(typeTable[attr.type].family)) {
+                fail(settings, item, `${item.path.join('.')}._db${item.aggregate} needs a number, and ${link.object.name}.${attr.name.toUpperCase()} is of type ${attr.type}`);
+            }
+
+            const aggregatePath = item.alias ? [item.alias] : [link.name, ...attr ? [attr.name] : [], `_db${item.aggregate}`];
+            claim(aggregatePath[0]!, item.alias ? `aggregate ${item.alias}` : `aggregates of ${aggregatePath[0]}`, item, item.alias ?? `${[name!, ...rest].join('.')}._db${item.aggregate}`);
+            aggregates.push({ path: aggregatePath, link, fn: item.aggregate, attr, position: item.position });
             continue;
         }
 
@@ -145,6 +183,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             const link = linkOf(object, name!, settings) ?? fail(settings, item, `${name} is not a child object or relationship of ${object.name}`);
             const inner: SelectItem[] = item.kind === 'nested' ? (rest.length ? [{ ...item, path: rest }] : item.select) : [{ ...item, path: rest }];
             const key = item.kind === 'nested' && !rest.length ? item.alias ?? name! : name!;
+            claim(key, `the rows of ${link.name}`, item);
             const entry = nested.get(key) ?? { link, items: [] };
             entry.items.push(...inner);
             nested.set(key, entry);
@@ -154,6 +193,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
         // A bare child name (`assetmeter`, as IBM's own tests send it) is its collection, whole: `assetmeter{*}`.
         if (item.kind === 'attr' && !object.attributes.has(name!) && object.children.has(name!)) {
             const key = item.alias ?? name!;
+            claim(key, `the rows of ${name!}`, item);
             const entry = nested.get(key) ?? { link: linkOf(object, name!, settings)!, items: [] };
             entry.items.push({ kind: 'star', position: item.position });
             nested.set(key, entry);
@@ -162,11 +202,13 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
 
         const attr = object.attributes.get(name!);
         if (!attr && name === 'allowedactions' && settings.structure?.root === object) {
+            claim('allowedactions', 'allowedactions', item);
             allowedActions = true;
             continue;
         }
 
         if (!attr && name === '_weblink') {
+            claim(item.alias ?? name, '_weblink', item);
             weblink = { key: item.alias ?? name, prefix: weblinkOf(object, item, settings) };
             continue;
         }
@@ -181,20 +223,12 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             fail(settings, item, `${object.name}.${attr!.name} is not stored (persistent: false): writes accept it, and a record has no value of it to answer`);
         }
 
+        claim(item.alias ?? attr!.name, `attribute ${attr!.name}`, item);
         attributes.set(item.alias ?? attr!.name, { attr: attr!, key: item.alias ?? attr!.name, computed });
     }
 
     for (const [key, { link, items: inner }] of nested) {
         links.push({ link, key, plan: planSelect(link.object, inner, { ...settings, structure: link.structure }) });
-    }
-
-    // An aggregate nests under its link's name: that name cannot also be an attribute or the link's rows.
-    const taken = new Set([...attributes.keys(), ...nested.keys()]);
-    for (const aggregate of aggregates) {
-        if (aggregate.path.length > 1 && taken.has(aggregate.path[0]!)) {
-            const text = aggregate.path.join('.');
-            fail(settings, aggregate, `${text} would nest in "${aggregate.path[0]}", which the select also names for its ${nested.has(aggregate.path[0]!) ? 'related rows' : 'value'}; give the aggregate an alias (${text}--name)`);
-        }
     }
 
     return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions, weblink };

@@ -72,6 +72,33 @@ for (const database of testDatabases) {
                 expect(res.result.Error.message, select).to.contain(`${term}--name`).and.to.contain(select.startsWith('location') ? 'for its value' : 'for its related rows');
             }
 
+            // Every key has one owner: no alias lands on another item's key or on a key every record carries.
+            const clashes: [string, string][] = [
+                ['wonum,woactivity._dbcount--asset,asset._dbcount', 'asset._dbcount would nest in "asset"'],
+                ['wonum,woactivity._dbcount,_weblink--woactivity', 'woactivity._dbcount would nest in "woactivity"'],
+                ['wonum,woactivity._dbcount--_rowstamp', '"_rowstamp" is a key every record carries'],
+                ['wonum,description--href', '"href" is a key every record carries'],
+                ['wonum,woactivity._dbcount--wonum', '"wonum" is named twice'],
+                ['description--wonum,wonum', '"wonum" is named twice'],
+                ['woactivity{taskid}--wplabor,wplabor{craft}', '"wplabor" is named twice']
+            ];
+            for (const [select, text] of clashes) {
+                const res = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=${encodeURIComponent(select)}`);
+                expect(res.statusCode, select).to.equal(400);
+                expect(res.result.Error.message, select).to.contain(text);
+            }
+
+            // Sums, averages and extremes are of numbers only: text and dates are refused, on both databases alike.
+            for (const select of ['woactivity.description._dbsum', 'woactivity.schedstart._dbsum', 'woactivity.schedstart._dbavg', 'woactivity.description._dbmax']) {
+                const res = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=${encodeURIComponent(select)}`);
+                expect(res.statusCode, select).to.equal(400);
+                expect(res.result.Error.message, select).to.contain('needs a number');
+            }
+
+            const twice = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=${encodeURIComponent('wonum,wonum,*,woactivity._dbcount,woactivity.estdur._dbsum')}`);
+            expect(twice.statusCode).to.equal(200);
+            expect(Object.keys(twice.result.woactivity)).to.equal(['_dbcount', 'estdur']);
+
             const aliased = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=${encodeURIComponent('woactivity{taskid},woactivity._dbcount--count')}`);
             expect(aliased.statusCode).to.equal(200);
             expect(aliased.result.count).to.equal(aliased.result.woactivity.length);

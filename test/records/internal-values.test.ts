@@ -99,6 +99,11 @@ for (const database of testDatabases) {
             expect(worktype.statusCode).to.equal(400);
             expect(worktype.result.Error.reasonCode).to.equal('BMXAA4203E');
             expect(await snapshot(t)).to.equal(earlier);
+
+            // On a create, the value left out is the default the record will have (NOT READY).
+            const defaulted = await t.inject({ method: 'POST', url: `${home}/mxapiasset?internalvalues=1`, headers: { ...maxadmin, properties: 'status' }, payload: { assetnum: 'IV2', siteid: 'BEDFORD', status_maxvalue: 'NOT READY' } });
+            expect(defaulted.statusCode).to.equal(201);
+            expect(defaulted.result).to.include({ status: 'NOT READY', status_maxvalue: 'NOT READY' });
         });
 
         test('a stored value outside the domain has neither a description nor an internal value', async () => {
