@@ -2,6 +2,7 @@ import type * as Hapi from '@hapi/hapi';
 import type { Knex } from 'knex';
 
 import type { DatabaseKind } from '../../src/db/knex';
+import { flag } from '../../src/http/flags';
 import type { GroupColumn, Path, Where } from '../../src/query/ast';
 import { applyWhere, bindValue } from '../../src/query/compile-where';
 import { parseGroupBy } from '../../src/query/group';
@@ -210,6 +211,31 @@ const outputSpelling = (source: string | undefined): string | undefined => {
     return source?.replace(/"(?:[^"\\]|\\.)*"|[^"]+/g, (part) => (part.startsWith('"') ? part : outside(part)));
 };
 
+// The parameters that choose the rows a group-by groups (plugins/resources/filter.ts), carried into each group's
+// collectionref so that it lists the group's rows and no others.
+const rowFilters = (name: string) => ['savedQuery', 'savedquery', 'oslc.searchTerms', 'searchAttributes', 'tlrange', 'tlattribute'].includes(name) || name.startsWith('sqp:');
+
+// A group's collectionref query: the request's filters, and its oslc.where AND-ed with the group's terms. Under
+// opmode or (every and of oslc.where becomes or) the group's terms cannot be AND-ed in the same parameter, so the
+// groups carry no collectionref rather than one that lists other rows.
+const groupRef = (request: Hapi.Request) => {
+
+    const query = request.query as Record<string, unknown>;
+    const or = flag(query.opmodeor) || text(query.opmode)?.trim().toLowerCase() === 'or';
+    const kept = Object.entries(query).filter(([name, value]) => rowFilters(name) && typeof value === 'string') as [string, string][];
+    const where = text(query['oslc.where'])?.trim();
+    return (terms: readonly string[]): string | undefined => {
+
+        if (or) {
+            return undefined;
+        }
+
+        const all = [...where ? [terms.length ? `(${where})` : where] : [], ...terms];
+        const params = new URLSearchParams([...all.length ? [['oslc.where', all.join(' and ')]] : [], ...kept]).toString().replace(/\+/g, '%20');
+        return params ? `?${params}` : '';
+    };
+};
+
 // GET …/os/{os}?gbcols=a,b,count.*,sum.x[&gbsortby=-count][&gbrange=a={[x:y]}]: one entry per group, with a query
 // href for it. With gbrange, the rows whose value of a group column falls in one of its ranges make one group,
 // whose value is the range; the other values group as usual.
@@ -268,6 +294,7 @@ export const groups = async (request: Hapi.Request, structure: Structure, gbcols
     }
 
     const base = collectionHref(request, structure);
+    const refOf = groupRef(request);
     return (await grouped as Row[]).map((row) => {
 
         const group: Row = {};
@@ -284,7 +311,11 @@ export const groups = async (request: Hapi.Request, structure: Structure, gbcols
             terms.push(range ? range.where : group[name] === null ? `${name}!="*"` : `${name}=${quote(group[name])}`);
         }
 
-        group.collectionref = `${base}${terms.length ? `?oslc.where=${encodeURIComponent(terms.join(' and '))}` : ''}`;
+        const ref = refOf(terms);
+        if (ref !== undefined) {
+            group.collectionref = `${base}${ref}`;
+        }
+
         return group;
     });
 };

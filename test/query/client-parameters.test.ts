@@ -75,8 +75,9 @@ for (const database of testDatabases) {
             const wo = client.getService('mxapiwodetail');
             const groups = await wo.findAll(wo.query().where('lead="CLIENTP"').groupBy(['wopriority', 'count.*']).groupByRange('wopriority={[1..2],(2..5]}').groupBySort('wopriority')) as any[];
             expect(groups.map(({ wopriority, count }) => ({ wopriority, count }))).to.equal([{ wopriority: [1, 2], count: 2 }, { wopriority: [2, 5], count: 2 }, { wopriority: 8, count: 1 }]);
-            expect(new URL(groups[1].collectionref).searchParams.get('oslc.where')).to.equal('wopriority>2 and wopriority<=5');
-            const inRange = await wo.findAll(wo.query().where(`lead="CLIENTP" and ${new URL(groups[1].collectionref).searchParams.get('oslc.where')}`).select(['wonum']).orderBy('+wopriority')) as any[];
+            // The collectionref lists the group's rows among the query's: its where is the query's AND the range.
+            expect(new URL(groups[1].collectionref).searchParams.get('oslc.where')).to.equal('(lead="CLIENTP") and wopriority>2 and wopriority<=5');
+            const inRange = await wo.findAll(wo.query().where(new URL(groups[1].collectionref).searchParams.get('oslc.where')!).select(['wonum']).orderBy('+wopriority')) as any[];
             expect(descriptions(inRange)).to.equal(['cp-c', 'cp-d']);
         });
     });

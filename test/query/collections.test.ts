@@ -94,6 +94,22 @@ for (const database of testDatabases) {
             expect(Object.keys(groups[0]).sort()).to.equal(['avg_estdur', 'collectionref', 'count', 'max_wopriority', 'min_wopriority', 'siteid', 'status', 'sum_wopriority']);
             const check = await get(`${new URL(groups[0].collectionref).pathname}${new URL(groups[0].collectionref).search}&count=1`);
             expect(check.result.totalCount).to.equal(groups[0].count);
+
+            // A group's collectionref lists the group's rows among those the request chose, not the whole structure.
+            const counted = async (ref: string) => (await get(`${new URL(ref).pathname}${new URL(ref).search}&count=1`)).result.totalCount;
+            for (const filters of ['oslc.where=siteid="NASHUA"', 'oslc.where=siteid="NASHUA" or wopriority=1', 'oslc.searchTerms=pump', 'savedQuery=OPENWO']) {
+                const filteredGroups = await get(`${wos}?gbcols=worktype,count.*&${filters.replace(/"/g, '%22').replace(/ /g, '%20')}`);
+                expect(filteredGroups.statusCode, filters).to.equal(200);
+                expect((filteredGroups.result as any[]).length, filters).to.be.above(0);
+                for (const group of filteredGroups.result as any[]) {
+                    expect(await counted(group.collectionref), `${filters} ${group.worktype}`).to.equal(group.count);
+                }
+            }
+
+            // Under opmode or the group's terms cannot be AND-ed in: no collectionref rather than one that lists others.
+            const or = await get(`${wos}?gbcols=worktype,count.*&opmodeor=1&oslc.where=${encodeURIComponent('siteid="NASHUA" and wopriority=1')}`);
+            expect(or.statusCode).to.equal(200);
+            expect((or.result as any[]).every((group) => group.collectionref === undefined)).to.be.true();
             // The spellings IBM's Java client sends (Aggregation.sortBy): the gbcols form of an aggregate, with a sign.
             const javaSpelling = await get(`${wos}?gbcols=siteid,status,count.*,sum.wopriority&gbsortby=${encodeURIComponent('-count.*,+sum.wopriority')}`);
             expect(javaSpelling.statusCode, javaSpelling.payload).to.equal(200);
