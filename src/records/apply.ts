@@ -6,6 +6,7 @@ import { toDb } from '../structures/types';
 import { assignAutokeys } from './autokey';
 import type { WriteScope } from './context';
 import { deleteRecord } from './delete';
+import { deleteTree } from './delete-tree';
 import { joinValues, keyOf, type Row } from './find';
 import type { ChildPlan, Plan } from './plan';
 import { addStatusHistory, statusMemo } from './status';
@@ -84,24 +85,6 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
 
     await applyChildren(scope, plan.children, row);
     return row;
-};
-
-// A row and everything below it: child rows first, grandchildren before children.
-export const deleteTree = async (scope: WriteScope, object: BusinessObject, row: Row): Promise<void> => {
-
-    for (const child of object.children.values()) {
-        const where = joinValues(child, row);
-        if (child.object.children.size) {
-            for (const childRow of await scope.db.query(child.object.table).where(where) as Row[]) {
-                await deleteTree(scope, child.object, childRow);
-            }
-        }
-        else {
-            await scope.db.query(child.object.table).where(where).delete();
-        }
-    }
-
-    await scope.db.query(object.table).where(keyOf(object, row)).delete();
 };
 
 export const applyPlan = async (scope: WriteScope, plan: Plan, fixed: Row = {}): Promise<Row | undefined> => {

@@ -1,7 +1,7 @@
 import { maximoError } from '../errors/maximo-error';
 import type { Structure } from '../structures/registry';
-import { deleteTree } from './apply';
 import type { WriteScope } from './context';
+import { deleteTree } from './delete-tree';
 import type { Row } from './find';
 
 
