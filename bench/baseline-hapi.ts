@@ -3,7 +3,7 @@ import * as Path from 'node:path';
 import * as Hapi from '@hapi/hapi';
 
 import { databaseKind, sqliteFile } from '../src/db/knex';
-import { loadStructures } from '../src/structures/load';
+import { loadRegistry } from '../src/load-registry';
 import type { BaselineData } from './baseline-data';
 import { renderer } from './baseline-json';
 import { pgData } from './baseline-pg';
@@ -18,7 +18,7 @@ const main = async () => {
 
     const url = process.env.DATABASE_URL!;
     const data: BaselineData = databaseKind(url) === 'sqlite' ? sqliteData(sqliteFile(url), process.env.OSPREY_SQLITE_SYNCHRONOUS ?? 'NORMAL') : pgData(url);
-    const registry = loadStructures(Path.join(root, 'structures'));
+    const registry = loadRegistry(Path.join(root, 'structures'));
     const workorder = registry.get('MXAPIWODETAIL')!.root;
     const render = { workorder: renderer(registry, 'MXAPIWODETAIL'), asset: renderer(registry, 'MXAPIASSET'), task: renderer(registry, 'MXAPIWODETAIL', workorder.children.get('woactivity')!.object) };
 

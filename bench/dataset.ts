@@ -3,7 +3,7 @@ import * as Path from 'node:path';
 import { validateOptions, type OspreyOptions } from '../src/config';
 import { createKnex, databaseKind } from '../src/db/knex';
 import { generateData, readGenerated, type GeneratedData } from '../src/demo/generate-data';
-import { loadStructures } from '../src/structures/load';
+import { loadRegistry } from '../src/load-registry';
 import { root } from './options';
 
 
@@ -29,7 +29,7 @@ export const resetDataset = async (databaseUrl: string): Promise<GeneratedData> 
             throw new Error(`${databaseUrl} holds no generated data set`);
         }
 
-        for (const object of loadStructures(structuresDir).objects()) {
+        for (const object of loadRegistry(structuresDir).objects()) {
             if (generated.maxIds[object.table] !== undefined) {
                 await knex(object.table).where(object.uniqueColumn, '>', generated.maxIds[object.table]!).delete();
             }

@@ -18,8 +18,8 @@ import { errorEdge } from './errors/edge';
 import { parameterGate } from './http/parameters';
 import { refuseUnservedStructures } from './http/unserved';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
+import { loadRegistry } from './load-registry';
 import { loadSecret } from './secret';
-import { loadStructures } from './structures/load';
 
 
 export interface AppOptions {
@@ -35,7 +35,7 @@ export const app: Hapi.Plugin<AppOptions> = {
     version,
     register: async (server, { options, log = createLogger(options.logLevel), features }) => {
 
-        const registry = loadStructures(options.structures);
+        const registry = loadRegistry(options.structures);
         const secret = loadSecret(options.secret, options.dataDir);
         const kind = databaseKind(options.databaseUrl);
         const knex = createKnex(options);

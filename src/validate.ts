@@ -1,11 +1,11 @@
-import { loadStructures } from './structures/load';
+import { loadRegistry } from './load-registry';
 import { StructureError } from './structures/problems';
 
 
 // `npm run validate [dir]`: checks a structures folder without starting a server or touching a database.
 const dir = process.argv[2] ?? process.env.OSPREY_STRUCTURES ?? './structures';
 try {
-    const registry = loadStructures(dir);
+    const registry = loadRegistry(dir);
     process.stdout.write(`${dir}: ${registry.list().length} object structures and ${registry.domains().size} domains are valid\n`);
 }
 catch (err) {

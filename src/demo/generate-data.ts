@@ -4,7 +4,7 @@ import { Users } from '../auth/users';
 import type { OspreyOptions } from '../config';
 import { createKnex, databaseKind, sqliteFile } from '../db/knex';
 import { migrate } from '../db/migrate';
-import { loadStructures } from '../structures/load';
+import { loadRegistry } from '../load-registry';
 import { knexWriter, sqliteWriter, type RowWriter } from './row-writers';
 import { scaleRows, type ScaleSize } from './scale-rows';
 import { ensureUsers } from './users';
@@ -56,7 +56,7 @@ const load = async (options: OspreyOptions, knex: Knex, tables: Set<string>, siz
 // history): the server's own migration creates the tables and the demo users, then the rows go in by batches.
 export const generateData = async (options: OspreyOptions, size: ScaleSize): Promise<GeneratedData & { reused: boolean }> => {
 
-    const registry = loadStructures(options.structures);
+    const registry = loadRegistry(options.structures);
     const kind = databaseKind(options.databaseUrl);
     const tables = new Set(registry.objects().map((object) => object.table));
     let knex = createKnex(options);

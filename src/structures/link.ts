@@ -1,18 +1,22 @@
-import { parseWhere } from '../query/where';
-import { reportLayout } from '../reports/columns';
 import type { DomainDef, StructureDef } from './definition';
-import { own } from './own';
 import type { Problem } from './problems';
 import { eachObject, Registry, type BusinessObject, type Structure } from './registry';
 
 
+export type Report = (path: string, message: string) => void;
+
+// A check of one structure that belongs to another layer (query text, report definitions): the caller passes
+// it in, so that loading the YAML does not depend on the query parser or the reports.
+export type StructureCheck = (structure: Structure, registry: Registry, report: Report) => void;
+
 // Cross-file checks: every name a structure uses (keys, joins, relations, lookups, domains) must exist.
-export const linkStructures = (structures: readonly Structure[], domains: ReadonlyMap<string, DomainDef>): Problem[] => {
+export const linkStructures = (structures: readonly Structure[], domains: ReadonlyMap<string, DomainDef>, checks: readonly StructureCheck[]): Problem[] => {
 
     const problems: Problem[] = [];
     const byName = new Map(structures.map((structure) => [structure.name, structure]));
     const tables = new Map<string, string>();
-    // Report columns resolve relations as requests do; a name no structure has is reported above.
+    // The checks passed in resolve names as requests do (report columns follow relations); a name no
+    // structure has is reported here as well.
     const registry = new Registry(structures, domains);
 
     for (const structure of structures) {
@@ -80,35 +84,16 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
                     report(`lookups.${name}.value`, `"${lookup.value}" is not an attribute of ${target.name}`);
                 }
             }
-
-            checkWhere(lookup.where, `lookups.${name}.where`, report);
-        }
-
-        for (const [name, query] of Object.entries(def.savedQueries)) {
-            checkWhere(query.where, `savedQueries.${name}.where`, report);
         }
 
         checkStatuses(structure, report, domains);
         checkOwner(structure, report);
-        checkReports(structure, registry, report);
+        for (const check of checks) {
+            check(structure, registry, report);
+        }
     }
 
     return problems;
-};
-
-type Report = (path: string, message: string) => void;
-
-// Query text in YAML is parsed at load, so a typo stops the start instead of failing a client's request.
-const checkWhere = (where: string | undefined, path: string, report: Report) => {
-
-    try {
-        if (where !== undefined) {
-            parseWhere(where, 'where');
-        }
-    }
-    catch (error) {
-        report(path, (error as Error).message);
-    }
 };
 
 const checkObject = (object: BusinessObject, prefix: string, report: Report, domains: ReadonlyMap<string, DomainDef>, def: StructureDef) => {
@@ -149,42 +134,6 @@ const checkObject = (object: BusinessObject, prefix: string, report: Report, dom
             report(`${prefix}attributes.${attr.name}.lookup`, `lookup "${attr.lookup}" is not declared under lookups`);
         }
     }
-};
-
-// A report column is one value: an attribute, an attribute of a 1:1 relation, or an aggregate.
-const columnShape = /^[a-z]\w*(?:\.[a-z]\w*)?(?:\._db(?:count|sum|avg|min|max))?$/;
-
-const checkReports = (structure: Structure, registry: Registry, report: Report) => {
-
-    const names = new Set<string>();
-    structure.def.reports.forEach((def, i) => {
-
-        if (names.has(def.name)) {
-            report(`reports.${i}.name`, `a report named ${def.name} is declared twice`);
-        }
-
-        names.add(def.name);
-        if (def.handler) {
-            report(`reports.${i}.handler`, `no plugin registered the report renderer "${def.handler}"`);
-            return;
-        }
-
-        for (const [j, column] of (def.columns ?? []).entries()) {
-            const [first, second] = column.split('.');
-            const relation = second && !second.startsWith('_db') ? own(structure.def.relations, first!) : undefined;
-            if (!columnShape.test(column) || relation?.cardinality === 'many') {
-                report(`reports.${i}.columns.${j}`, `"${column}" is not one value: a column is an attribute, an attribute of a 1:1 relation (asset.description) or an aggregate (woactivity._dbcount)`);
-            }
-        }
-
-        checkWhere(def.where, `reports.${i}.where`, report);
-        try {
-            reportLayout(registry, structure, def);
-        }
-        catch (error) {
-            report(`reports.${i}.columns`, (error as Error).message);
-        }
-    });
 };
 
 const checkOwner = (structure: Structure, report: Report) => {

@@ -5,7 +5,7 @@ import type Joi from 'joi';
 import * as Yaml from 'yaml';
 
 import type { DomainDef, StructureDef } from './definition';
-import { linkStructures } from './link';
+import { linkStructures, type StructureCheck } from './link';
 import { StructureError, type Problem } from './problems';
 import { buildStructure, Registry, type Structure } from './registry';
 import { domainFileSchema, structureSchema } from './schema';
@@ -71,8 +71,9 @@ const readFile = (dir: string, fileName: string, structures: Structure[], domain
     structures.push(buildStructure(def, file));
 };
 
-// Reads every YAML file of a folder; throws a StructureError that lists every problem in every file.
-export const loadStructures = (dir: string): Registry => {
+// Reads every YAML file of a folder; throws a StructureError that lists every problem in every file. The
+// checks of other layers come in as `checks`; load-registry.ts passes them all.
+export const loadStructures = (dir: string, checks: readonly StructureCheck[]): Registry => {
 
     if (!Fs.existsSync(dir) || !Fs.statSync(dir).isDirectory()) {
         throw new StructureError([{ file: dir, path: '', message: 'the structures folder does not exist' }]);
@@ -90,7 +91,7 @@ export const loadStructures = (dir: string): Registry => {
         problems.push({ file: dir, path: '', message: 'the folder holds no object structure (*.yaml with `name:`)' });
     }
 
-    problems.push(...linkStructures(structures, domains));
+    problems.push(...linkStructures(structures, domains, checks));
     if (problems.length) {
         throw new StructureError(problems);
     }

@@ -6,7 +6,7 @@ import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { ApiKeys } from '../../src/auth/api-keys';
-import { loadStructures } from '../../src/structures/load';
+import { loadRegistry } from '../../src/load-registry';
 import { testDatabases } from '../helpers/databases';
 import { fixtures, maxauth, startTestServer, type TestServer } from '../helpers/server';
 
@@ -48,7 +48,7 @@ experiment('access.owner in YAML', () => {
 
         const dir = folder(notes.replace('owner: author', 'owner: writer'));
         try {
-            expect(() => loadStructures(dir)).to.throw(/access\.owner.*"writer" is not a stored attribute/);
+            expect(() => loadRegistry(dir)).to.throw(/access\.owner.*"writer" is not a stored attribute/);
         }
         finally {
             Fs.rmSync(dir, { recursive: true });

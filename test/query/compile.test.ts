@@ -2,17 +2,17 @@ import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import Knex from 'knex';
 
+import { loadRegistry } from '../../src/load-registry';
 import { applyWhere, type WhereScope } from '../../src/query/compile-where';
 import { QueryError } from '../../src/query/query-error';
 import { parseWhere } from '../../src/query/where';
-import { loadStructures } from '../../src/structures/load';
 import { demoStructures } from '../helpers/server';
 
 
 const { experiment, test } = exports.lab = Lab.script();
 const { expect } = Code;
 
-const registry = loadStructures(demoStructures);
+const registry = loadRegistry(demoStructures);
 const pg = Knex({ client: 'pg' });
 const sqlite = Knex({ client: 'better-sqlite3', useNullAsDefault: true });
 

@@ -3,15 +3,15 @@ import * as Lab from '@hapi/lab';
 
 import { databaseInputError } from '../../src/db/errors';
 import type { AttributeError } from '../../src/errors/maximo-error';
+import { loadRegistry } from '../../src/load-registry';
 import { completeNew, defaultValue, keyValues, parseItem, type ParseSettings } from '../../src/records/input';
-import { loadStructures } from '../../src/structures/load';
 import { demoStructures } from '../helpers/server';
 
 
 const { experiment, test } = exports.lab = Lab.script();
 const { expect } = Code;
 
-const registry = loadStructures(demoStructures);
+const registry = loadRegistry(demoStructures);
 const wo = registry.get('MXAPIWODETAIL')!.root;
 const now = new Date('2026-03-04T05:06:07.890Z');
 

@@ -5,7 +5,7 @@ import * as Path from 'node:path';
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { loadStructures } from '../../src/structures/load';
+import { loadRegistry } from '../../src/load-registry';
 import { StructureError, type Problem } from '../../src/structures/problems';
 import { demoStructures, fixtures } from '../helpers/server';
 
@@ -16,7 +16,7 @@ const { expect } = Code;
 const problemsOf = (dir: string): Problem[] => {
 
     try {
-        loadStructures(dir);
+        loadRegistry(dir);
     }
     catch (err) {
         expect(err).to.be.an.instanceof(StructureError);
@@ -53,10 +53,10 @@ experiment('structure loading', () => {
 
     test('the demo structures and the valid fixture load', () => {
 
-        const demo = loadStructures(demoStructures);
+        const demo = loadRegistry(demoStructures);
         expect(demo.list().map((structure) => structure.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIPERSON', 'MXAPIWODETAIL']);
         expect(demo.domain('WOSTATUS')!.values.length).to.equal(8);
-        const registry = loadStructures(Path.join(fixtures, 'valid'));
+        const registry = loadRegistry(Path.join(fixtures, 'valid'));
         const pump = registry.get('mxTestPump')!;
         expect(pump.name).to.equal('MXTESTPUMP');
         expect(pump.root.table).to.equal('pump');
@@ -142,7 +142,7 @@ experiment('structure loading', () => {
     test('the error message lists every problem', () => {
 
         try {
-            loadStructures(Path.join(fixtures, 'three-mistakes'));
+            loadRegistry(Path.join(fixtures, 'three-mistakes'));
         }
         catch (err) {
             expect((err as Error).message).to.startWith('Object structures are not valid (3 problems):\n- ');
