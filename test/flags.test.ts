@@ -2,11 +2,12 @@ import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { flag, flagOf } from '../src/http/flags';
-import { testDatabases } from './helpers/databases';
-import { startTestServer, wilson, type TestServer } from './helpers/server';
+import { onEachDatabase } from './helpers/experiments';
+import { wilson } from './helpers/server';
 
 
-const { experiment, test, before, after } = exports.lab = Lab.script();
+const lab = exports.lab = Lab.script();
+const { experiment, test } = lab;
 const { expect } = Code;
 
 // A flag means the same to the parameter gate and to the handler that reads it: a value the gate lets through
@@ -33,56 +34,46 @@ experiment('flag values', () => {
     });
 });
 
-for (const database of testDatabases) {
-    experiment(`flags through HTTP (${database.name})`, () => {
+onEachDatabase(lab, 'flags through HTTP', (t) => {
 
-        let t: TestServer;
-        before(async () => {
+    const get = (url: string, headers = {}) => t.inject({ url, headers: { ...wilson, ...headers } });
 
-            t = await startTestServer(database);
-        });
+    test('upper-case values mean what lower-case ones do', async () => {
 
-        after(() => t.stop());
-
-        const get = (url: string, headers = {}) => t.inject({ url, headers: { ...wilson, ...headers } });
-
-        test('upper-case values mean what lower-case ones do', async () => {
-
-            const nulls = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=wonum,actfinish&_dropnulls=FALSE`);
-            expect(nulls.statusCode).to.equal(200);
-            expect(nulls.result).to.include({ actfinish: null });
-            const relative = await get(`${wos}?oslc.pageSize=1&relativeuri=TRUE`);
-            expect(relative.result.member[0].href.startsWith('http')).to.be.false();
-            const counted = await get(`${wos}?oslc.pageSize=1&collectioncount=TRUE`);
-            expect(counted.result.responseInfo.totalCount).to.equal(600);
-            const stable = await get(`${wos}?oslc.pageSize=1&stablepaging=TRUE`);
-            expect(stable.result.responseInfo.nextPage.href).to.contain('stableId=');
-            const or = await get(`${wos}?oslc.where=${encodeURIComponent('wonum="1000" and wonum="1001"')}&opmodeor=TRUE&count=1`);
-            expect(or.result.totalCount as number).to.be.above(0);
-        });
-
-        test('a value that is no flag is a 400 naming the parameter or header, and nothing is written', async () => {
-
-            for (const query of ['collectioncount=yes', 'count=2', 'opmodeor=yes', 'relativeuri=on', 'ignorecollectionref=yes', 'stablepaging=yes']) {
-                const res = await get(`${wos}?${query}`);
-                expect(res.statusCode, query).to.equal(400);
-                expect(res.result.Error.message, query).to.contain(`${query.split('=')[0]} is 1 or 0`);
-            }
-
-            const write = await t.inject({ method: 'PATCH', url: `${wos}/_QkVERk9SRC8xMDAw`, headers: { ...wilson, batcherror: 'yes' }, payload: { description: 'never' } });
-            expect(write.statusCode).to.equal(400);
-            expect(write.result.Error.message).to.contain('batcherror is 1 or 0');
-            const read = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=description`);
-            expect(read.result.description).to.not.equal('never');
-        });
-
-        test('oslc.select and oslc.properties together are a 400: only one of them could be read', async () => {
-
-            const both = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=wonum&oslc.properties=description`);
-            expect(both.statusCode).to.equal(400);
-            expect(both.result.Error.message).to.contain('oslc.properties and oslc.select');
-            const one = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.properties=description`);
-            expect(Object.keys(one.result)).to.include('description');
-        });
+        const nulls = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=wonum,actfinish&_dropnulls=FALSE`);
+        expect(nulls.statusCode).to.equal(200);
+        expect(nulls.result).to.include({ actfinish: null });
+        const relative = await get(`${wos}?oslc.pageSize=1&relativeuri=TRUE`);
+        expect(relative.result.member[0].href.startsWith('http')).to.be.false();
+        const counted = await get(`${wos}?oslc.pageSize=1&collectioncount=TRUE`);
+        expect(counted.result.responseInfo.totalCount).to.equal(600);
+        const stable = await get(`${wos}?oslc.pageSize=1&stablepaging=TRUE`);
+        expect(stable.result.responseInfo.nextPage.href).to.contain('stableId=');
+        const or = await get(`${wos}?oslc.where=${encodeURIComponent('wonum="1000" and wonum="1001"')}&opmodeor=TRUE&count=1`);
+        expect(or.result.totalCount as number).to.be.above(0);
     });
-}
+
+    test('a value that is no flag is a 400 naming the parameter or header, and nothing is written', async () => {
+
+        for (const query of ['collectioncount=yes', 'count=2', 'opmodeor=yes', 'relativeuri=on', 'ignorecollectionref=yes', 'stablepaging=yes']) {
+            const res = await get(`${wos}?${query}`);
+            expect(res.statusCode, query).to.equal(400);
+            expect(res.result.Error.message, query).to.contain(`${query.split('=')[0]} is 1 or 0`);
+        }
+
+        const write = await t.inject({ method: 'PATCH', url: `${wos}/_QkVERk9SRC8xMDAw`, headers: { ...wilson, batcherror: 'yes' }, payload: { description: 'never' } });
+        expect(write.statusCode).to.equal(400);
+        expect(write.result.Error.message).to.contain('batcherror is 1 or 0');
+        const read = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=description`);
+        expect(read.result.description).to.not.equal('never');
+    });
+
+    test('oslc.select and oslc.properties together are a 400: only one of them could be read', async () => {
+
+        const both = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.select=wonum&oslc.properties=description`);
+        expect(both.statusCode).to.equal(400);
+        expect(both.result.Error.message).to.contain('oslc.properties and oslc.select');
+        const one = await get(`${wos}/_QkVERk9SRC8xMDAw?oslc.properties=description`);
+        expect(Object.keys(one.result)).to.include('description');
+    });
+});

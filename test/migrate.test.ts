@@ -1,5 +1,4 @@
 import * as Fs from 'node:fs';
-import * as Os from 'node:os';
 import * as Path from 'node:path';
 
 import * as Code from '@hapi/code';
@@ -8,21 +7,13 @@ import * as Lab from '@hapi/lab';
 import { MigrationError } from '../src/db/migrate';
 import { NoAdministratorError } from '../src/demo/users';
 import { testDatabases } from './helpers/databases';
+import { fixtureCopies } from './helpers/fixtures';
 import { fixtures, maxauth, startTestServer } from './helpers/server';
 
 
-const { experiment, test } = exports.lab = Lab.script();
+const lab = exports.lab = Lab.script();
+const { experiment, test } = lab;
 const { expect } = Code;
-
-const copyFixture = () => {
-
-    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-migrate-'));
-    for (const file of Fs.readdirSync(Path.join(fixtures, 'valid'))) {
-        Fs.copyFileSync(Path.join(fixtures, 'valid', file), Path.join(dir, file));
-    }
-
-    return dir;
-};
 
 const edit = (dir: string, file: string, change: (text: string) => string) => Fs.writeFileSync(Path.join(dir, file), change(Fs.readFileSync(Path.join(dir, file), 'utf8')));
 
@@ -30,6 +21,8 @@ const admin = { demo: false, adminUser: 'boss', adminPassword: 'boss-password' }
 
 for (const database of testDatabases) {
     experiment(`migration (${database.name})`, () => {
+
+        const copyFixture = fixtureCopies(lab);
 
         test('a new attribute and child are added on restart; the data stays, that of an attribute no longer stored too', async () => {
 

@@ -2,103 +2,98 @@ import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { unservedRoutes } from '../src/http/unserved';
-import { testDatabases } from './helpers/databases';
-import { maxadmin, startTestServer, wilson, type TestServer } from './helpers/server';
+import { onEachDatabase } from './helpers/experiments';
+import { maxadmin, wilson } from './helpers/server';
 
 
-const { experiment, test, before, after } = exports.lab = Lab.script();
+const lab = exports.lab = Lab.script();
+const { test, before } = lab;
 const { expect } = Code;
 
 const home = '/maximo/oslc';
 
 // Maximo services Osprey does not provide (src/http/unserved.ts): 501 in Maximo's shape, naming the service.
-for (const database of testDatabases) {
-    experiment(`services not provided (${database.name})`, () => {
+onEachDatabase(lab, 'services not provided', (t) => {
 
-        let t: TestServer;
-        let lines: string[];
-        before(async () => {
+    let lines: string[];
+    before(() => {
 
-            t = await startTestServer(database);
-            lines = [];
-            t.server.events.on({ name: 'request', channels: 'app' }, (_request, event) => lines.push(JSON.stringify(event.data)));
-        });
-
-        after(() => t.stop());
-
-        const expectNotProvided = (res: any, names: string, label = names) => {
-
-            expect(res.statusCode, label).to.equal(501);
-            expect(res.result.Error).to.include({ reasonCode: 'BMXAA1726E', statusCode: '501' });
-            const message: string = res.result.Error.message;
-            expect(message, label).to.startWith('BMXAA1726E - Osprey does not provide ');
-            expect(message, label).to.contain(names);
-            expect(String(res.result.Error.extendedError.moreInfo.href)).to.endWith('/error/messages/BMXAA1726E');
-        };
-
-        test('every route of the list answers 501 naming its service, by any method, once logged in', async () => {
-
-            for (const route of unservedRoutes) {
-                const path = route.path.replace(/\{\w+\*\}/, 'some/thing');
-                const url = route.root ? path : `${home}${path}`;
-                for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
-                    const res = await t.inject({ method, url: `${url}?action=wsmethod:x&lean=1&anything=1`, headers: { ...wilson, 'x-method-override': 'EXECUTE', 'content-type': 'text/plain' }, payload: method === 'GET' || method === 'DELETE' ? undefined : 'not json' });
-                    expectNotProvided(res, route.service, `${method} ${url}`);
-                }
-
-                expect((await t.inject({ url })).statusCode, url).to.equal(401);
-            }
-
-            // The 501 is no fault: its message is answered, and no error (with a stack) is logged for it.
-            expect(lines.filter((line) => line.includes('Osprey does not provide'))).to.equal([]);
-        });
-
-        test('the structures of Maximo services answer 501 on every route, before their parameters or actions are read', async () => {
-
-            const cases: [string, string, string?][] = [
-                ['GET', `${home}/os/mxapiautoscript?oslc.select=autoscript,source&oslc.pageSize=1000`, 'the automation script service (mxapiautoscript)'],
-                ['POST', `${home}/os/MXAPIAUTOSCRIPT`, 'automation script'],
-                ['POST', `${home}/os/mxl_apps/WOTRACK?action=approve`, 'the application XML service (MXL_APPS)'],
-                ['DELETE', `${home}/os/MXL_APPS/WOTRACK`, 'MXL_APPS'],
-                ['GET', `${home}/os/mxintobject/_X?oslc.select=*`, 'structures are YAML files under structures/'],
-                ['GET', `/maximo/api/os/MXL_CONDITION?oslc.where=conditionnum="C1"`, 'the condition expression service (MXL_CONDITION)'],
-                ['GET', `${home}/jsonschemas/mxapiautoscript`, 'automation script'],
-                ['GET', `${home}/apimeta/MXL_APPS`, 'MXL_APPS']
-            ];
-            for (const [method, url, names] of cases) {
-                const res = await t.inject({ method, url, headers: maxadmin, payload: method === 'POST' ? {} : undefined });
-                expectNotProvided(res, names!, `${method} ${url}`);
-            }
-
-            // A structure that is not there at all is still the 404 it always was.
-            expect((await t.inject({ url: `${home}/os/mxapiautoscripts`, headers: wilson })).statusCode).to.equal(404);
-        });
-
-        test('a meter reading is refused by name, with batcherror too, and nothing is written', async () => {
-
-            const asset = `${home}/os/mxapiasset/assetnum:11000|siteid:BEDFORD`;
-            const read = async () => (await t.inject({ url: `${asset}?oslc.select=assetmeter{metername,lastreading}`, headers: maxadmin })).result.assetmeter;
-            const earlier = await read();
-            const res = await t.inject({ method: 'POST', url: asset, headers: { ...maxadmin, 'x-method-override': 'PATCH', patchtype: 'MERGE' }, payload: { assetmeter: [{ metername: 'NEWMETER', newreading: 12 }] } });
-            expectNotProvided(res, 'meter readings (newreading of ASSETMETER)');
-            expect(res.result.Error.errorattrname).to.equal('newreading');
-            const batched = await t.inject({ method: 'POST', url: asset, headers: { ...maxadmin, 'x-method-override': 'PATCH', patchtype: 'MERGE', batcherror: '1' }, payload: { priority: 'high', assetmeter: [{ metername: 'NEWMETER', newreading: 12 }] } });
-            expect(batched.result.attrerrors.map((entry: any) => [entry.Error.errorattrname, entry.Error.statusCode])).to.equal([['priority', '400'], ['newreading', '501']]);
-            expect(await read()).to.equal(earlier);
-
-            // Another object's unknown attribute is still the 400 it always was.
-            const unknown = await t.inject({ method: 'PATCH', url: asset, headers: maxadmin, payload: { newreading: 1 } });
-            expect(unknown.statusCode).to.equal(400);
-            expect(unknown.result.Error.reasonCode).to.equal('BMXAA4203E');
-            // So is a name an object has by inheritance, on the object whose other name is refused by name.
-            // (__proto__ is refused earlier still, by the JSON parser, as a prototype poisoning attempt.)
-            for (const name of ['constructor', 'toString', '__proto__']) {
-                const inherited = await t.inject({ method: 'PATCH', url: asset, headers: { ...maxadmin, 'content-type': 'application/json' }, payload: `{"assetmeter":[{"metername":"NEWMETER","${name}":"1"}]}` });
-                expect(inherited.statusCode, name).to.equal(400);
-                expect(inherited.result.Error.reasonCode, name).to.equal(name === '__proto__' ? 'BMXAA4153E' : 'BMXAA4203E');
-            }
-
-            expect(await read()).to.equal(earlier);
-        });
+        lines = [];
+        t.server.events.on({ name: 'request', channels: 'app' }, (_request, event) => lines.push(JSON.stringify(event.data)));
     });
-}
+
+    const expectNotProvided = (res: any, names: string, label = names) => {
+
+        expect(res.statusCode, label).to.equal(501);
+        expect(res.result.Error).to.include({ reasonCode: 'BMXAA1726E', statusCode: '501' });
+        const message: string = res.result.Error.message;
+        expect(message, label).to.startWith('BMXAA1726E - Osprey does not provide ');
+        expect(message, label).to.contain(names);
+        expect(String(res.result.Error.extendedError.moreInfo.href)).to.endWith('/error/messages/BMXAA1726E');
+    };
+
+    test('every route of the list answers 501 naming its service, by any method, once logged in', async () => {
+
+        for (const route of unservedRoutes) {
+            const path = route.path.replace(/\{\w+\*\}/, 'some/thing');
+            const url = route.root ? path : `${home}${path}`;
+            for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+                const res = await t.inject({ method, url: `${url}?action=wsmethod:x&lean=1&anything=1`, headers: { ...wilson, 'x-method-override': 'EXECUTE', 'content-type': 'text/plain' }, payload: method === 'GET' || method === 'DELETE' ? undefined : 'not json' });
+                expectNotProvided(res, route.service, `${method} ${url}`);
+            }
+
+            expect((await t.inject({ url })).statusCode, url).to.equal(401);
+        }
+
+        // The 501 is no fault: its message is answered, and no error (with a stack) is logged for it.
+        expect(lines.filter((line) => line.includes('Osprey does not provide'))).to.equal([]);
+    });
+
+    test('the structures of Maximo services answer 501 on every route, before their parameters or actions are read', async () => {
+
+        const cases: [string, string, string?][] = [
+            ['GET', `${home}/os/mxapiautoscript?oslc.select=autoscript,source&oslc.pageSize=1000`, 'the automation script service (mxapiautoscript)'],
+            ['POST', `${home}/os/MXAPIAUTOSCRIPT`, 'automation script'],
+            ['POST', `${home}/os/mxl_apps/WOTRACK?action=approve`, 'the application XML service (MXL_APPS)'],
+            ['DELETE', `${home}/os/MXL_APPS/WOTRACK`, 'MXL_APPS'],
+            ['GET', `${home}/os/mxintobject/_X?oslc.select=*`, 'structures are YAML files under structures/'],
+            ['GET', `/maximo/api/os/MXL_CONDITION?oslc.where=conditionnum="C1"`, 'the condition expression service (MXL_CONDITION)'],
+            ['GET', `${home}/jsonschemas/mxapiautoscript`, 'automation script'],
+            ['GET', `${home}/apimeta/MXL_APPS`, 'MXL_APPS']
+        ];
+        for (const [method, url, names] of cases) {
+            const res = await t.inject({ method, url, headers: maxadmin, payload: method === 'POST' ? {} : undefined });
+            expectNotProvided(res, names!, `${method} ${url}`);
+        }
+
+        // A structure that is not there at all is still the 404 it always was.
+        expect((await t.inject({ url: `${home}/os/mxapiautoscripts`, headers: wilson })).statusCode).to.equal(404);
+    });
+
+    test('a meter reading is refused by name, with batcherror too, and nothing is written', async () => {
+
+        const asset = `${home}/os/mxapiasset/assetnum:11000|siteid:BEDFORD`;
+        const read = async () => (await t.inject({ url: `${asset}?oslc.select=assetmeter{metername,lastreading}`, headers: maxadmin })).result.assetmeter;
+        const earlier = await read();
+        const res = await t.inject({ method: 'POST', url: asset, headers: { ...maxadmin, 'x-method-override': 'PATCH', patchtype: 'MERGE' }, payload: { assetmeter: [{ metername: 'NEWMETER', newreading: 12 }] } });
+        expectNotProvided(res, 'meter readings (newreading of ASSETMETER)');
+        expect(res.result.Error.errorattrname).to.equal('newreading');
+        const batched = await t.inject({ method: 'POST', url: asset, headers: { ...maxadmin, 'x-method-override': 'PATCH', patchtype: 'MERGE', batcherror: '1' }, payload: { priority: 'high', assetmeter: [{ metername: 'NEWMETER', newreading: 12 }] } });
+        expect(batched.result.attrerrors.map((entry: any) => [entry.Error.errorattrname, entry.Error.statusCode])).to.equal([['priority', '400'], ['newreading', '501']]);
+        expect(await read()).to.equal(earlier);
+
+        // Another object's unknown attribute is still the 400 it always was.
+        const unknown = await t.inject({ method: 'PATCH', url: asset, headers: maxadmin, payload: { newreading: 1 } });
+        expect(unknown.statusCode).to.equal(400);
+        expect(unknown.result.Error.reasonCode).to.equal('BMXAA4203E');
+        // So is a name an object has by inheritance, on the object whose other name is refused by name.
+        // (__proto__ is refused earlier still, by the JSON parser, as a prototype poisoning attempt.)
+        for (const name of ['constructor', 'toString', '__proto__']) {
+            const inherited = await t.inject({ method: 'PATCH', url: asset, headers: { ...maxadmin, 'content-type': 'application/json' }, payload: `{"assetmeter":[{"metername":"NEWMETER","${name}":"1"}]}` });
+            expect(inherited.statusCode, name).to.equal(400);
+            expect(inherited.result.Error.reasonCode, name).to.equal(name === '__proto__' ? 'BMXAA4153E' : 'BMXAA4203E');
+        }
+
+        expect(await read()).to.equal(earlier);
+    });
+});

@@ -1,17 +1,15 @@
-import * as Fs from 'node:fs';
-import * as Os from 'node:os';
-import * as Path from 'node:path';
-
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { ApiKeys } from '../../src/auth/api-keys';
 import { loadRegistry } from '../../src/load-registry';
-import { testDatabases } from '../helpers/databases';
-import { fixtures, maxauth, startTestServer, type TestServer } from '../helpers/server';
+import { onEachDatabase } from '../helpers/experiments';
+import { fixtureCopies } from '../helpers/fixtures';
+import { maxauth } from '../helpers/server';
 
 
-const { experiment, test, before, after } = exports.lab = Lab.script();
+const lab = exports.lab = Lab.script();
+const { experiment, test, before } = lab;
 const { expect } = Code;
 
 // access.owner in any structure: users who are not administrators see, change and create only their records.
@@ -31,77 +29,51 @@ access:
   owner: author
 `;
 
-const folder = (extra: string) => {
-
-    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-owner-'));
-    for (const file of Fs.readdirSync(Path.join(fixtures, 'valid'))) {
-        Fs.copyFileSync(Path.join(fixtures, 'valid', file), Path.join(dir, file));
-    }
-
-    Fs.writeFileSync(Path.join(dir, 'mxtestnote.yaml'), extra);
-    return dir;
-};
-
 experiment('access.owner in YAML', () => {
+
+    const copyFixture = fixtureCopies(lab);
 
     test('must name a stored attribute', () => {
 
-        const dir = folder(notes.replace('owner: author', 'owner: writer'));
-        try {
-            expect(() => loadRegistry(dir)).to.throw(/access\.owner.*"writer" is not a stored attribute/);
-        }
-        finally {
-            Fs.rmSync(dir, { recursive: true });
-        }
+        const dir = copyFixture({ add: { 'mxtestnote.yaml': notes.replace('owner: author', 'owner: writer') } });
+        expect(() => loadRegistry(dir)).to.throw(/access\.owner.*"writer" is not a stored attribute/);
     });
 });
 
-for (const database of testDatabases) {
-    experiment(`records kept to their owners (${database.name})`, () => {
+onEachDatabase(lab, 'records kept to their owners', { settings: { demo: false, adminUser: 'ADMIN', adminPassword: 'admin-secret-1' }, fixture: { add: { 'mxtestnote.yaml': notes } } }, (t) => {
 
-        let t: TestServer;
-        let dir: string;
-        const anna = maxauth('anna', 'anna-password');
-        const ben = maxauth('ben', 'ben-password');
-        const admin = maxauth('admin', 'admin-secret-1');
-        const url = '/maximo/oslc/os/mxtestnote';
+    const anna = maxauth('anna', 'anna-password');
+    const ben = maxauth('ben', 'ben-password');
+    const admin = maxauth('admin', 'admin-secret-1');
+    const url = '/maximo/oslc/os/mxtestnote';
 
-        before(async () => {
+    before(async () => {
 
-            dir = folder(notes);
-            t = await startTestServer(database, { demo: false, structures: dir, adminUser: 'ADMIN', adminPassword: 'admin-secret-1' });
-            await t.server.app.osprey.users.create({ userid: 'ANNA', password: 'anna-password', groups: ['EVERYONE'] });
-            await t.server.app.osprey.users.create({ userid: 'BEN', password: 'ben-password', groups: ['EVERYONE'] });
-        });
-
-        after(async () => {
-
-            await t.stop();
-            Fs.rmSync(dir, { recursive: true });
-        });
-
-        test('creates in the caller\'s name, hides other users\' records, lets administrators see all', async () => {
-
-            const mine = await t.inject({ method: 'POST', url, headers: { ...anna, properties: 'author,body' }, payload: { body: 'first' } });
-            expect(mine.statusCode, mine.payload).to.equal(201);
-            expect(mine.result.author).to.equal('ANNA');
-            expect((await t.inject({ method: 'POST', url, headers: anna, payload: { body: 'named', author: 'anna' } })).statusCode).to.equal(201);
-            const forged = await t.inject({ method: 'POST', url, headers: anna, payload: { body: 'forged', author: 'BEN' } });
-            expect(forged.statusCode).to.equal(403);
-            expect((await t.inject({ method: 'POST', url, headers: ben, payload: { body: 'bens' } })).statusCode).to.equal(201);
-
-            const annaId = new URL(mine.headers.location as string).pathname;
-            const asBen = (await t.inject({ url: `${url}?oslc.select=author,body`, headers: ben })).result.member;
-            expect(asBen.map((note: any) => note.author)).to.equal(['BEN']);
-            expect((await t.inject({ url: annaId, headers: ben })).statusCode).to.equal(404);
-            expect((await t.inject({ method: 'PATCH', url: annaId, headers: ben, payload: { body: 'changed' } })).statusCode).to.equal(404);
-            expect((await t.inject({ method: 'DELETE', url: annaId, headers: ben })).statusCode).to.equal(404);
-            expect((await t.inject({ url: `${url}?distinct=author`, headers: ben })).result).to.equal(['BEN']);
-            expect((await t.inject({ url: `${url}?distinct=author`, headers: admin })).result).to.equal(['ANNA', 'BEN']);
-            expect((await t.inject({ method: 'PATCH', url: annaId, headers: anna, payload: { body: 'changed' } })).statusCode).to.equal(204);
-        });
+        await t.server.app.osprey.users.create({ userid: 'ANNA', password: 'anna-password', groups: ['EVERYONE'] });
+        await t.server.app.osprey.users.create({ userid: 'BEN', password: 'ben-password', groups: ['EVERYONE'] });
     });
-}
+
+    test('creates in the caller\'s name, hides other users\' records, lets administrators see all', async () => {
+
+        const mine = await t.inject({ method: 'POST', url, headers: { ...anna, properties: 'author,body' }, payload: { body: 'first' } });
+        expect(mine.statusCode, mine.payload).to.equal(201);
+        expect(mine.result.author).to.equal('ANNA');
+        expect((await t.inject({ method: 'POST', url, headers: anna, payload: { body: 'named', author: 'anna' } })).statusCode).to.equal(201);
+        const forged = await t.inject({ method: 'POST', url, headers: anna, payload: { body: 'forged', author: 'BEN' } });
+        expect(forged.statusCode).to.equal(403);
+        expect((await t.inject({ method: 'POST', url, headers: ben, payload: { body: 'bens' } })).statusCode).to.equal(201);
+
+        const annaId = new URL(mine.headers.location as string).pathname;
+        const asBen = (await t.inject({ url: `${url}?oslc.select=author,body`, headers: ben })).result.member;
+        expect(asBen.map((note: any) => note.author)).to.equal(['BEN']);
+        expect((await t.inject({ url: annaId, headers: ben })).statusCode).to.equal(404);
+        expect((await t.inject({ method: 'PATCH', url: annaId, headers: ben, payload: { body: 'changed' } })).statusCode).to.equal(404);
+        expect((await t.inject({ method: 'DELETE', url: annaId, headers: ben })).statusCode).to.equal(404);
+        expect((await t.inject({ url: `${url}?distinct=author`, headers: ben })).result).to.equal(['BEN']);
+        expect((await t.inject({ url: `${url}?distinct=author`, headers: admin })).result).to.equal(['ANNA', 'BEN']);
+        expect((await t.inject({ method: 'PATCH', url: annaId, headers: anna, payload: { body: 'changed' } })).statusCode).to.equal(204);
+    });
+});
 
 experiment('the API-key structure', () => {
 

@@ -1,11 +1,12 @@
 import * as Lab from '@hapi/lab';
 import * as Fc from 'fast-check';
 
-import { testDatabases } from '../helpers/databases';
-import { startTestServer, wilson, type TestServer } from '../helpers/server';
+import { onEachDatabase } from '../helpers/experiments';
+import { wilson } from '../helpers/server';
 
 
-const { experiment, test, before, after } = exports.lab = Lab.script();
+const lab = exports.lab = Lab.script();
+const { test } = lab;
 
 // Nothing a client puts in a query string may produce a 500 or reach SQL as text: random strings, and strings
 // built from the query languages' own alphabet and names, must be answered 200 or 400. OSPREY_FUZZ_RUNS raises
@@ -16,30 +17,20 @@ const words = ['status', 'wonum', 'siteid', 'asset', 'location', 'woactivity', '
 const grammar = Fc.array(Fc.constantFrom(...words), { maxLength: 14 }).map((parts) => parts.join(''));
 const anything = Fc.oneof(Fc.string({ maxLength: 60 }), Fc.string({ unit: 'binary', maxLength: 40 }), grammar);
 
-for (const database of testDatabases) {
-    experiment(`fuzzing query parameters (${database.name})`, { timeout: 120_000 }, () => {
+onEachDatabase(lab, 'fuzzing query parameters', { timeout: 120_000 }, (t) => {
 
-        let t: TestServer;
-        before(async () => {
+    // gbfilter, stableId and the timeline's two halves only mean something next to the parameters they belong to.
+    const context: Record<string, string> = { gbfilter: 'gbcols=siteid,status,count.*,sum.estdur&', stableId: 'stablepaging=1&', tlrange: 'tlattribute=reportdate&', tlattribute: 'tlrange=-1M&', opmode: `oslc.where=${encodeURIComponent('status="APPR" and wopriority=1')}&`, gbrange: 'gbcols=siteid,status,wopriority,reportdate,estdur,count.*&' };
+    for (const parameter of ['oslc.where', 'oslc.select', 'oslc.orderBy', 'gbcols', 'gbfilter', 'oslc.searchTerms', 'distinct', 'savedQuery', 'stableId', 'tlrange', 'tlattribute', 'opmode', 'gbrange']) {
+        test(`${parameter} answers only 200 or 400`, async () => {
 
-            t = await startTestServer(database);
+            await Fc.assert(Fc.asyncProperty(anything, async (value) => {
+
+                const res = await t.inject({ url: `/maximo/oslc/os/mxapiwodetail?oslc.pageSize=5&${context[parameter] ?? ''}${parameter}=${encodeURIComponent(value)}`, headers: wilson });
+                if (res.statusCode !== 200 && res.statusCode !== 400) {
+                    throw new Error(`${parameter}=${JSON.stringify(value)} answered ${res.statusCode}: ${res.payload}`);
+                }
+            }), { numRuns: runs });
         });
-
-        after(() => t.stop());
-
-        // gbfilter, stableId and the timeline's two halves only mean something next to the parameters they belong to.
-        const context: Record<string, string> = { gbfilter: 'gbcols=siteid,status,count.*,sum.estdur&', stableId: 'stablepaging=1&', tlrange: 'tlattribute=reportdate&', tlattribute: 'tlrange=-1M&', opmode: `oslc.where=${encodeURIComponent('status="APPR" and wopriority=1')}&`, gbrange: 'gbcols=siteid,status,wopriority,reportdate,estdur,count.*&' };
-        for (const parameter of ['oslc.where', 'oslc.select', 'oslc.orderBy', 'gbcols', 'gbfilter', 'oslc.searchTerms', 'distinct', 'savedQuery', 'stableId', 'tlrange', 'tlattribute', 'opmode', 'gbrange']) {
-            test(`${parameter} answers only 200 or 400`, async () => {
-
-                await Fc.assert(Fc.asyncProperty(anything, async (value) => {
-
-                    const res = await t.inject({ url: `/maximo/oslc/os/mxapiwodetail?oslc.pageSize=5&${context[parameter] ?? ''}${parameter}=${encodeURIComponent(value)}`, headers: wilson });
-                    if (res.statusCode !== 200 && res.statusCode !== 400) {
-                        throw new Error(`${parameter}=${JSON.stringify(value)} answered ${res.statusCode}: ${res.payload}`);
-                    }
-                }), { numRuns: runs });
-            });
-        }
-    });
-}
+    }
+});

@@ -2,12 +2,13 @@ import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { parseTimelineAttribute, parseTimelineRange } from '../../src/query/timeline';
-import { testDatabases } from '../helpers/databases';
-import { maxadmin, startTestServer, wilson, type TestServer } from '../helpers/server';
+import { onEachDatabase } from '../helpers/experiments';
+import { maxadmin, wilson } from '../helpers/server';
 import { expectQueryError } from './helpers';
 
 
-const { experiment, test, before, after } = exports.lab = Lab.script();
+const lab = exports.lab = Lab.script();
+const { experiment, test, before } = lab;
 const { expect } = Code;
 
 const iso = (date: Date) => date.toISOString();
@@ -85,112 +86,106 @@ experiment('tlrange and tlattribute parsers', () => {
 
 const days = 86_400_000;
 
-for (const database of testDatabases) {
-    experiment(`timeline filters through HTTP (${database.name})`, () => {
+onEachDatabase(lab, 'timeline filters through HTTP', (t) => {
 
-        let t: TestServer;
-        const wos = '/maximo/oslc/os/mxapiwodetail';
-        const offsets = [-400, -100, -40, -10, -3, 3, 10, 40, 400];
-        const wonums = new Map<number, string>();
-        let now: number;
-        before(async () => {
+    const wos = '/maximo/oslc/os/mxapiwodetail';
+    const offsets = [-400, -100, -40, -10, -3, 3, 10, 40, 400];
+    const wonums = new Map<number, string>();
+    let now: number;
+    before(async () => {
 
-            t = await startTestServer(database);
-            now = Date.now();
-            for (const offset of offsets) {
-                const reportdate = new Date(now + offset * days).toISOString();
-                const res = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, properties: 'wonum' }, payload: { siteid: 'BEDFORD', lead: 'TIMELINE', description: `${offset} days`, reportdate, schedstart: reportdate } });
-                expect(res.statusCode, res.payload).to.equal(201);
-                wonums.set(offset, res.result.wonum);
-            }
-        });
-
-        after(() => t.stop());
-
-        const get = (url: string, headers = wilson) => t.inject({ url, headers });
-        const mine = encodeURIComponent('lead="TIMELINE"');
-        // The work orders created above that a query returns, as their offsets in days, in the order served.
-        const offsetsOf = async (query: string) => {
-
-            const res = await get(`${wos}?oslc.where=${mine}&oslc.select=wonum&oslc.orderBy=%2Breportdate&oslc.pageSize=100&${query}`);
-            expect(res.statusCode, res.payload).to.equal(200);
-            return res.result.member.map((member: any) => offsets.find((offset) => wonums.get(offset) === member.wonum));
-        };
-
-        test('tlrange with tlattribute keeps the rows whose date lies in the range around now', async () => {
-
-            expect(await offsetsOf('tlrange=-7D&tlattribute=reportdate')).to.equal([-3]);
-            expect(await offsetsOf('tlrange=-2W&tlattribute=reportdate')).to.equal([-10, -3]);
-            expect(await offsetsOf('tlrange=-1M&tlattribute=reportdate')).to.equal([-10, -3]);
-            expect(await offsetsOf('tlrange=-6M&tlattribute=ReportDate')).to.equal([-100, -40, -10, -3]);
-            expect(await offsetsOf('tlrange=-1Y&tlattribute=reportdate')).to.equal([-100, -40, -10, -3]);
-            expect(await offsetsOf('tlrange=%2B7D&tlattribute=reportdate')).to.equal([3]);
-            expect(await offsetsOf('tlrange=+2W&tlattribute=reportdate')).to.equal([3, 10]);         // `+` arrives as a space
-            expect(await offsetsOf('tlrange=%2B-1M&tlattribute=reportdate')).to.equal([-10, -3, 3, 10]);
-            expect(await offsetsOf('tlrange=+-2Y&tlattribute=schedstart')).to.equal(offsets);
-            expect(await offsetsOf('tlrange=-1Y&tlattribute=schedstart&opmode=or')).to.equal([-100, -40, -10, -3]);
-        });
-
-        test('tlattribute=attr=date indexes the range on that date; the range is AND-ed with the where', async () => {
-
-            const at = (offset: number) => encodeURIComponent(new Date(now + offset * days).toISOString());
-            expect(await offsetsOf(`tlrange=%2B-7D&tlattribute=reportdate=${at(-100)}`)).to.equal([-100]);
-            expect(await offsetsOf(`tlrange=-2M&tlattribute=reportdate=${at(-40)}`)).to.equal([-100, -40]);
-            expect(await offsetsOf(`tlrange=%2B1Y&tlattribute=reportdate=${at(-500)}`)).to.equal([-400]);
-            const res = await get(`${wos}?oslc.where=${encodeURIComponent('lead="TIMELINE" and description="-3 days"')}&tlrange=-1M&tlattribute=reportdate&count=1`);
-            expect(res.result).to.equal({ totalCount: 1 });
-            // Counts, distinct and group-by read the same rows.
-            const count = await get(`${wos}?oslc.where=${mine}&tlrange=-1M&tlattribute=reportdate&collectioncount=1&oslc.pageSize=1`);
-            expect(count.result.responseInfo.totalCount).to.equal(2);
-            expect(count.result.responseInfo.nextPage.href).to.contain('tlrange=-1M');
-            const distinct = await get(`${wos}?oslc.where=${mine}&tlrange=%2B-2W&tlattribute=reportdate&distinct=description`);
-            expect(distinct.result).to.equal(['-10 days', '-3 days', '10 days', '3 days']);
-            const groups = await get(`${wos}?oslc.where=${mine}&tlrange=-1Y&tlattribute=reportdate&gbcols=lead,count.*`);
-            expect(groups.result.map((group: any) => group.count)).to.equal([4]);
-        });
-
-        test('a date attribute compares by date; the demo assets carry installdate', async () => {
-
-            const assets = '/maximo/oslc/os/mxapiasset';
-            const res = await t.inject({ method: 'POST', url: assets, headers: { ...maxadmin, properties: 'assetnum' }, payload: { assetnum: 'TL1', siteid: 'BEDFORD', installdate: new Date(now - 5 * days).toISOString().slice(0, 10) } });
+        now = Date.now();
+        for (const offset of offsets) {
+            const reportdate = new Date(now + offset * days).toISOString();
+            const res = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, properties: 'wonum' }, payload: { siteid: 'BEDFORD', lead: 'TIMELINE', description: `${offset} days`, reportdate, schedstart: reportdate } });
             expect(res.statusCode, res.payload).to.equal(201);
-            const found = await get(`${assets}?oslc.where=${encodeURIComponent('assetnum="TL1"')}&tlrange=-5D&tlattribute=installdate&oslc.select=assetnum`);
-            expect(found.result.member.map((member: any) => member.assetnum)).to.equal(['TL1']);
-            const earlier = await get(`${assets}?oslc.where=${encodeURIComponent('assetnum="TL1"')}&tlrange=-4D&tlattribute=installdate&count=1`);
-            expect(earlier.result).to.equal({ totalCount: 0 });
-        });
-
-        test('bad input is a 400 BMXAA8744E naming the parameter; never a 500', async () => {
-
-            for (const [query, parameter, detail] of [
-                ['tlrange=-3M', 'tlattribute', 'tlrange needs tlattribute'],
-                ['tlattribute=reportdate', 'tlrange', 'tlattribute needs tlrange'],
-                ['tlrange=3M&tlattribute=reportdate', 'tlrange', 'expected a sign'],
-                ['tlrange=-3X&tlattribute=reportdate', 'tlrange', 'expected a unit'],
-                ['tlrange=-9999Y&tlattribute=reportdate', 'tlrange', 'beyond the years'],
-                ['tlrange=-3M&tlattribute=description', 'tlattribute', 'description is not a date attribute of WORKORDER'],
-                ['tlrange=-3M&tlattribute=colour', 'tlattribute', 'colour is not a date attribute of WORKORDER'],
-                ['tlrange=-3M&tlattribute=memo', 'tlattribute', 'memo is not a date attribute of WORKORDER'],
-                ['tlrange=-3M&tlattribute=reportdate=someday', 'tlattribute', 'expected an ISO 8601 date'],
-                ['tlrange=-3M&tlattribute=reportdate=2024-02-29T12:00:00%2B99:99', 'tlattribute', 'expected an ISO 8601 date'],
-                ['tlrange=-3M&tlattribute=reportdate=2024-02-29T12:00:00-14:30', 'tlattribute', 'expected an ISO 8601 date'],
-                ['tlrange=-3M&tlattribute=asset.installdate', 'tlattribute', 'expected the name of a date attribute']
-            ]) {
-                const res = await get(`${wos}?${query}`);
-                expect(res.statusCode, query).to.equal(400);
-                expect(res.result.Error.reasonCode, query).to.equal('BMXAA8744E');
-                expect(String(res.result.Error.message), query).to.startWith(`BMXAA8744E - ${parameter}: `);
-                expect(res.result.Error.message, query).to.contain(detail!);
-            }
-
-            const secret = await get('/maximo/oslc/os/mxapiapikey?tlrange=-1M&tlattribute=apikey', maxadmin);
-            expect(secret.statusCode).to.equal(400);
-            expect(secret.result.Error.message).to.equal('BMXAA8744E - tlattribute: apikey is not a date attribute of APIKEYTOKEN at column 1');
-            const keys = await get('/maximo/oslc/os/mxapiapikey?tlrange=-1M&tlattribute=expirationdate&count=1', maxadmin);
-            expect(keys.result).to.equal({ totalCount: 0 });
-
-            // Empty values are no filter, as an empty oslc.where is none.
-            expect((await get(`${wos}?tlrange=&tlattribute=&count=1`)).result).to.equal({ totalCount: 600 + offsets.length });
-        });
+            wonums.set(offset, res.result.wonum);
+        }
     });
-}
+
+    const get = (url: string, headers = wilson) => t.inject({ url, headers });
+    const mine = encodeURIComponent('lead="TIMELINE"');
+    // The work orders created above that a query returns, as their offsets in days, in the order served.
+    const offsetsOf = async (query: string) => {
+
+        const res = await get(`${wos}?oslc.where=${mine}&oslc.select=wonum&oslc.orderBy=%2Breportdate&oslc.pageSize=100&${query}`);
+        expect(res.statusCode, res.payload).to.equal(200);
+        return res.result.member.map((member: any) => offsets.find((offset) => wonums.get(offset) === member.wonum));
+    };
+
+    test('tlrange with tlattribute keeps the rows whose date lies in the range around now', async () => {
+
+        expect(await offsetsOf('tlrange=-7D&tlattribute=reportdate')).to.equal([-3]);
+        expect(await offsetsOf('tlrange=-2W&tlattribute=reportdate')).to.equal([-10, -3]);
+        expect(await offsetsOf('tlrange=-1M&tlattribute=reportdate')).to.equal([-10, -3]);
+        expect(await offsetsOf('tlrange=-6M&tlattribute=ReportDate')).to.equal([-100, -40, -10, -3]);
+        expect(await offsetsOf('tlrange=-1Y&tlattribute=reportdate')).to.equal([-100, -40, -10, -3]);
+        expect(await offsetsOf('tlrange=%2B7D&tlattribute=reportdate')).to.equal([3]);
+        expect(await offsetsOf('tlrange=+2W&tlattribute=reportdate')).to.equal([3, 10]);         // `+` arrives as a space
+        expect(await offsetsOf('tlrange=%2B-1M&tlattribute=reportdate')).to.equal([-10, -3, 3, 10]);
+        expect(await offsetsOf('tlrange=+-2Y&tlattribute=schedstart')).to.equal(offsets);
+        expect(await offsetsOf('tlrange=-1Y&tlattribute=schedstart&opmode=or')).to.equal([-100, -40, -10, -3]);
+    });
+
+    test('tlattribute=attr=date indexes the range on that date; the range is AND-ed with the where', async () => {
+
+        const at = (offset: number) => encodeURIComponent(new Date(now + offset * days).toISOString());
+        expect(await offsetsOf(`tlrange=%2B-7D&tlattribute=reportdate=${at(-100)}`)).to.equal([-100]);
+        expect(await offsetsOf(`tlrange=-2M&tlattribute=reportdate=${at(-40)}`)).to.equal([-100, -40]);
+        expect(await offsetsOf(`tlrange=%2B1Y&tlattribute=reportdate=${at(-500)}`)).to.equal([-400]);
+        const res = await get(`${wos}?oslc.where=${encodeURIComponent('lead="TIMELINE" and description="-3 days"')}&tlrange=-1M&tlattribute=reportdate&count=1`);
+        expect(res.result).to.equal({ totalCount: 1 });
+        // Counts, distinct and group-by read the same rows.
+        const count = await get(`${wos}?oslc.where=${mine}&tlrange=-1M&tlattribute=reportdate&collectioncount=1&oslc.pageSize=1`);
+        expect(count.result.responseInfo.totalCount).to.equal(2);
+        expect(count.result.responseInfo.nextPage.href).to.contain('tlrange=-1M');
+        const distinct = await get(`${wos}?oslc.where=${mine}&tlrange=%2B-2W&tlattribute=reportdate&distinct=description`);
+        expect(distinct.result).to.equal(['-10 days', '-3 days', '10 days', '3 days']);
+        const groups = await get(`${wos}?oslc.where=${mine}&tlrange=-1Y&tlattribute=reportdate&gbcols=lead,count.*`);
+        expect(groups.result.map((group: any) => group.count)).to.equal([4]);
+    });
+
+    test('a date attribute compares by date; the demo assets carry installdate', async () => {
+
+        const assets = '/maximo/oslc/os/mxapiasset';
+        const res = await t.inject({ method: 'POST', url: assets, headers: { ...maxadmin, properties: 'assetnum' }, payload: { assetnum: 'TL1', siteid: 'BEDFORD', installdate: new Date(now - 5 * days).toISOString().slice(0, 10) } });
+        expect(res.statusCode, res.payload).to.equal(201);
+        const found = await get(`${assets}?oslc.where=${encodeURIComponent('assetnum="TL1"')}&tlrange=-5D&tlattribute=installdate&oslc.select=assetnum`);
+        expect(found.result.member.map((member: any) => member.assetnum)).to.equal(['TL1']);
+        const earlier = await get(`${assets}?oslc.where=${encodeURIComponent('assetnum="TL1"')}&tlrange=-4D&tlattribute=installdate&count=1`);
+        expect(earlier.result).to.equal({ totalCount: 0 });
+    });
+
+    test('bad input is a 400 BMXAA8744E naming the parameter; never a 500', async () => {
+
+        for (const [query, parameter, detail] of [
+            ['tlrange=-3M', 'tlattribute', 'tlrange needs tlattribute'],
+            ['tlattribute=reportdate', 'tlrange', 'tlattribute needs tlrange'],
+            ['tlrange=3M&tlattribute=reportdate', 'tlrange', 'expected a sign'],
+            ['tlrange=-3X&tlattribute=reportdate', 'tlrange', 'expected a unit'],
+            ['tlrange=-9999Y&tlattribute=reportdate', 'tlrange', 'beyond the years'],
+            ['tlrange=-3M&tlattribute=description', 'tlattribute', 'description is not a date attribute of WORKORDER'],
+            ['tlrange=-3M&tlattribute=colour', 'tlattribute', 'colour is not a date attribute of WORKORDER'],
+            ['tlrange=-3M&tlattribute=memo', 'tlattribute', 'memo is not a date attribute of WORKORDER'],
+            ['tlrange=-3M&tlattribute=reportdate=someday', 'tlattribute', 'expected an ISO 8601 date'],
+            ['tlrange=-3M&tlattribute=reportdate=2024-02-29T12:00:00%2B99:99', 'tlattribute', 'expected an ISO 8601 date'],
+            ['tlrange=-3M&tlattribute=reportdate=2024-02-29T12:00:00-14:30', 'tlattribute', 'expected an ISO 8601 date'],
+            ['tlrange=-3M&tlattribute=asset.installdate', 'tlattribute', 'expected the name of a date attribute']
+        ]) {
+            const res = await get(`${wos}?${query}`);
+            expect(res.statusCode, query).to.equal(400);
+            expect(res.result.Error.reasonCode, query).to.equal('BMXAA8744E');
+            expect(String(res.result.Error.message), query).to.startWith(`BMXAA8744E - ${parameter}: `);
+            expect(res.result.Error.message, query).to.contain(detail!);
+        }
+
+        const secret = await get('/maximo/oslc/os/mxapiapikey?tlrange=-1M&tlattribute=apikey', maxadmin);
+        expect(secret.statusCode).to.equal(400);
+        expect(secret.result.Error.message).to.equal('BMXAA8744E - tlattribute: apikey is not a date attribute of APIKEYTOKEN at column 1');
+        const keys = await get('/maximo/oslc/os/mxapiapikey?tlrange=-1M&tlattribute=expirationdate&count=1', maxadmin);
+        expect(keys.result).to.equal({ totalCount: 0 });
+
+        // Empty values are no filter, as an empty oslc.where is none.
+        expect((await get(`${wos}?tlrange=&tlattribute=&count=1`)).result).to.equal({ totalCount: 600 + offsets.length });
+    });
+});

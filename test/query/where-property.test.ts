@@ -4,13 +4,14 @@ import * as fc from 'fast-check';
 
 import type { Where } from '../../src/query/ast';
 import { parseWhere } from '../../src/query/where';
-import { testDatabases } from '../helpers/databases';
-import { startTestServer, wilson, type TestServer } from '../helpers/server';
+import { onEachDatabase } from '../helpers/experiments';
+import { wilson } from '../helpers/server';
 import { simpler, whereCase, WhereGenerator, type WhereCase } from './generate-where';
 import { orMode, Reference } from './reference';
 
 
-const { experiment, test, before, after } = exports.lab = Lab.script();
+const lab = exports.lab = Lab.script();
+const { test, before } = lab;
 const { expect } = Code;
 
 // Random oslc.where clauses go through HTTP to a real server, and the keys it returns are compared with an
@@ -106,152 +107,146 @@ const fixed: [string, string, ('opmodeor' | 'may refuse')?][] = [
 
 const keys: Record<string, string[]> = { MXAPIWODETAIL: ['siteid', 'wonum'], MXAPIASSET: ['siteid', 'assetnum'] };
 
-for (const database of testDatabases) {
-    experiment(`oslc.where agrees with a reference evaluator (${database.name})`, () => {
+onEachDatabase(lab, 'oslc.where agrees with a reference evaluator', (t) => {
 
-        let t: TestServer;
-        let reference: Reference;
-        let generator: WhereGenerator;
+    let reference: Reference;
+    let generator: WhereGenerator;
 
-        before({ timeout: 60_000 }, async () => {
+    before({ timeout: 60_000 }, async () => {
 
-            t = await startTestServer(database);
-            for (const payload of extraWorkOrders) {
-                const res = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxapiwodetail', headers: wilson, payload });
-                expect(res.statusCode, res.payload).to.equal(201);
-            }
-
-            const osprey = t.server.app.osprey;
-            reference = await new Reference(osprey.registry).load(osprey.knex);
-            generator = new WhereGenerator(osprey.registry, reference);
-        });
-
-        after(() => t.stop());
-
-        const describe = (check: WhereCase) => `${check.os} where ${check.text}${check.opmodeor ? ' (opmodeor=1)' : ''}`;
-
-        const request = async (check: WhereCase, extra: string) => {
-
-            const pk = keys[check.os]!;
-            const url = `/maximo/oslc/os/${check.os.toLowerCase()}?oslc.where=${encodeURIComponent(check.text)}&oslc.select=${pk.join(',')}&oslc.pageSize=1000${check.opmodeor ? '&opmodeor=1' : ''}${extra}`;
-            return await t.inject({ url, headers: wilson });
-        };
-
-        const ok = (check: WhereCase, res: Awaited<ReturnType<typeof request>>) => {
-
-            if (res.statusCode !== 200) {
-                throw new Error(`${describe(check)}: ${res.statusCode} ${res.payload}`);
-            }
-
-            return res.result;
-        };
-
-        // Throws, with both sides' differences, when the server and the reference disagree.
-        const agree = async (check: WhereCase, mayRefuse = false) => {
-
-            const pk = keys[check.os]!;
-            const where: Where = check.opmodeor ? orMode(check.where) : check.where;
-            const expected = new Set(reference.select(check.os, where).map((row) => reference.key(check.os, row)));
-            const res = await request(check, '');
-            if (mayRefuse && res.statusCode === 400) {
-                return;
-            }
-
-            const page = ok(check, res);
-            const actual = new Set((page.member as Record<string, unknown>[]).map((member) => pk.map((name) => member[name]).join('/')));
-            const missing = [...expected].filter((key) => !actual.has(key));
-            const extra = [...actual].filter((key) => !expected.has(key));
-            if (missing.length || extra.length || page.responseInfo.nextPage) {
-                throw new Error(`${describe(check)}: the server returned ${actual.size} rows, the reference ${expected.size}; ` +
-                    `only the reference has ${missing.length} (${missing.slice(0, 5).join(' ')}), only the server ${extra.length} (${extra.slice(0, 5).join(' ')})`);
-            }
-
-            const counted = ok(check, await request(check, '&count=1'));
-            if (counted.totalCount !== expected.size) {
-                throw new Error(`${describe(check)}: count=1 gives ${counted.totalCount}, the reference ${expected.size}`);
-            }
-        };
-
-        for (const [os, text, flag] of fixed) {
-            test(`${os} ${text}${flag ? ` (${flag})` : ''}`, async () => {
-
-                await agree(whereCase(os, parseWhere(text), flag === 'opmodeor'), flag === 'may refuse');
-            });
+        for (const payload of extraWorkOrders) {
+            const res = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxapiwodetail', headers: wilson, payload });
+            expect(res.statusCode, res.payload).to.equal(201);
         }
 
-        // Greedily simpler clauses that still fail, from fast-check's counterexample: the report's minimal where.
-        const minimize = async (found: WhereCase) => {
+        const osprey = t.server.app.osprey;
+        reference = await new Reference(osprey.registry).load(osprey.knex);
+        generator = new WhereGenerator(osprey.registry, reference);
+    });
 
-            const failure = async (check: WhereCase) => {
+    const describe = (check: WhereCase) => `${check.os} where ${check.text}${check.opmodeor ? ' (opmodeor=1)' : ''}`;
 
-                try {
-                    await agree(check);
-                    return undefined;
-                }
-                catch (error) {
-                    return error as Error;
-                }
-            };
+    const request = async (check: WhereCase, extra: string) => {
 
-            let current = found;
-            let error = await failure(current);
-            let progress = true;
-            while (progress) {
-                progress = false;
-                const candidates = [...(current.opmodeor ? [whereCase(current.os, current.where, false)] : []), ...simpler(current.where).map((where) => whereCase(current.os, where, current.opmodeor))];
-                for (const candidate of candidates) {
-                    const again = await failure(candidate);
-                    if (again) {
-                        [current, error, progress] = [candidate, again, true];
-                        break;
-                    }
-                }
+        const pk = keys[check.os]!;
+        const url = `/maximo/oslc/os/${check.os.toLowerCase()}?oslc.where=${encodeURIComponent(check.text)}&oslc.select=${pk.join(',')}&oslc.pageSize=1000${check.opmodeor ? '&opmodeor=1' : ''}${extra}`;
+        return await t.inject({ url, headers: wilson });
+    };
+
+    const ok = (check: WhereCase, res: Awaited<ReturnType<typeof request>>) => {
+
+        if (res.statusCode !== 200) {
+            throw new Error(`${describe(check)}: ${res.statusCode} ${res.payload}`);
+        }
+
+        return res.result;
+    };
+
+    // Throws, with both sides' differences, when the server and the reference disagree.
+    const agree = async (check: WhereCase, mayRefuse = false) => {
+
+        const pk = keys[check.os]!;
+        const where: Where = check.opmodeor ? orMode(check.where) : check.where;
+        const expected = new Set(reference.select(check.os, where).map((row) => reference.key(check.os, row)));
+        const res = await request(check, '');
+        if (mayRefuse && res.statusCode === 400) {
+            return;
+        }
+
+        const page = ok(check, res);
+        const actual = new Set((page.member as Record<string, unknown>[]).map((member) => pk.map((name) => member[name]).join('/')));
+        const missing = [...expected].filter((key) => !actual.has(key));
+        const extra = [...actual].filter((key) => !expected.has(key));
+        if (missing.length || extra.length || page.responseInfo.nextPage) {
+            throw new Error(`${describe(check)}: the server returned ${actual.size} rows, the reference ${expected.size}; ` +
+                `only the reference has ${missing.length} (${missing.slice(0, 5).join(' ')}), only the server ${extra.length} (${extra.slice(0, 5).join(' ')})`);
+        }
+
+        const counted = ok(check, await request(check, '&count=1'));
+        if (counted.totalCount !== expected.size) {
+            throw new Error(`${describe(check)}: count=1 gives ${counted.totalCount}, the reference ${expected.size}`);
+        }
+    };
+
+    for (const [os, text, flag] of fixed) {
+        test(`${os} ${text}${flag ? ` (${flag})` : ''}`, async () => {
+
+            await agree(whereCase(os, parseWhere(text), flag === 'opmodeor'), flag === 'may refuse');
+        });
+    }
+
+    // Greedily simpler clauses that still fail, from fast-check's counterexample: the report's minimal where.
+    const minimize = async (found: WhereCase) => {
+
+        const failure = async (check: WhereCase) => {
+
+            try {
+                await agree(check);
+                return undefined;
             }
-
-            return error?.message;
+            catch (error) {
+                return error as Error;
+            }
         };
 
-        test(`${runs} random where clauses (depth ≤ ${depth}) return the rows the reference selects`, { timeout: 60_000 + runs * 300 }, async () => {
-
-            // The clauses must select something and not everything, or the comparison proves little.
-            const sizes = { empty: 0, all: 0, some: 0 };
-            const details = await fc.check(fc.asyncProperty(generator.cases(structures, depth), async (check) => {
-
-                const total = reference.rows(reference.registry.get(check.os)!.root).length;
-                const selected = reference.select(check.os, check.opmodeor ? orMode(check.where) : check.where).length;
-                ++sizes[selected === 0 ? 'empty' : selected === total ? 'all' : 'some'];
-                await agree(check);
-            }), { numRuns: runs, includeErrorInReport: true });
-
-            if (details.failed && details.counterexample) {
-                throw new Error(`${fc.defaultReportMessage(details)}\n\nMinimal: ${await minimize(details.counterexample[0])}`);
+        let current = found;
+        let error = await failure(current);
+        let progress = true;
+        while (progress) {
+            progress = false;
+            const candidates = [...(current.opmodeor ? [whereCase(current.os, current.where, false)] : []), ...simpler(current.where).map((where) => whereCase(current.os, where, current.opmodeor))];
+            for (const candidate of candidates) {
+                const again = await failure(candidate);
+                if (again) {
+                    [current, error, progress] = [candidate, again, true];
+                    break;
+                }
             }
+        }
 
-            expect(details.failed, fc.defaultReportMessage(details)).to.be.false();
-            expect(sizes.some, JSON.stringify(sizes)).to.be.above(runs / 3);
-        });
+        return error?.message;
+    };
 
-        // Random orderings (with a random where) come back in the reference's order, nulls and ties included.
-        test(`${Math.ceil(runs / 3)} random orderings return rows in the reference's order`, { timeout: 60_000 + runs * 300 }, async () => {
+    test(`${runs} random where clauses (depth ≤ ${depth}) return the rows the reference selects`, { timeout: 60_000 + runs * 300 }, async () => {
 
-            const orderings = structures.map((os) => {
+        // The clauses must select something and not everything, or the comparison proves little.
+        const sizes = { empty: 0, all: 0, some: 0 };
+        const details = await fc.check(fc.asyncProperty(generator.cases(structures, depth), async (check) => {
 
-                const names = reference.registry.get(os)!.root.columns.filter((attr) => !attr.secret && attr.type !== 'clob').map((attr) => attr.name);
-                const term = fc.record({ name: fc.constantFrom(...names), direction: fc.constantFrom('asc' as const, 'desc' as const) });
-                return fc.tuple(generator.where(os, 2), fc.array(term, { minLength: 1, maxLength: 3 })).map(([where, terms]) => ({ os, where, terms }));
-            });
+            const total = reference.rows(reference.registry.get(check.os)!.root).length;
+            const selected = reference.select(check.os, check.opmodeor ? orMode(check.where) : check.where).length;
+            ++sizes[selected === 0 ? 'empty' : selected === total ? 'all' : 'some'];
+            await agree(check);
+        }), { numRuns: runs, includeErrorInReport: true });
 
-            const details = await fc.check(fc.asyncProperty(fc.oneof(...orderings), async ({ os, where, terms }) => {
+        if (details.failed && details.counterexample) {
+            throw new Error(`${fc.defaultReportMessage(details)}\n\nMinimal: ${await minimize(details.counterexample[0])}`);
+        }
 
-                const check = whereCase(os, where, false);
-                const orderBy = terms.map(({ name, direction }) => `${direction === 'asc' ? '%2B' : '-'}${name}`).join(',');
-                const page = ok(check, await request(check, `&oslc.orderBy=${orderBy}`));
-                const expected = reference.order(os, reference.select(os, where), terms).map((row) => reference.key(os, row));
-                const actual = (page.member as Record<string, unknown>[]).map((member) => keys[os]!.map((name) => member[name]).join('/'));
-                expect(actual, `${describe(check)} ordered by ${decodeURIComponent(orderBy)}`).to.equal(expected);
-            }), { numRuns: Math.ceil(runs / 3), includeErrorInReport: true });
-
-            expect(details.failed, fc.defaultReportMessage(details)).to.be.false();
-        });
+        expect(details.failed, fc.defaultReportMessage(details)).to.be.false();
+        expect(sizes.some, JSON.stringify(sizes)).to.be.above(runs / 3);
     });
-}
+
+    // Random orderings (with a random where) come back in the reference's order, nulls and ties included.
+    test(`${Math.ceil(runs / 3)} random orderings return rows in the reference's order`, { timeout: 60_000 + runs * 300 }, async () => {
+
+        const orderings = structures.map((os) => {
+
+            const names = reference.registry.get(os)!.root.columns.filter((attr) => !attr.secret && attr.type !== 'clob').map((attr) => attr.name);
+            const term = fc.record({ name: fc.constantFrom(...names), direction: fc.constantFrom('asc' as const, 'desc' as const) });
+            return fc.tuple(generator.where(os, 2), fc.array(term, { minLength: 1, maxLength: 3 })).map(([where, terms]) => ({ os, where, terms }));
+        });
+
+        const details = await fc.check(fc.asyncProperty(fc.oneof(...orderings), async ({ os, where, terms }) => {
+
+            const check = whereCase(os, where, false);
+            const orderBy = terms.map(({ name, direction }) => `${direction === 'asc' ? '%2B' : '-'}${name}`).join(',');
+            const page = ok(check, await request(check, `&oslc.orderBy=${orderBy}`));
+            const expected = reference.order(os, reference.select(os, where), terms).map((row) => reference.key(os, row));
+            const actual = (page.member as Record<string, unknown>[]).map((member) => keys[os]!.map((name) => member[name]).join('/'));
+            expect(actual, `${describe(check)} ordered by ${decodeURIComponent(orderBy)}`).to.equal(expected);
+        }), { numRuns: Math.ceil(runs / 3), includeErrorInReport: true });
+
+        expect(details.failed, fc.defaultReportMessage(details)).to.be.false();
+    });
+});

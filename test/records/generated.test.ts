@@ -1,68 +1,37 @@
-import * as Fs from 'node:fs';
-import * as Os from 'node:os';
-import * as Path from 'node:path';
-
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { testDatabases } from '../helpers/databases';
-import { fixtures, startTestServer, type TestServer } from '../helpers/server';
+import { onEachDatabase } from '../helpers/experiments';
 
 
-const { experiment, test, before, after } = exports.lab = Lab.script();
+const lab = exports.lab = Lab.script();
+const { test } = lab;
 const { expect } = Code;
 
 const admin = { maxauth: Buffer.from('ADMIN:admin-secret-1').toString('base64') };
 
 // The fixture structures, with generated keys and a domain lookup added to jobs.
-const jobStructures = () => {
+const jobStructures = (text: string, file: string) => (file === 'mxtestjob.yaml' ?
+    text.replace('jobnum: { type: upper, length: 10, required: true }', 'jobnum: { type: upper, length: 10, required: true, autokey: { prefix: JOB-, start: 5 } }\n  seq: { type: integer, autokey: true }\n  state: { type: upper, length: 10, lookup: state }') :
+    text);
 
-    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-jobs-'));
-    for (const file of Fs.readdirSync(Path.join(fixtures, 'valid'))) {
-        let text = Fs.readFileSync(Path.join(fixtures, 'valid', file), 'utf8');
-        if (file === 'mxtestjob.yaml') {
-            text = text.replace('jobnum: { type: upper, length: 10, required: true }', 'jobnum: { type: upper, length: 10, required: true, autokey: { prefix: JOB-, start: 5 } }\n  seq: { type: integer, autokey: true }\n  state: { type: upper, length: 10, lookup: state }');
-        }
+onEachDatabase(lab, 'generated values and domain lookups', { settings: { demo: false, adminUser: 'ADMIN', adminPassword: 'admin-secret-1' }, fixture: { edit: jobStructures } }, (t) => {
 
-        Fs.writeFileSync(Path.join(dir, file), text);
-    }
+    const create = (payload: object) => t.inject({ method: 'POST', url: '/maximo/oslc/os/mxtestjob', headers: { ...admin, properties: 'jobnum,seq,state' }, payload });
 
-    return dir;
-};
+    test('a prefixed key counts on from the highest stored number and skips values typed in by hand', async () => {
 
-for (const database of testDatabases) {
-    experiment(`generated values and domain lookups (${database.name})`, () => {
-
-        let t: TestServer;
-        let dir: string;
-        before(async () => {
-
-            dir = jobStructures();
-            t = await startTestServer(database, { demo: false, structures: dir, adminUser: 'ADMIN', adminPassword: 'admin-secret-1' });
-        });
-
-        after(async () => {
-
-            await t.stop();
-            Fs.rmSync(dir, { recursive: true });
-        });
-
-        const create = (payload: object) => t.inject({ method: 'POST', url: '/maximo/oslc/os/mxtestjob', headers: { ...admin, properties: 'jobnum,seq,state' }, payload });
-
-        test('a prefixed key counts on from the highest stored number and skips values typed in by hand', async () => {
-
-            const first = await create({});
-            expect(first.result).to.include({ jobnum: 'JOB-5', seq: 1 });
-            expect((await create({ jobnum: 'JOB-6' })).statusCode).to.equal(201);
-            expect((await create({ state: 'done' })).result).to.include({ jobnum: 'JOB-7', state: 'DONE' });
-        });
-
-        test('a domain lookup takes only the domain values', async () => {
-
-            const res = await create({ state: 'LOST' });
-            expect(res.statusCode).to.equal(400);
-            expect(res.result.Error.errorattrname).to.equal('state');
-            expect(res.result.Error.message).to.contain('domain TSTATUS');
-        });
+        const first = await create({});
+        expect(first.result).to.include({ jobnum: 'JOB-5', seq: 1 });
+        expect((await create({ jobnum: 'JOB-6' })).statusCode).to.equal(201);
+        expect((await create({ state: 'done' })).result).to.include({ jobnum: 'JOB-7', state: 'DONE' });
     });
-}
+
+    test('a domain lookup takes only the domain values', async () => {
+
+        const res = await create({ state: 'LOST' });
+        expect(res.statusCode).to.equal(400);
+        expect(res.result.Error.errorattrname).to.equal('state');
+        expect(res.result.Error.message).to.contain('domain TSTATUS');
+    });
+});

@@ -1,5 +1,3 @@
-import * as Fs from 'node:fs';
-import * as Os from 'node:os';
 import * as Path from 'node:path';
 
 import * as Code from '@hapi/code';
@@ -7,10 +5,12 @@ import * as Lab from '@hapi/lab';
 
 import { loadRegistry } from '../../src/load-registry';
 import { StructureError, type Problem } from '../../src/structures/problems';
+import { fixtureCopies } from '../helpers/fixtures';
 import { demoStructures, fixtures } from '../helpers/server';
 
 
-const { experiment, test } = exports.lab = Lab.script();
+const lab = exports.lab = Lab.script();
+const { experiment, test } = lab;
 const { expect } = Code;
 
 const problemsOf = (dir: string): Problem[] => {
@@ -26,18 +26,6 @@ const problemsOf = (dir: string): Problem[] => {
     throw new Error('expected the structures to be rejected');
 };
 
-// Writes the files into a fresh folder; the valid fixture's domains come along unless replaced.
-const folder = (files: Record<string, string>): string => {
-
-    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-structures-'));
-    Fs.copyFileSync(Path.join(fixtures, 'valid', 'domains.yaml'), Path.join(dir, 'domains.yaml'));
-    for (const [name, content] of Object.entries(files)) {
-        Fs.writeFileSync(Path.join(dir, name), content);
-    }
-
-    return dir;
-};
-
 const minimal = (extra = '', attributes = '') => `\
 name: MXONE
 object: ONE
@@ -50,6 +38,10 @@ attributes:
 ${attributes}${extra}`;
 
 experiment('structure loading', () => {
+
+    const copyFixture = fixtureCopies(lab);
+    // The files in a fresh folder; the valid fixture's domains come along unless replaced.
+    const folder = (files: Record<string, string>) => copyFixture({ only: ['domains.yaml'], add: files });
 
     test('the demo structures and the valid fixture load', () => {
 
@@ -128,14 +120,13 @@ experiment('structure loading', () => {
             const problems = problemsOf(dir);
             expect(problems.map((problem) => [Path.basename(problem.file), problem.path])).to.equal(item.expected.map(([file, path]) => [file, path]));
             problems.forEach((problem, i) => expect(problem.message).to.match(item.expected[i]![2]));
-            Fs.rmSync(dir, { recursive: true });
         });
     }
 
     test('a missing or empty folder is reported', () => {
 
         expect(problemsOf('/nonexistent/structures')[0]!.message).to.contain('does not exist');
-        const empty = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-empty-'));
+        const empty = copyFixture({ only: [] });
         expect(problemsOf(empty)[0]!.message).to.contain('holds no object structure');
     });
 
