@@ -15,25 +15,51 @@ import { createModels } from './db/models';
 import { ensureUsers } from './demo/users';
 import { seedDemoData } from './demo/seed';
 import { errorEdge } from './errors/edge';
+import { features as firstParty } from './features';
 import { parameterGate } from './http/parameters';
 import { refuseUnservedStructures } from './http/unserved';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
 import { loadRegistry } from './load-registry';
 import { loadSecret } from './secret';
+import { pluginName } from './user-plugins';
 
 
 export interface AppOptions {
     options: OspreyOptions;
     log?: Logger;
-    features: Hapi.Plugin<unknown>[];
+    /** The first-party feature plugins; all of them (src/features.ts) when not given. */
+    features?: Hapi.Plugin<unknown>[];
+    /**
+     * User plugins, registered after the features; their routes are theirs, outside the parameter table. The module
+     * paths of `options.plugins` are loaded by createServer (src/user-plugins.ts), not here.
+     */
+    plugins?: Hapi.Plugin<any>[];
 }
 
+// Whether a route was added by one of the named plugins, or by a plugin one of them registered.
+const addedBy = (names: ReadonlySet<string | undefined>) => {
+
+    return (route: Hapi.RequestRoute): boolean => {
+
+        let realm: Hapi.ServerRealm | null = route.realm;
+        while (realm) {
+            if (realm.plugin !== undefined && names.has(realm.plugin)) {
+                return true;
+            }
+
+            realm = realm.parent;
+        }
+
+        return false;
+    };
+};
+
 // The application as a hapi plugin: it loads the structures, prepares the database, and then registers the
-// feature plugins. src/server.ts only composes it; tests compose it the same way.
+// feature plugins, then the user plugins. src/server.ts only composes it; tests compose it the same way.
 export const app: Hapi.Plugin<AppOptions> = {
     name: 'osprey',
     version,
-    register: async (server, { options, log = createLogger(options.logLevel), features }) => {
+    register: async (server, { options, log = createLogger(options.logLevel), features = firstParty, plugins = [] }) => {
 
         const registry = loadRegistry(options.structures);
         const secret = loadSecret(options.secret, options.dataDir);
@@ -88,7 +114,7 @@ export const app: Hapi.Plugin<AppOptions> = {
         // A structure of a Maximo service Osprey does not provide is refused first (501), whatever is asked of it;
         // then parameters, headers and actions whose meaning is not carried out, before any handler runs.
         refuseUnservedStructures(server);
-        parameterGate(server);
+        parameterGate(server, addedBy(new Set(plugins.map(pluginName))));
         server.ext('onPreResponse', errorEdge);
         requestLogging(server, log);
 
@@ -97,6 +123,10 @@ export const app: Hapi.Plugin<AppOptions> = {
 
         for (const feature of features) {
             await server.register(feature);
+        }
+
+        for (const plugin of plugins) {
+            await server.register(plugin);
         }
     }
 };

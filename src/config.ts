@@ -17,7 +17,8 @@ export interface OspreyOptions {
     databaseUrl: string;
     contextRoot: string;
     structures: string;
-    plugins: string;
+    /** Module paths of user plugins, resolved from the working directory (src/user-plugins.ts). */
+    plugins: string[];
     demo: boolean;
     secret?: string;
     dataDir: string;
@@ -58,7 +59,10 @@ export const optionsSchema = Joi.object<OspreyOptions>({
         .description('DATABASE_URL: sqlite:PATH (embedded, default) or postgres://user@host:port/db'),
     contextRoot: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).default('maximo').description('OSPREY_CONTEXT_ROOT: the first path segment of every route'),
     structures: Joi.string().default('./structures').description('OSPREY_STRUCTURES: the folder of object-structure YAML files'),
-    plugins: Joi.string().default('./plugins').description('OSPREY_PLUGINS: the folder of feature plugins'),
+    plugins: Joi.alternatives(
+        Joi.array().items(Joi.string().trim().min(1)),
+        Joi.string().allow('').custom((value: string) => value.split(',').map((path) => path.trim()).filter(Boolean))
+    ).default([]).description('OSPREY_PLUGINS: comma-separated module paths of user plugins (from the working directory), registered after the built-in features'),
     demo: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true).description('OSPREY_DEMO: 1 seeds the demo users and data into an empty database'),
     secret: Joi.string().min(32).description('OSPREY_SECRET: key material (≥ 32 characters) for secrets at rest; generated into the data folder when absent'),
     dataDir: Joi.string().default('./data').description('OSPREY_DATA: folder for the generated secret (and the default SQLite file)'),

@@ -5,6 +5,7 @@ import { NoAdministratorError } from './demo/users';
 import { createLogger } from './http/request-log';
 import { createServer } from './server';
 import { StructureError } from './structures/problems';
+import { PluginError } from './user-plugins';
 
 
 const argValue = (name: string): string | undefined => {
@@ -13,7 +14,7 @@ const argValue = (name: string): string | undefined => {
     return index >= 0 ? process.argv[index + 1] : process.argv.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1);
 };
 
-const known = [ConfigError, StructureError, MigrationError, NoAdministratorError];
+const known = [ConfigError, StructureError, MigrationError, NoAdministratorError, PluginError];
 
 // `npm start`: read the settings, compose the server, listen, and drain requests on SIGTERM/SIGINT.
 const main = async () => {

@@ -6,16 +6,21 @@ import { maximoError } from './errors/maximo-error';
 import { answerParseErrors } from './http/parse-errors';
 import type { Logger } from './http/request-log';
 import { features } from './features';
+import { loadPlugins } from './user-plugins';
 
 
 export interface ServerSetup {
     options: OspreyOptions;
     log?: Logger;
+    /** Plugins registered after the first-party features, after those named by `options.plugins`. */
+    plugins?: Hapi.Plugin<any>[];
 }
 
-// Composes a ready (not yet started) server: hapi with Osprey's route defaults, then the app plugin.
-export const createServer = async ({ options, log }: ServerSetup): Promise<Hapi.Server> => {
+// Composes a ready (not yet started) server: hapi with Osprey's route defaults, then the app plugin. The user
+// plugins that configuration names are loaded first, so a bad one stops the start before the database is touched.
+export const createServer = async ({ options, log, plugins = [] }: ServerSetup): Promise<Hapi.Server> => {
 
+    const user = [...loadPlugins(options.plugins), ...plugins];
     const server = Hapi.server({
         port: options.port,
         host: options.host,
@@ -33,7 +38,7 @@ export const createServer = async ({ options, log }: ServerSetup): Promise<Hapi.
         }
     });
 
-    await server.register({ plugin: app, options: { options, log, features } });
+    await server.register({ plugin: app, options: { options, log, features, plugins: user } });
     answerParseErrors(server);
 
     return server;

@@ -448,11 +448,16 @@ export const checkRequest = (request: Hapi.Request, routes: ReadonlyMap<string, 
 };
 
 // The routes' uses by full route id, checked when the server starts: a route the table does not know is a
-// start-up error, so a new route cannot be served before its parameters are decided.
-export const routeTable = (server: Hapi.Server): Map<string, RouteUse> => {
+// start-up error, so a new route cannot be served before its parameters are decided. The routes of user plugins
+// (`external`) are theirs: the table does not hold them, and their requests are not checked against it.
+export const routeTable = (server: Hapi.Server, external: (route: Hapi.RequestRoute) => boolean = () => false): Map<string, RouteUse> => {
 
     const routes = new Map<string, RouteUse>();
     for (const route of server.table()) {
+        if (external(route)) {
+            continue;
+        }
+
         const id = route.settings.id;
         const home = (route.settings.app as { home?: string } | undefined)?.home;
         const base = id && home && id.endsWith(`.${home}`) ? id.slice(0, -home.length - 1) : id;
@@ -483,12 +488,12 @@ const unroutedAction = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Li
 };
 
 // Registers the gate: the route table is made at start; every request is checked before its handler.
-export const parameterGate = (server: Hapi.Server): void => {
+export const parameterGate = (server: Hapi.Server, external: (route: Hapi.RequestRoute) => boolean): void => {
 
     let routes: ReadonlyMap<string, RouteUse> = new Map();
     server.ext('onPreStart', () => {
 
-        routes = routeTable(server);
+        routes = routeTable(server, external);
     });
     server.ext('onPreHandler', (request, h) => {
 
