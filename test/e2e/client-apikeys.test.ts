@@ -1,20 +1,15 @@
-import * as Fs from 'node:fs';
-import * as Os from 'node:os';
-import * as Path from 'node:path';
-
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import { ApiHome, MaximoClientBuilder } from '@maximomize/maximo-api-client';
 
 import { testDatabases } from '../helpers/databases';
 import { quiet } from '../helpers/npm-client';
-import { startProcess } from '../helpers/process';
+import { dataDir, startProcess } from '../helpers/process';
 
 
 const { experiment, test } = exports.lab = Lab.script();
 const { expect } = Code;
 
-const dataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-'));
 const builder = (port: number) => new MaximoClientBuilder().baseUrl('127.0.0.1').port(port).ssl(false).contextRoot('maximo').logger(quiet);
 const idOf = (href: string) => href.split('/').pop()!;
 

@@ -1,14 +1,10 @@
-import * as Fs from 'node:fs';
-import * as Os from 'node:os';
-import * as Path from 'node:path';
-
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import { ApiHome, MaximoClientBuilder } from '@maximomize/maximo-api-client';
 
 import { testDatabases } from '../helpers/databases';
 import { quiet } from '../helpers/npm-client';
-import { startProcess } from '../helpers/process';
+import { dataDir, startProcess } from '../helpers/process';
 
 
 const { experiment, test } = exports.lab = Lab.script();
@@ -24,7 +20,7 @@ for (const database of testDatabases) {
         const withWorkOrders = async (work: (wo: ReturnType<MaximoClientBuilder['build']>['workOrder']) => Promise<void>) => {
 
             const created = await database.create();
-            const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-')) });
+            const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: dataDir() });
             try {
                 const client = new MaximoClientBuilder().baseUrl('127.0.0.1').port(running.port).ssl(false).contextRoot('maximo')
                     .withCredentials('wilson', 'wilson').apiHome(ApiHome.OSLC).logger(quiet).build();

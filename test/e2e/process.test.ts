@@ -1,6 +1,5 @@
 import * as Fs from 'node:fs';
 import * as Http from 'node:http';
-import * as Os from 'node:os';
 import * as Path from 'node:path';
 
 import * as Code from '@hapi/code';
@@ -9,7 +8,7 @@ import { ApiHome, MaximoClientBuilder } from '@maximomize/maximo-api-client';
 
 import { testDatabases } from '../helpers/databases';
 import { quiet } from '../helpers/npm-client';
-import { runToExit, startProcess } from '../helpers/process';
+import { dataDir, runToExit, startProcess } from '../helpers/process';
 import { fixtures, root } from '../helpers/server';
 
 
@@ -28,7 +27,6 @@ const rawGet = (port: number, path: string, headers: Record<string, string>): Pr
     }).on('error', reject);
 });
 
-const dataDir = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-'));
 
 for (const database of testDatabases) {
     experiment(`the real server process (${database.name})`, { timeout: 60_000 }, () => {

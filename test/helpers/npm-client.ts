@@ -1,11 +1,7 @@
-import * as Fs from 'node:fs';
-import * as Os from 'node:os';
-import * as Path from 'node:path';
-
 import { ApiHome, MaximoClientBuilder, type ILogger } from '@maximomize/maximo-api-client';
 
 import type { TestDatabase } from './databases';
-import { startProcess, type RunningServer } from './process';
+import { dataDir, startProcess, type RunningServer } from './process';
 
 
 // The npm Maximo client, unchanged, against a real server process: the tests that drive it share this set-up.
@@ -28,7 +24,7 @@ export interface ClientServer {
 export const startClientServer = async (database: TestDatabase): Promise<ClientServer> => {
 
     const created = await database.create();
-    const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-')) });
+    const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: dataDir() });
     const client = clientBuilder(running.port).withCredentials('wilson', 'wilson').apiHome(ApiHome.OSLC).build();
     return {
         running,

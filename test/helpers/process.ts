@@ -1,9 +1,23 @@
 import * as ChildProcess from 'node:child_process';
+import * as Fs from 'node:fs';
 import * as Net from 'node:net';
+import * as Os from 'node:os';
 import * as Path from 'node:path';
 
 import { root } from './server';
 
+
+// Data folders of server processes, removed when the test run ends: a test may stop a process and start another
+// on the same folder (its secret and its SQLite file), so they outlive each process.
+const dataDirs: string[] = [];
+process.once('exit', () => dataDirs.forEach((dir) => Fs.rmSync(dir, { recursive: true, force: true })));
+
+export const dataDir = (): string => {
+
+    const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-e2e-'));
+    dataDirs.push(dir);
+    return dir;
+};
 
 export const freePort = (): Promise<number> => new Promise((resolve) => {
 
