@@ -11,7 +11,7 @@ import { memberId } from '../../src/records/serialize';
 import { runWrite } from '../../src/records/write';
 import type { Structure } from '../../src/structures/registry';
 import { collectionHref, flag, settingsOf, text, writeSelect, type Outcome } from './request';
-import { createIn, deleteIn, refuseKeyChange, syncIn, updateIn } from './operations';
+import { beforeChange, createIn, deleteIn, syncIn, updateIn } from './operations';
 
 
 // POST {home}/os/{os} + x-method-override: BULK (CONTRACT §4): an array of records, each with its operation.
@@ -208,8 +208,8 @@ const allOrNothing = async (request: Hapi.Request, structure: Structure, raws: u
 
 export const bulk = async (request: Hapi.Request, structure: Structure): Promise<Row[]> => {
 
-    // API keys are made one at a time (api-keys.ts) and never edited.
-    refuseKeyChange(structure);
+    // A structure's beforeChange hook may refuse a bulk (API keys are made one at a time and never edited).
+    beforeChange(structure);
 
     const raws = request.payload;
     if (!Array.isArray(raws)) {

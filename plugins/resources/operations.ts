@@ -1,12 +1,12 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { apiKeyObject } from '../../src/auth/api-keys';
 import { requireRight } from '../../src/auth/access';
 import { storedColumns } from '../../src/db/migrate';
 import { selectOne } from '../../src/db/statements';
 import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
 import { applyPlan } from '../../src/records/apply';
+import { hooksOf } from '../../src/records/hooks';
 import type { WriteScope } from '../../src/records/context';
 import type { Row } from '../../src/records/find';
 import { keyValues } from '../../src/records/input';
@@ -90,10 +90,8 @@ export const syncIn = async (request: Hapi.Request, scope: WriteScope, body: Row
     return { ...await finish(request, scope, await planUpdate(scope, root, current, body, merge), select), isNew: false };
 };
 
-// A key is made, used and revoked, never edited: its value and expiry are what was handed out.
-export const refuseKeyChange = (structure: Structure): void => {
+// The beforeChange hook of the structure's object may refuse an update, merge, sync or bulk (an API key is never edited).
+export const beforeChange = (structure: Structure): void => {
 
-    if (structure.root.name === apiKeyObject) {
-        throw maximoError('badRequest', `${structure.name} records cannot be changed: create a new key and revoke the old one.`);
-    }
+    hooksOf(structure.root).beforeChange?.(structure);
 };

@@ -5,9 +5,9 @@ import { header } from '../../src/http/headers';
 import { homeHref } from '../../src/http/hrefs';
 import { parseSelect } from '../../src/query/select';
 import { ownerRule } from '../../src/auth/access';
-import { apiKeyObject } from '../../src/auth/api-keys';
 import type { UserProfile } from '../../src/auth/users';
 import { allowedActions } from '../../src/records/allowed-actions';
+import { hooksOf } from '../../src/records/hooks';
 import type { WriteContext } from '../../src/records/context';
 import type { Row } from '../../src/records/find';
 import { memberId } from '../../src/records/serialize';
@@ -33,8 +33,8 @@ export const selectSettings = (request: Hapi.Request, object: BusinessObject, pa
     const { registry, options } = request.server.app.osprey;
     const structure = registry.byObject(object.name);
     const ui = options.uiBase === undefined ? undefined : `${options.uiBase}/${options.contextRoot}/ui/`;
-    // Secret attributes may be named where a reveal rule exists (an API key's value); others never render.
-    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: object.name === apiKeyObject, ui, ...settings };
+    // Secret attributes may be named where the object's hooks reveal them (an API key's value); others never render.
+    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: hooksOf(object).selectSecrets === true, ui, ...settings };
 };
 
 // The select of a read: oslc.select, else oslc.properties; undefined when neither is sent.
@@ -53,15 +53,12 @@ export const writeSelect = (request: Hapi.Request, object: BusinessObject, setti
     return source?.trim() ? planSelect(object, parseSelect(source, 'properties'), selectSettings(request, object, 'properties', settings)) : undefined;
 };
 
-// An API key's value is shown to its owner and to administrators; every other secret stays hidden.
+// A secret renders as the object's reveal hook says (an API key's value: to its owner and to administrators);
+// every other secret stays hidden.
 const reveal = (request: Hapi.Request) => {
 
     const user = request.auth.credentials.user as UserProfile;
-    return (object: BusinessObject, attr: Attribute, row: Record<string, unknown>) => {
-
-        const mine = user.isAdmin || row.userid === user.userid;
-        return object.name === apiKeyObject && attr.name === 'apikey' && mine && row.apikey ? request.server.app.osprey.apiKeys.open(String(row.apikey)) : undefined;
-    };
+    return (object: BusinessObject, attr: Attribute, row: Row) => hooksOf(object).reveal?.(attr, row, user, request.server.app.osprey);
 };
 
 export const serializeOptions = (request: Hapi.Request): SerializeOptions => {

@@ -1,14 +1,13 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { apiKeyObject } from '../../src/auth/api-keys';
 import { requireRight } from '../../src/auth/access';
 import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
 import { structureOf } from '../../src/http/structure';
+import { hooksOf } from '../../src/records/hooks';
 import { runWrite } from '../../src/records/write';
-import { createKey } from './api-keys';
 import { bulk } from './bulk';
-import { createIn, deleteIn, refuseKeyChange, syncIn, updateIn } from './operations';
+import { beforeChange, createIn, deleteIn, syncIn, updateIn } from './operations';
 import { bodyOf, created, isMerge, settingsOf, updated, writeSelect } from './request';
 
 
@@ -24,7 +23,7 @@ export const postCollection: Hapi.Lifecycle.Method = async (request, h) => {
     }
 
     if (override === 'SYNC') {
-        refuseKeyChange(structure);
+        beforeChange(structure);
         const select = writeSelect(request, structure.root);
         const body = bodyOf(request);
         const outcome = await runWrite(settingsOf(request, structure), (scope) => syncIn(request, scope, body, isMerge(request), select));
@@ -35,8 +34,10 @@ export const postCollection: Hapi.Lifecycle.Method = async (request, h) => {
         throw maximoError('badRequest', `x-method-override ${override} is not supported on a collection; send none to create, or SYNC or BULK.`);
     }
 
-    if (structure.root.name === apiKeyObject) {
-        return await createKey(request, h, structure);
+    // A structure whose object makes its records itself (an API key): its create hook, not the generic create.
+    const create = hooksOf(structure.root).create;
+    if (create) {
+        return await create(request, h, structure);
     }
 
     const select = writeSelect(request, structure.root);
@@ -49,7 +50,7 @@ export const patchMember: Hapi.Lifecycle.Method = async (request, h) => {
 
     const structure = structureOf(request);
     requireRight(request, structure, 'update');
-    refuseKeyChange(structure);
+    beforeChange(structure);
     const select = writeSelect(request, structure.root);
     const body = bodyOf(request);
     const id = String(request.params.id);

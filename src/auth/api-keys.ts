@@ -8,6 +8,8 @@ import type { Db } from '../db/db';
 import { rowstampColumn } from '../db/migrate';
 import { ReadCache } from '../db/read-cache';
 import type { Row } from '../records/find';
+// Importing the hooks registers the API-key rules with the write engine (src/records/hooks.ts).
+import { apiKeyObject } from './api-key-hooks';
 import { profileFromRows, profileTables, withProfile, type UserProfile } from './users';
 
 
@@ -16,7 +18,7 @@ import { profileFromRows, profileTables, withProfile, type UserProfile } from '.
 // They live in the structure on business object APIKEYTOKEN (MXAPIAPIKEY): its columns `apikey` (the sealed
 // key) and `apikeyhash` (the digest) are `secret`, so no query can filter or sort on them.
 
-export const apiKeyObject = 'APIKEYTOKEN';
+export { apiKeyObject };
 const required = ['userid', 'apikey', 'apikeyhash', 'expiration', 'expirationdate', 'creationdate', 'lastused'];
 const lastUsedEveryMs = 60_000;
 

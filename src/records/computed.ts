@@ -1,7 +1,6 @@
-import { apiKeyObject } from '../auth/api-keys';
 import { own } from '../structures/own';
 import type { Attribute, BusinessObject } from '../structures/registry';
-import type { Row } from './find';
+import { hooksOf, type Computed } from './hooks';
 
 
 // Attributes whose value the server works out when a record is read, declared `persistent: false` in the YAML:
@@ -9,26 +8,14 @@ import type { Row } from './find';
 // They render like stored attributes (in `*` too) and cannot filter, sort or group, which would need the value
 // in the database.
 
-export interface Computed {
-    /** The value of the attribute in a stored row, as JSON, at `now` (ms). */
-    readonly value: (row: Row, now: number) => unknown;
-    /** Why the attribute cannot be used in a query, and what to use instead. */
-    readonly query: string;
-}
+// Each object's computed attributes are a hook (hooks.ts): the API key's `active` is registered in
+// src/auth/api-key-hooks.ts.
 
-const computed: Readonly<Record<string, Readonly<Record<string, Computed>>>> = {
-    [apiKeyObject]: {
-        // A revoked key is deleted: a key that is there is active until its expirationdate (none: never expires).
-        active: {
-            value: (row, now) => row.expirationdate === null || new Date(row.expirationdate as string).getTime() > now,
-            query: 'is computed when a key is read (active until its expirationdate; a revoked key is deleted) and never stored, so it cannot filter, sort or group: use expirationdate (the saved query NEVEREXPIRE, expirationdate>"…" for keys not expired by then)'
-        }
-    }
-};
+export type { Computed };
 
 export const computedOf = (object: BusinessObject, attr: Attribute): Computed | undefined => {
 
-    const ofObject = attr.persistent ? undefined : own(computed, object.name);
+    const ofObject = attr.persistent ? undefined : hooksOf(object).computed;
     return ofObject && own(ofObject, attr.name);
 };
 
