@@ -25,6 +25,7 @@ export interface Osprey {
     readonly db: Db;
     readonly kind: DatabaseKind;
     readonly databaseVersion: string;
+    /** An Objection model per business object, with its children and relations (src/db/models.ts): raw data access. */
     readonly models: ReadonlyMap<string, ObjectModel>;
     readonly users: Users;
     readonly apiKeys: ApiKeys;

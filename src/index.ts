@@ -11,6 +11,8 @@ export { validateOptions, type OspreyOptions } from './config';
 export type { Osprey, Credentials } from './context';
 // The object-structure registry (`server.app.osprey.registry`) and the shapes it answers with.
 export type { Registry, Structure, BusinessObject, Child, Attribute } from './structures/registry';
+// The Objection model of each business object (children and YAML relations as relations): raw data access, no rules.
+export { modelsOf, relationName, type ObjectModel } from './db/models';
 // Throws an error the server answers in Maximo's JSON error shape, with the status and code of a reason.
 export { maximoError, type MaximoErrorData } from './errors/maximo-error';
 // The reasons maximoError accepts, with the Maximo code, HTTP status and default message of each.
