@@ -3,6 +3,7 @@ import type * as Hapi from '@hapi/hapi';
 import { sessionCookieHeader, sessionToken } from '../../src/auth/credentials';
 import { loginsOf } from '../../src/auth/scheme';
 import { maximoError } from '../../src/errors/maximo-error';
+import { purgeWhileRunning } from '../../src/housekeeping';
 import { homeRoutes } from '../../src/http/homes';
 import { whoami } from '../info/documents';
 import { formCredentials } from './form';
@@ -25,15 +26,7 @@ export const authRoutes: Hapi.Plugin<unknown> = {
         const { contextRoot } = osprey.options;
 
         // Ended and idle sessions (and the ends of offers once they have expired) are housekeeping.
-        const idleMs = osprey.options.sessionMinutes * 60_000;
-        const purge = () => osprey.sessions.purge().catch((error: Error) => server.log(['error'], error.message));
-        let timer: NodeJS.Timeout | undefined;
-        server.ext('onPostStart', () => {
-
-            timer = setInterval(purge, Math.max(60_000, Math.min(idleMs / 4, 3600_000))).unref();
-            void purge();
-        });
-        server.ext('onPreStop', () => clearInterval(timer));
+        purgeWhileRunning(server, osprey.options.sessionMinutes * 60_000, () => osprey.sessions.purge());
 
         const login: Hapi.Lifecycle.Method = (request, h) => {
 

@@ -1,6 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 import Joi from 'joi';
 
+import { purgeWhileRunning } from '../../src/housekeeping';
 import { header } from '../../src/http/headers';
 import { homeRoutes } from '../../src/http/homes';
 import { purgeTransactionIds } from '../../src/records/transaction-ids';
@@ -33,14 +34,7 @@ export const resources: Hapi.Plugin<unknown> = {
 
         // Transaction ids are remembered for the retention; forgetting older ones is housekeeping.
         const retentionMs = osprey.options.transactionRetentionHours * 3600_000;
-        const purge = () => purgeTransactionIds(osprey.knex, Date.now(), retentionMs).catch((error: Error) => server.log(['error'], error.message));
-        let timer: NodeJS.Timeout | undefined;
-        server.ext('onPostStart', () => {
-
-            timer = setInterval(purge, Math.max(60_000, Math.min(retentionMs / 4, 3600_000))).unref();
-            void purge();
-        });
-        server.ext('onPreStop', () => clearInterval(timer));
+        purgeWhileRunning(server, retentionMs, () => purgeTransactionIds(osprey.knex, Date.now(), retentionMs));
 
         // Collections (queries and lookups) page by these; any other query parameter is the handler's to read.
         const paged = {
