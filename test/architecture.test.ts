@@ -9,8 +9,10 @@ import * as Ts from 'typescript';
 const { experiment, test } = exports.lab = Lab.script();
 const { expect } = Code;
 
-// Guards the layering of issue 17 so that it does not come back: loading the YAML (src/structures) does not
-// depend on the query parser or the reports, and the modules of src/records import each other one way only.
+// Guards the layering of issue 17 so that it does not come back: loading the YAML (src/structures) depends on
+// neither the read nor the write pipeline nor the reports; each stage of a pipeline imports only the stages
+// before it (src/read: parse → plan → compile → execute → serialize; src/write: plan → apply), reads import
+// nothing of writes, and the modules of the pipelines and of src/structures import each other without a cycle.
 
 const src = Path.join(__dirname, '..', 'src');
 
@@ -30,7 +32,7 @@ const sourceFiles = (dir: string): string[] => {
 };
 
 // Every relative import, type-only ones included (a type import still ties one module to another), as
-// paths relative to src without `.ts`: records/apply imports records/find.
+// paths relative to src without `.ts`: write/apply/apply imports read/execute/find.
 const importGraph = (): Graph => {
 
     const graph = new Map<string, string[]>();
@@ -83,6 +85,21 @@ const findCycle = (graph: Graph, within: (module: string) => boolean): string[] 
     return undefined;
 };
 
+// The stages of each pipeline, in order.
+const stages = ['read/parse', 'read/plan', 'read/compile', 'read/execute', 'read/serialize', 'write/plan', 'write/apply'];
+const stageOf = (module: string) => stages.findIndex((stage) => module.startsWith(`${stage}/`));
+
+// Imports from an earlier or the same stage are the pipeline's direction; a later stage, or a read stage
+// importing a write module, is against it.
+const againstPipeline = (graph: Graph): string[] => {
+
+    return [...graph].flatMap(([module, imported]) => {
+
+        const stage = stageOf(module);
+        return stage === -1 ? [] : imported.filter((name) => stageOf(name) > stage || (module.startsWith('read/') && name.startsWith('write/'))).map((name) => `${module} -> ${name}`);
+    });
+};
+
 experiment('architecture', () => {
 
     const graph = importGraph();
@@ -93,21 +110,32 @@ experiment('architecture', () => {
 
     test('the import graph is read from src', () => {
 
-        expect(graph.get('records/apply')).to.include(['records/find', 'structures/registry']);
+        expect(graph.get('write/apply/apply')).to.include(['read/execute/find', 'structures/registry']);
         expect(graph.get('app')).to.include('load-registry');
     });
 
-    test('src/structures imports nothing from src/query or src/reports', () => {
+    test('src/structures imports nothing from the pipelines or the reports', () => {
 
         const wrong = [...graph].filter(([module]) => inFolder('structures')(module))
-            .flatMap(([module, imported]) => imported.filter((name) => inFolder('query')(name) || inFolder('reports')(name)).map((name) => `${module} -> ${name}`));
+            .flatMap(([module, imported]) => imported.filter((name) => ['read', 'write', 'reports'].some((folder) => inFolder(folder)(name))).map((name) => `${module} -> ${name}`));
 
         expect(wrong).to.equal([]);
     });
 
-    test('the modules of src/records import each other without a cycle', () => {
+    test('each stage imports only the stages before it', () => {
 
-        expect(findCycle(graph, inFolder('records'))).to.not.exist();
+        expect(againstPipeline(graph)).to.equal([]);
+    });
+
+    test('an import against the pipeline is found', () => {
+
+        const wrong = new Map([['read/parse/a', ['read/plan/b']], ['read/plan/b', ['read/parse/a', 'structures/x']], ['read/execute/c', ['write/apply/d']], ['write/apply/d', ['read/execute/c', 'write/plan/e']]]);
+        expect(againstPipeline(wrong)).to.equal(['read/parse/a -> read/plan/b', 'read/execute/c -> write/apply/d']);
+    });
+
+    test('the modules of the pipelines and of src/structures import each other without a cycle', () => {
+
+        expect(findCycle(graph, (module) => ['read', 'write', 'structures'].some((folder) => inFolder(folder)(module)))).to.not.exist();
     });
 
     test('a cycle is found, and only within the modules asked about', () => {

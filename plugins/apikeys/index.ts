@@ -3,7 +3,7 @@ import type * as Hapi from '@hapi/hapi';
 import { keyInput } from '../resources/api-keys';
 import { maximoError } from '../../src/errors/maximo-error';
 import { homeRoutes } from '../../src/http/homes';
-import { runWrite } from '../../src/records/write';
+import { runWrite } from '../../src/write/transaction';
 import type { Structure } from '../../src/structures/registry';
 import { bodyOf, settingsOf } from '../resources/request';
 

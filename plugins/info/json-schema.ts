@@ -1,6 +1,6 @@
 import type { DomainDef } from '../../src/structures/definition';
 import type { Attribute, BusinessObject, Structure } from '../../src/structures/registry';
-import type { SelectPlan } from '../../src/records/select-plan';
+import type { SelectPlan } from '../../src/read/plan/select-plan';
 import { typeTable } from '../../src/structures/types';
 
 
@@ -109,7 +109,7 @@ export interface AnswerShape {
 
 const text = { type: 'string' };
 
-// The schema of the objects a select plan renders (src/records/serialize.ts), key for key: its attributes under
+// The schema of the objects a select plan renders (src/read/serialize/serialize.ts), key for key: its attributes under
 // their keys, with their `_description` (and `_maxvalue`); child rows and 1:n related records as arrays, a 1:1
 // related record as an object; aggregates nested under their link as they render; href and the rest.
 const planSchema = (plan: SelectPlan, shape: AnswerShape, child: boolean): Schema => {

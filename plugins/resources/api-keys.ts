@@ -3,11 +3,12 @@ import type * as Hapi from '@hapi/hapi';
 import { requireRight } from '../../src/auth/access';
 import type { UserProfile } from '../../src/auth/users';
 import { attributeError, maximoError } from '../../src/errors/maximo-error';
-import type { Row } from '../../src/records/find';
-import { memberId, serializeRows } from '../../src/records/serialize';
-import { runWrite } from '../../src/records/write';
+import type { Row } from '../../src/read/execute/find';
+import { memberId, serializeRows } from '../../src/read/serialize/serialize';
+import { runWrite } from '../../src/write/transaction';
 import type { Structure } from '../../src/structures/registry';
 import { bodyOf, collectionHref, created, ownedBody, serializeOptions, settingsOf, writeSelect } from './request';
+import { userOf } from '../../src/http/caller';
 
 
 // POST {home}/os/mxapiapikey: a key for a user (CONTRACT §7). The generic create would store what the body
@@ -52,7 +53,7 @@ export const keyInput = (request: Hapi.Request, structure: Structure, body: Row)
 
 export const createKey = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure) => {
 
-    requireRight(request, structure, 'insert');
+    requireRight(userOf(request), structure, 'insert');
     const osprey = request.server.app.osprey;
     const select = writeSelect(request, structure.root);
     const input = keyInput(request, structure, bodyOf(request));

@@ -2,17 +2,18 @@ import type * as Hapi from '@hapi/hapi';
 import type { Knex } from 'knex';
 
 import { ownerRule } from '../../src/auth/access';
-import type { Where } from '../../src/query/ast';
-import { applyWhere, type WhereScope } from '../../src/query/compile-where';
-import { QueryError } from '../../src/query/query-error';
-import { foldedColumn } from '../../src/query/sql-types';
-import { parseSearchTerms } from '../../src/query/search';
-import { parseTimelineAttribute, parseTimelineRange } from '../../src/query/timeline';
-import { parseWhere, withOperatorMode } from '../../src/query/where';
+import type { Where } from '../../src/read/parse/ast';
+import { applyWhere, type WhereScope } from '../../src/read/compile/compile-where';
+import { QueryError } from '../../src/read/parse/query-error';
+import { foldedColumn } from '../../src/read/compile/sql-types';
+import { parseSearchTerms } from '../../src/read/parse/search';
+import { parseTimelineAttribute, parseTimelineRange } from '../../src/read/parse/timeline';
+import { parseWhere, withOperatorMode } from '../../src/read/parse/where';
 import type { Attribute, BusinessObject, Child, Structure } from '../../src/structures/registry';
 import { typeTable } from '../../src/structures/types';
 import { flag, text } from './request';
 import { own } from '../../src/structures/own';
+import { userOf } from '../../src/http/caller';
 
 
 // The rows a collection request names, on the root table (or a child object's) aliased q0: oslc.where
@@ -93,7 +94,7 @@ const searchTerms = (request: Hapi.Request, object: BusinessObject, query: Knex.
 };
 
 // tlrange=-3M&tlattribute=reportdate[=date]: the rows whose date attribute lies in the range
-// (src/query/timeline.ts). Each needs the other.
+// (src/read/parse/timeline.ts). Each needs the other.
 const timeline = (request: Hapi.Request, scope: WhereScope, query: Knex.QueryBuilder) => {
 
     const range = text(request.query.tlrange)?.replace(/^ /, '+').trim() || undefined;
@@ -177,7 +178,7 @@ export const filtered = (request: Hapi.Request, structure: Structure, options: F
     timeline(request, { ...scope, parameter: 'tlattribute' }, query);
     savedQuery(request, structure, query, scope);
     searchTerms(request, object, query);
-    const owner = options.child ? undefined : ownerRule(request, structure);
+    const owner = options.child ? undefined : ownerRule(userOf(request), structure);
     if (owner) {
         query.where(`q0.${owner.attribute}`, owner.userid);
     }

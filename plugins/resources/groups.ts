@@ -3,16 +3,16 @@ import type { Knex } from 'knex';
 
 import type { DatabaseKind } from '../../src/db/knex';
 import { flag } from '../../src/http/flags';
-import type { GroupColumn, Path, Where } from '../../src/query/ast';
-import { applyWhere, bindValue } from '../../src/query/compile-where';
-import { parseGroupBy } from '../../src/query/group';
-import { parseGroupRange, type GroupRange, type RangeValue } from '../../src/query/group-range';
-import { parseOrderBy } from '../../src/query/order';
-import { QueryError } from '../../src/query/query-error';
-import { orderedColumn, valuePlaceholder } from '../../src/query/sql-types';
-import { parseWhere } from '../../src/query/where';
-import { notStored } from '../../src/records/computed';
-import type { Row } from '../../src/records/find';
+import type { GroupColumn, Path, Where } from '../../src/read/parse/ast';
+import { applyWhere, bindValue } from '../../src/read/compile/compile-where';
+import { parseGroupBy } from '../../src/read/parse/group';
+import { parseGroupRange, type GroupRange, type RangeValue } from '../../src/read/parse/group-range';
+import { parseOrderBy } from '../../src/read/parse/order';
+import { QueryError } from '../../src/read/parse/query-error';
+import { orderedColumn, valuePlaceholder } from '../../src/read/compile/sql-types';
+import { parseWhere } from '../../src/read/parse/where';
+import { notStored } from '../../src/structures/computed';
+import type { Row } from '../../src/read/execute/find';
 import type { Attribute, BusinessObject, Structure } from '../../src/structures/registry';
 import { toJson, typeTable, type JsonValue } from '../../src/structures/types';
 import { filtered } from './filter';
@@ -78,7 +78,7 @@ const aggregateNames = (where: Where): Where => {
     }
 };
 
-// gbrange (src/query/group-range.ts): one range of a group column, as SQL over the column (aliased q0), its
+// gbrange (src/read/parse/group-range.ts): one range of a group column, as SQL over the column (aliased q0), its
 // value in the answer (the set's values, or the interval's ends) and its terms in the group's collectionref.
 interface Range {
     readonly sql: string;
@@ -289,7 +289,7 @@ export const groups = async (request: Hapi.Request, structure: Structure, gbcols
             throw new QueryError('gbsortby', term.position, `${name} is not one of the gbcols outputs (${[...outputs].join(', ')})`);
         }
 
-        // A null sorts after every value on both databases, as in oslc.orderBy (src/records/ordering.ts).
+        // A null sorts after every value on both databases, as in oslc.orderBy (src/read/plan/ordering.ts).
         grouped.orderByRaw(`?? ${term.direction} nulls ${term.direction === 'asc' ? 'last' : 'first'}`, [`g.${ranges.has(name) ? leastColumn(name) : name}`]);
     }
 

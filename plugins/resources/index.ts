@@ -4,7 +4,7 @@ import Joi from 'joi';
 import { purgeWhileRunning } from '../../src/housekeeping';
 import { header } from '../../src/http/headers';
 import { homeRoutes } from '../../src/http/homes';
-import { purgeTransactionIds } from '../../src/records/transaction-ids';
+import { purgeTransactionIds } from '../../src/write/apply/transaction-ids';
 import { readLookup } from './lookups';
 import { readCollection } from './query';
 import { readChildren, readMember } from './read';

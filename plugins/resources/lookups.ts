@@ -4,13 +4,13 @@ import { requireRight } from '../../src/auth/access';
 import { attributeError, batchedError, maximoError } from '../../src/errors/maximo-error';
 import { origin } from '../../src/http/hrefs';
 import { structureOf } from '../../src/http/structure';
-import { withoutMissingParams } from '../../src/query/params';
-import { parseWhere } from '../../src/query/where';
-import { domainValues, domainValuesQuery } from '../../src/records/domain-values';
-import { findChild, type Row } from '../../src/records/find';
-import { parseSelect } from '../../src/query/select';
-import { planSelect, type SelectPlan } from '../../src/records/select-plan';
-import { completeNew, parseItem } from '../../src/records/input';
+import { withoutMissingParams } from '../../src/read/parse/params';
+import { parseWhere } from '../../src/read/parse/where';
+import { domainValues, domainValuesQuery } from '../../src/read/execute/domain-values';
+import { findChild, type Row } from '../../src/read/execute/find';
+import { parseSelect } from '../../src/read/parse/select';
+import { planSelect, type SelectPlan } from '../../src/read/plan/select-plan';
+import { completeNew, parseItem } from '../../src/write/plan/input';
 import type { AttributeError } from '../../src/errors/maximo-error';
 import type { LookupDef } from '../../src/structures/definition';
 import type { BusinessObject, Structure } from '../../src/structures/registry';
@@ -18,12 +18,13 @@ import { filtered } from './filter';
 import { readPage } from './query';
 import { memberRow } from './read';
 import { collectionHref, readSelect, text } from './request';
+import { userOf } from '../../src/http/caller';
 
 
 // Lookups (CONTRACT §6): GET …/{id}/getlist~{attr} and …/{id}/{child}/{childid}/getlist~{attr} answer the values
 // an attribute may take as a collection (paging, oslc.where, oslc.select, oslc.orderBy, counts): the records of
 // the lookup's structure, narrowed by its where with the record's own values as :parameters — the list a write
-// is checked against (src/records/lookups.ts) — or a domain's values. {id} may be `zombie` (no record) or
+// is checked against (src/write/plan/lookups.ts) — or a domain's values. {id} may be `zombie` (no record) or
 // `newmbo` (a new record whose values come from the setupdata query parameter, a JSON object); terms of the
 // lookup's where whose parameter such a record has no value for are left out.
 
@@ -132,7 +133,7 @@ export const readLookup: Hapi.Lifecycle.Method = async (request) => {
 
     const osprey = request.server.app.osprey;
     const structure = structureOf(request);
-    requireRight(request, structure, 'read');
+    requireRight(userOf(request), structure, 'read');
     const object = objectOf(request, structure);
     const name = String(request.params.attr).toLowerCase();
     const lookup = lookupOf(structure, object, name);
@@ -145,7 +146,7 @@ export const readLookup: Hapi.Lifecycle.Method = async (request) => {
     }
 
     const target = osprey.registry.get(lookup.structure!)!;
-    requireRight(request, target, 'read');
+    requireRight(userOf(request), target, 'read');
     const parsed = lookup.where ? parseWhere(lookup.where, 'lookup where') : undefined;
     const where = parsed && context.partial ? withoutMissingParams(parsed, context.row) : parsed;
     const rows = filtered(request, target, where ? { also: { where, params: context.row, parameter: 'lookup where' } } : {});

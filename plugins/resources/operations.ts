@@ -5,18 +5,19 @@ import { storedColumns } from '../../src/db/migrate';
 import { selectOne } from '../../src/db/statements';
 import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
-import { applyPlan } from '../../src/records/apply';
-import { hooksOf } from '../../src/records/hooks';
-import type { WriteScope } from '../../src/records/context';
-import type { Row } from '../../src/records/find';
-import { keyValues } from '../../src/records/input';
-import { planInsert, planUpdate, type Plan } from '../../src/records/plan';
-import type { SelectPlan } from '../../src/records/select-plan';
-import { memberId, serializeRows } from '../../src/records/serialize';
-import { throwErrors } from '../../src/records/write';
+import { applyPlan } from '../../src/write/apply/apply';
+import { hooksOf } from '../../src/structures/hooks';
+import type { WriteScope } from '../../src/write/context';
+import type { Row } from '../../src/read/execute/find';
+import { keyValues } from '../../src/write/plan/input';
+import { planInsert, planUpdate, type Plan } from '../../src/write/plan/plan';
+import type { SelectPlan } from '../../src/read/plan/select-plan';
+import { memberId, serializeRows } from '../../src/read/serialize/serialize';
+import { throwErrors } from '../../src/write/transaction';
 import type { Structure } from '../../src/structures/registry';
 import { memberRow } from './read';
 import { collectionHref, ownedBody, serializeOptions, type Outcome } from './request';
+import { userOf } from '../../src/http/caller';
 
 
 // Create, update/merge, sync and delete of one record inside a write scope (one transaction), so that a single
@@ -36,7 +37,7 @@ const finish = async (request: Hapi.Request, scope: WriteScope, plan: Plan, sele
 
     throwErrors(scope);
     if (plan.op === 'delete') {
-        requireRight(request, scope.structure, 'delete');
+        requireRight(userOf(request), scope.structure, 'delete');
     }
 
     const row = await applyPlan(scope, plan);
@@ -52,7 +53,7 @@ const finish = async (request: Hapi.Request, scope: WriteScope, plan: Plan, sele
 export const createIn = async (request: Hapi.Request, scope: WriteScope, body: Row, select: SelectPlan | undefined): Promise<Outcome> => {
 
     const { structure } = scope;
-    requireRight(request, structure, 'insert');
+    requireRight(userOf(request), structure, 'insert');
     return await finish(request, scope, await planInsert(scope, structure.root, ownedBody(request, structure, body)), select);
 };
 
@@ -60,7 +61,7 @@ export const createIn = async (request: Hapi.Request, scope: WriteScope, body: R
 export const updateIn = async (request: Hapi.Request, scope: WriteScope, id: string, body: Row, merge: boolean, select: SelectPlan | undefined): Promise<Outcome> => {
 
     const { structure } = scope;
-    requireRight(request, structure, 'update');
+    requireRight(userOf(request), structure, 'update');
     const current = await memberRow(request, structure, { id, lock: true, db: scope.db });
     checkIfMatch(request, structure, current);
     return await finish(request, scope, await planUpdate(scope, structure.root, current, body, merge), select);
@@ -69,7 +70,7 @@ export const updateIn = async (request: Hapi.Request, scope: WriteScope, id: str
 export const deleteIn = async (request: Hapi.Request, scope: WriteScope, id: string): Promise<void> => {
 
     const { structure } = scope;
-    requireRight(request, structure, 'delete');
+    requireRight(userOf(request), structure, 'delete');
     const current = await memberRow(request, structure, { id, lock: true, db: scope.db });
     checkIfMatch(request, structure, current);
     await finish(request, scope, { op: 'delete', object: structure.root, current }, undefined);
@@ -86,7 +87,7 @@ export const syncIn = async (request: Hapi.Request, scope: WriteScope, body: Row
         return { ...await createIn(request, scope, body, select), isNew: true };
     }
 
-    requireRight(request, structure, 'update');
+    requireRight(userOf(request), structure, 'update');
     return { ...await finish(request, scope, await planUpdate(scope, root, current, body, merge), select), isNew: false };
 };
 

@@ -4,17 +4,19 @@ import type { Knex } from 'knex';
 import { requireRight } from '../../src/auth/access';
 import { maximoError } from '../../src/errors/maximo-error';
 import { structureOf } from '../../src/http/structure';
-import type { Row } from '../../src/records/find';
-import { applyAfter, applyOrder, orderColumns } from '../../src/records/ordering';
-import type { SelectPlan } from '../../src/records/select-plan';
-import { memberId, serializeRows } from '../../src/records/serialize';
-import { decodeCursor, encodeCursor, queryDigest } from '../../src/records/stable-cursor';
+import type { Row } from '../../src/read/execute/find';
+import { applyAfter, applyOrder } from '../../src/read/compile/compile-order';
+import { orderColumns } from '../../src/read/plan/ordering';
+import type { SelectPlan } from '../../src/read/plan/select-plan';
+import { memberId, serializeRows } from '../../src/read/serialize/serialize';
+import { decodeCursor, encodeCursor, queryDigest } from '../../src/read/plan/stable-cursor';
 import type { BusinessObject, Structure } from '../../src/structures/registry';
 import { filtered } from './filter';
 import { distinctValues, groups } from './groups';
 import { generateReport, listReports } from './reports';
 import { selectionSchema } from '../info/json-schema';
 import { collectionHref, flag, readSelect, serializeOptions, text } from './request';
+import { userOf } from '../../src/http/caller';
 
 
 // GET {home}/os/{os}: a page of records (CONTRACT §3); the same paging serves lookups and child collections.
@@ -161,7 +163,7 @@ const globalAction = async (request: Hapi.Request, h: Hapi.ResponseToolkit, stru
 export const readCollection: Hapi.Lifecycle.Method = async (request, h) => {
 
     const structure = structureOf(request);
-    requireRight(request, structure, 'read');
+    requireRight(userOf(request), structure, 'read');
     const action = text(request.query.action);
     if (action !== undefined) {
         return await globalAction(request, h, structure, action);

@@ -6,12 +6,13 @@ import type { Db } from '../../src/db/db';
 import { rowstampColumn } from '../../src/db/migrate';
 import { maximoError } from '../../src/errors/maximo-error';
 import { structureOf } from '../../src/http/structure';
-import { findById, findChild, type Row } from '../../src/records/find';
-import { childHref, memberId, serializeRows } from '../../src/records/serialize';
+import { findById, findChild, type Row } from '../../src/read/execute/find';
+import { childHref, memberId, serializeRows } from '../../src/read/serialize/serialize';
 import type { Structure } from '../../src/structures/registry';
 import { filtered } from './filter';
 import { readPage } from './query';
 import { collectionHref, readSelect, serializeOptions } from './request';
+import { userOf } from '../../src/http/caller';
 
 
 export const notFound = (structure: Structure, id: string): Error => {
@@ -25,7 +26,7 @@ export const memberRow = async (request: Hapi.Request, structure: Structure, opt
     const id = options.id ?? String(request.params.id);
     const row = await findById(options.db ?? request.server.app.osprey.db, structure.root, id, options);
     // Another user's record, where the structure keeps records to their owners, is not there for this user.
-    const owner = ownerRule(request, structure);
+    const owner = ownerRule(userOf(request), structure);
     if (!row || (owner && row[owner.attribute] !== owner.userid)) {
         throw notFound(structure, id);
     }
@@ -37,7 +38,7 @@ export const memberRow = async (request: Hapi.Request, structure: Structure, opt
 export const readMember: Hapi.Lifecycle.Method = async (request, h) => {
 
     const structure = structureOf(request);
-    requireRight(request, structure, 'read');
+    requireRight(userOf(request), structure, 'read');
     const plan = readSelect(request, structure.root);
     const row = await memberRow(request, structure);
     const href = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
@@ -51,7 +52,7 @@ export const readMember: Hapi.Lifecycle.Method = async (request, h) => {
 export const readChildren: Hapi.Lifecycle.Method = async (request) => {
 
     const structure = structureOf(request);
-    requireRight(request, structure, 'read');
+    requireRight(userOf(request), structure, 'read');
     const child = structure.root.children.get(String(request.params.child).toLowerCase());
     if (!child) {
         throw maximoError('routeNotFound', `${structure.name} has no child object ${request.params.child}.`);

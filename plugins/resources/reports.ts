@@ -4,11 +4,12 @@ import type * as Hapi from '@hapi/hapi';
 import type { Knex } from 'knex';
 
 import { maximoError } from '../../src/errors/maximo-error';
-import { parameterNames } from '../../src/query/params';
-import { parseWhere } from '../../src/query/where';
-import type { Row } from '../../src/records/find';
-import { applyAfter, applyOrder, orderColumns, type OrderColumn } from '../../src/records/ordering';
-import { memberId, serializeRows } from '../../src/records/serialize';
+import { parameterNames } from '../../src/read/parse/params';
+import { parseWhere } from '../../src/read/parse/where';
+import type { Row } from '../../src/read/execute/find';
+import { applyAfter, applyOrder } from '../../src/read/compile/compile-order';
+import { orderColumns, type OrderColumn } from '../../src/read/plan/ordering';
+import { memberId, serializeRows } from '../../src/read/serialize/serialize';
 import { reportLayout, type ReportLayout } from '../../src/reports/columns';
 import { csvLines } from '../../src/reports/csv';
 import { jsonChunks } from '../../src/reports/json';

@@ -4,11 +4,12 @@ import { requireRight } from '../../src/auth/access';
 import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
 import { structureOf } from '../../src/http/structure';
-import { hooksOf } from '../../src/records/hooks';
-import { runWrite } from '../../src/records/write';
+import { hooksOf } from '../../src/structures/hooks';
+import { runWrite } from '../../src/write/transaction';
 import { bulk } from './bulk';
 import { beforeChange, createIn, deleteIn, syncIn, updateIn } from './operations';
 import { bodyOf, created, isMerge, settingsOf, updated, writeSelect } from './request';
+import { userOf } from '../../src/http/caller';
 
 
 // The routes' handlers of single-record writes (CONTRACT §4), each one transaction.
@@ -49,7 +50,7 @@ export const postCollection: Hapi.Lifecycle.Method = async (request, h) => {
 export const patchMember: Hapi.Lifecycle.Method = async (request, h) => {
 
     const structure = structureOf(request);
-    requireRight(request, structure, 'update');
+    requireRight(userOf(request), structure, 'update');
     beforeChange(structure);
     const select = writeSelect(request, structure.root);
     const body = bodyOf(request);
@@ -60,7 +61,7 @@ export const patchMember: Hapi.Lifecycle.Method = async (request, h) => {
 export const deleteMember: Hapi.Lifecycle.Method = async (request, h) => {
 
     const structure = structureOf(request);
-    requireRight(request, structure, 'delete');
+    requireRight(userOf(request), structure, 'delete');
     const id = String(request.params.id);
     await runWrite(settingsOf(request, structure), (scope) => deleteIn(request, scope, id));
     return h.response().code(204);

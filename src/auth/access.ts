@@ -1,5 +1,3 @@
-import type * as Hapi from '@hapi/hapi';
-
 import { maximoError } from '../errors/maximo-error';
 import type { AccessDef } from '../structures/definition';
 import type { Structure } from '../structures/registry';
@@ -19,16 +17,14 @@ export const isAllowed = (user: UserProfile, structure: Structure, right: Right)
 
 // access.owner: who is not an administrator only reaches the records whose `attribute` is their userid (their
 // own API keys); undefined when the request's user is not bound so.
-export const ownerRule = (request: Hapi.Request, structure: Structure): { attribute: string; userid: string } | undefined => {
+export const ownerRule = (user: UserProfile, structure: Structure): { attribute: string; userid: string } | undefined => {
 
-    const user = request.auth.credentials.user as UserProfile;
     const attribute = structure.def.access.owner;
     return attribute && !user.isAdmin ? { attribute, userid: user.userid } : undefined;
 };
 
-export const requireRight = (request: Hapi.Request, structure: Structure, right: Right): void => {
+export const requireRight = (user: UserProfile, structure: Structure, right: Right): void => {
 
-    const user = request.auth.credentials.user as UserProfile;
     if (!isAllowed(user, structure, right)) {
         throw maximoError('forbidden', `User ${user.userid} is not authorized to ${verbs[right]} ${structure.name} records.`);
     }

@@ -1,9 +1,9 @@
 import { createKey } from '../../plugins/resources/api-keys';
 import { maximoError } from '../errors/maximo-error';
-import { registerHooks } from '../records/hooks';
+import { registerHooks } from '../structures/hooks';
 
 
-// The rules of API-key records (CONTRACT §7), registered as the hooks of their business object (src/records/hooks.ts)
+// The rules of API-key records (CONTRACT §7), registered as the hooks of their business object (src/structures/hooks.ts)
 // so that the write engine and the resources plugin treat the structure like any other.
 
 export const apiKeyObject = 'APIKEYTOKEN';

@@ -7,8 +7,8 @@ import type { Registry, Structure } from '../structures/registry';
 import type { Db } from '../db/db';
 import { rowstampColumn } from '../db/migrate';
 import { ReadCache } from '../db/read-cache';
-import type { Row } from '../records/find';
-// Importing the hooks registers the API-key rules with the write engine (src/records/hooks.ts).
+import type { Row } from '../read/execute/find';
+// Importing the hooks registers the API-key rules with the write engine (src/structures/hooks.ts).
 import { apiKeyObject } from './api-key-hooks';
 import { profileFromRows, profileTables, withProfile, type UserProfile } from './users';
 
@@ -51,7 +51,7 @@ export class ApiKeys {
             throw new Error(`${this.structure.file}: the API-key structure needs the attributes ${missing.join(', ')}`);
         }
 
-        // active is worked out when a key is read (src/records/computed.ts); a stored flag would outlive the expiry.
+        // active is worked out when a key is read (src/structures/computed.ts); a stored flag would outlive the expiry.
         if (this.structure?.root.attributes.get('active')?.persistent) {
             throw new Error(`${this.structure.file}: the API-key attribute active is computed when a key is read; declare it persistent: false`);
         }

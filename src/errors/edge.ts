@@ -3,7 +3,7 @@ import type * as Hapi from '@hapi/hapi';
 
 import { reasonCodes, reasonForStatus } from './codes';
 import { homeHref } from '../http/hrefs';
-import { QueryError } from '../query/query-error';
+import { QueryError } from '../read/parse/query-error';
 import { maximoError, type MaximoErrorData } from './maximo-error';
 
 

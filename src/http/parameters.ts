@@ -3,8 +3,8 @@ import type * as Hapi from '@hapi/hapi';
 import { errorAnswer } from '../errors/edge';
 import { maximoError } from '../errors/maximo-error';
 import { flagOf } from './flags';
-import { parameterNames } from '../query/params';
-import { parseWhere } from '../query/where';
+import { parameterNames } from '../read/parse/params';
+import { parseWhere } from '../read/parse/where';
 import type { Structure } from '../structures/registry';
 import { unservedRoutes } from './unserved';
 

@@ -1,5 +1,5 @@
-import { parseSelect } from '../query/select';
-import { planSelect, type SelectPlan } from '../records/select-plan';
+import { parseSelect } from '../read/parse/select';
+import { planSelect, type SelectPlan } from '../read/plan/select-plan';
 import type { ReportDef } from '../structures/definition';
 import type { Attribute, Registry, Structure } from '../structures/registry';
 import { own } from '../structures/own';

@@ -1,4 +1,4 @@
-import { checkWhere } from '../query/where-check';
+import { checkWhere } from '../read/parse/where-check';
 import type { StructureCheck } from '../structures/link';
 import { own } from '../structures/own';
 import { reportLayout } from './columns';

@@ -2,6 +2,10 @@ import type { AttributeDef, ChildObjectDef, DomainDef, ObjectDef, StructureDef }
 import { isAttachments } from './definition';
 
 
+// A row of a table, keyed by column: what the drivers answer and what records are rendered from.
+export type Row = Record<string, unknown>;
+
+
 export interface Attribute extends AttributeDef {
     readonly name: string;
 }

@@ -7,7 +7,7 @@ import { onEachDatabase } from '../helpers/experiments';
 import { wilson } from '../helpers/server';
 import { snapshot } from '../helpers/tables';
 import { modelsOf, relationName, type ObjectModel } from '../../src/index';
-import { memberId } from '../../src/records/serialize';
+import { memberId } from '../../src/read/serialize/serialize';
 
 
 const lab = exports.lab = Lab.script();

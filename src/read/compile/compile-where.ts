@@ -1,0 +1,238 @@
+import type { Knex } from 'knex';
+
+import type { DatabaseKind } from '../../db/knex';
+import type { Attribute, BusinessObject, Registry, Structure } from '../../structures/registry';
+import { toDb, typeTable } from '../../structures/types';
+import type { Literal, Path, Where } from '../parse/ast';
+import { QueryError } from '../parse/query-error';
+import { foldedColumn, isText, orderedColumn, valuePlaceholder } from './sql-types';
+import { own } from '../../structures/own';
+import { notStored } from '../../structures/computed';
+
+
+// Compiles a parsed oslc.where onto a knex query. Names are resolved against the structure here: an
+// attribute of the object, or a hop through a relation (root objects) or a child object. Hops become
+// EXISTS subqueries, so a term about related rows never multiplies the rows of the query. Every value is a
+// bound parameter, typed by the attribute it is compared with.
+//
+// Semantics both databases share (README, "Query semantics"):
+// - `upper`/`lower` attributes compare with the value upper-/lower-cased, as they are stored; other text
+//   compares exactly, by code point (PostgreSQL uses COLLATE "C" for <, >, like SQLite's BINARY).
+// - `"%x%"` forms are LIKE, case-insensitive on both (lower() on both sides); `_` and `\` are literal.
+// - a null never equals, differs from or falls in a range of a value; `="*"` / `!="*"` test for null.
+// - datetimes are compared as UTC instants; a value without an offset is read as UTC.
+
+export interface WhereScope {
+    readonly registry: Registry;
+    readonly kind: DatabaseKind;
+    readonly parameter: string;
+    readonly params: Readonly<Record<string, unknown>>;
+    /** Where the names resolve: the structure (for relations) and the object whose table is aliased. */
+    readonly structure: Structure | undefined;
+    readonly object: BusinessObject;
+    readonly alias: string;
+    readonly aliases: { next: number };
+}
+
+type Builder = Knex.QueryBuilder;
+
+const fail = (scope: Pick<WhereScope, 'parameter'>, position: number, message: string): never => {
+
+    throw new QueryError(scope.parameter, position, message);
+};
+
+interface Hop {
+    readonly table: string;
+    readonly on: [string, string][];          // [outer column, inner column]
+    readonly structure: Structure | undefined;
+    readonly object: BusinessObject;
+}
+
+// The related rows a name reaches from the scope's object: a child collection or a relation.
+const hopOf = (scope: WhereScope, name: string, position: number): Hop => {
+
+    const child = scope.object.children.get(name);
+    if (child) {
+        return { table: child.object.table, on: Object.entries(child.join), structure: undefined, object: child.object };
+    }
+
+    const relation = scope.structure?.root === scope.object ? own(scope.structure.def.relations, name) : undefined;
+    if (relation) {
+        const target = scope.registry.get(relation.structure)!;
+        return { table: target.root.table, on: Object.entries(relation.join), structure: target, object: target.root };
+    }
+
+    return fail(scope, position, `${name} is not an attribute, child object or relationship of ${scope.object.name}.`);
+};
+
+// Runs `inner` inside EXISTS (SELECT 1 FROM related WHERE join AND inner), with names resolved there.
+const viaHop = (builder: Builder, scope: WhereScope, hop: Hop, inner: (sub: Builder, subScope: WhereScope) => void) => {
+
+    const alias = `q${++scope.aliases.next}`;
+    const subScope: WhereScope = { ...scope, structure: hop.structure, object: hop.object, alias };
+    builder.whereExists(function (this: Builder) {
+
+        this.select(this.client.raw('1')).from({ [alias]: hop.table });
+        for (const [outerColumn, innerColumn] of hop.on) {
+            this.whereRaw('?? = ??', [`${alias}.${innerColumn}`, `${scope.alias}.${outerColumn}`]);
+        }
+
+        inner(this, subScope);
+    });
+};
+
+const attributeOf = (scope: WhereScope, name: string, position: number): Attribute => {
+
+    const attr = scope.object.attributes.get(name);
+    if (!attr) {
+        return fail(scope, position, `${name} is not an attribute of ${scope.object.name}.`);
+    }
+
+    if (!attr.persistent) {
+        return fail(scope, position, `${notStored(scope.object, attr)}.`);
+    }
+
+    if (attr.secret) {
+        return fail(scope, position, `${scope.object.name}.${name} is secret and cannot be used in a query.`);
+    }
+
+    return attr;
+};
+
+const literalValue = (scope: WhereScope, literal: Literal, position: number): unknown => {
+
+    if (literal.kind !== 'param') {
+        return literal.value;
+    }
+
+    if (!(literal.name in scope.params)) {
+        return fail(scope, position, `The parameter :${literal.name} has no value.`);
+    }
+
+    return scope.params[literal.name];
+};
+
+// A value as the attribute stores it; null stays null (an absent parameter value). Also for gbrange's values.
+export const bindValue = (scope: Pick<WhereScope, 'parameter'>, attr: Attribute, raw: unknown, position: number): unknown => {
+
+    if (raw === null || raw === undefined) {
+        return null;
+    }
+
+    const family = typeTable[attr.type].family;
+    if (family === 'string' || family === 'text') {
+        const text = String(raw);
+        return attr.type === 'upper' ? text.toUpperCase() : attr.type === 'lower' ? text.toLowerCase() : text;
+    }
+
+    if (family === 'integer' || family === 'decimal') {
+        // Decimal notation only: Number() would also read 0x10, 0b1 and 0o7.
+        const number = typeof raw === 'number' ? raw : (typeof raw === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(raw) ? Number(raw) : NaN);
+        return Number.isFinite(number) ? number : fail(scope, position, `${attr.name} is a number; ${JSON.stringify(raw)} is not.`);
+    }
+
+    if (family === 'boolean') {
+        const truth = new Map<unknown, boolean>([[true, true], [false, false], [1, true], [0, false], ['1', true], ['0', false], ['Y', true], ['N', false], ['true', true], ['false', false]]);
+        return truth.has(raw) ? truth.get(raw) : fail(scope, position, `${attr.name} is true or false; ${JSON.stringify(raw)} is not.`);
+    }
+
+    const date = typeof raw === 'string' ? new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(raw) || raw.length <= 10 ? raw : `${raw}Z`) : new Date(NaN);
+    // Years outside 0001–9999 have no common form on both databases (SQLite compares ISO text).
+    if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) {
+        return fail(scope, position, `${attr.name} is a date; ${JSON.stringify(raw)} is not.`);
+    }
+
+    // Stored datetimes are whole seconds; a query value keeps its milliseconds so that < and > stay exact.
+    return family === 'datetime' ? date.toISOString() : toDb(attr, date);
+};
+
+const column = (scope: WhereScope, attr: Attribute) => `${scope.alias}.${attr.name}`;
+
+type Term = Extract<Where, { path: Path }>;
+
+const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: readonly string[]) => {
+
+    const position = term.path.position;
+    if (names.length > 1 || term.kind === 'exists') {
+        const [first, ...rest] = names;
+        const hop = hopOf(scope, first!, position);
+        viaHop(builder, scope, hop, (sub, subScope) => {
+
+            // Either more of the path to follow, or the end of a scoped term's path: child{...}.
+            if (rest.length) {
+                applyTerm(sub, subScope, term, rest);
+            }
+            else {
+                applyWhere(sub, subScope, (term as Extract<Where, { kind: 'exists' }>).where);
+            }
+        });
+        return;
+    }
+
+    const attr = attributeOf(scope, names[0]!, position);
+    const col = column(scope, attr);
+    switch (term.kind) {
+        case 'isnull': {
+            builder[term.isNull ? 'whereNull' : 'whereNotNull'](col);
+            return;
+        }
+
+        case 'like': {
+            if (!isText(attr)) {
+                fail(scope, position, `${attr.name} is not text; "%" patterns apply to text attributes.`);
+            }
+
+            const pattern = term.pattern.replace(/[\\_]/g, (char) => `\\${char}`);
+            builder.whereRaw(`${term.negated ? 'not ' : ''}${foldedColumn(scope.kind)} like lower(?) escape '\\'`, [col, pattern]);
+            return;
+        }
+
+        case 'in': {
+            const values = term.values.map((value) => bindValue(scope, attr, literalValue(scope, value, position), position));
+            const list = values.map((value) => valuePlaceholder(scope.kind, attr, value)).join(', ');
+            builder.whereRaw(`?? ${term.negated ? 'not in' : 'in'} (${list})`, [col, ...values as Knex.Value[]]);
+            return;
+        }
+
+        default: {
+            const value = bindValue(scope, attr, literalValue(scope, term.value, position), position);
+            if (value === null) {
+                return void (term.op === '!=' ? builder.whereNotNull(col) : term.op === '=' ? builder.whereNull(col) : builder.whereRaw('1 = 0'));
+            }
+
+            const op = term.op === '!=' ? '<>' : term.op;
+            const target = op === '=' || op === '<>' ? '??' : orderedColumn(scope.kind, attr);
+            builder.whereRaw(`${target} ${op} ${valuePlaceholder(scope.kind, attr, value)}`, [col, value as Knex.Value]);
+        }
+    }
+};
+
+export const applyWhere = (builder: Builder, scope: WhereScope, where: Where): void => {
+
+    switch (where.kind) {
+        case 'and':
+        case 'or': {
+            const join = where.kind === 'and' ? 'andWhere' : 'orWhere';
+            builder.where(function (this: Builder) {
+
+                for (const term of where.terms) {
+                    this[join](function (this: Builder) {
+
+                        applyWhere(this, scope, term);
+                    });
+                }
+            });
+            return;
+        }
+
+        case 'not': {
+            builder.whereNot(function (this: Builder) {
+
+                applyWhere(this, scope, where.term);
+            });
+            return;
+        }
+
+        default: applyTerm(builder, scope, where, where.path.names);
+    }
+};

@@ -1,0 +1,235 @@
+import type { Aggregate, SelectItem } from '../parse/ast';
+import { QueryError } from '../parse/query-error';
+import type { Attribute, BusinessObject, Registry, Structure } from '../../structures/registry';
+import { own } from '../../structures/own';
+import { typeTable } from '../../structures/types';
+import { computedOf, renderedAttributes, type Computed } from '../../structures/computed';
+
+
+// What a record is rendered with: attributes (under their alias), embedded child collections, related records
+// (a 1:1 relation renders as a nested object, a 1:n one as an array) and aggregates over children or related
+// records. Built from a parsed oslc.select / properties, or "everything" when there is none.
+
+// Rows reached from a row: a child collection or a relation. `join` maps the row's attributes to theirs.
+export interface Link {
+    readonly name: string;
+    readonly object: BusinessObject;
+    readonly join: Readonly<Record<string, string>>;
+    readonly many: boolean;
+    /** The structure of a relation's target (its own relations can be followed); undefined for children. */
+    readonly structure?: Structure;
+    readonly child: boolean;
+}
+
+export interface AggregatePlan {
+    /**
+     * Where the value sits in a rendered record: nested under the link as IBM's guide shows it
+     * (`openwo._dbcount` → `{"openwo": {"_dbcount": 17}}`, `openwo.actlabhrs._dbsum` →
+     * `{"openwo": {"actlabhrs": {"_dbsum": 2.5}}}`), or at the top under its alias.
+     */
+    readonly path: readonly string[];
+    readonly link: Link;
+    readonly fn: Aggregate;
+    readonly attr?: Attribute;
+    /** The column of the term in the select text. */
+    readonly position: number;
+}
+
+export interface SelectPlan {
+    readonly object: BusinessObject;
+    /** Every attribute and the child collection links: no select, or `*`. */
+    readonly all: boolean;
+    /** `computed`: the attribute is worked out from the row when it renders (src/structures/computed.ts). */
+    readonly attributes: readonly { readonly attr: Attribute; readonly key: string; readonly computed?: Computed }[];
+    readonly links: readonly { readonly link: Link; readonly key: string; readonly plan: SelectPlan }[];
+    readonly aggregates: readonly AggregatePlan[];
+    /** `allowedactions` was named: each record lists the actions its reader may run on it now. */
+    readonly allowedActions?: boolean;
+    /** `_weblink` was named: the record's link into the UI, under `key`, is `prefix` followed by its unique id. */
+    readonly weblink?: { readonly key: string; readonly prefix: string };
+}
+
+export interface SelectSettings {
+    readonly parameter: string;
+    readonly registry?: Registry;
+    /** The structure whose relations the object's names may follow (root objects only). */
+    readonly structure?: Structure;
+    /** Secret attributes (an API key's value) are only rendered where their owner asks for them. */
+    readonly secrets?: boolean;
+    /** The UI that `_weblink` points into, `{uiBase}/{contextRoot}/ui/`; undefined where none is configured. */
+    readonly ui?: string;
+}
+
+// Names the server always renders, or computes without a column.
+const alwaysThere = new Set(['href', '_rowstamp', 'localref']);
+
+const linkOf = (object: BusinessObject, name: string, settings: SelectSettings): Link | undefined => {
+
+    const child = object.children.get(name);
+    if (child) {
+        return { name, object: child.object, join: child.join, many: true, child: true };
+    }
+
+    const relation = settings.structure?.root === object ? own(settings.structure.def.relations, name) : undefined;
+    const target = relation && settings.registry?.get(relation.structure);
+    return target ? { name, object: target.root, join: relation.join, many: relation.cardinality === 'many', structure: target, child: false } : undefined;
+};
+
+const fail = (settings: SelectSettings, item: Pick<SelectItem, 'position'>, message: string): never => {
+
+    throw new QueryError(settings.parameter, item.position, message);
+};
+
+// `_weblink`: the link of a record into the Maximo UI (CONTRACT §2), `{ui}?event=loadapp&value={app}&uniqueid={id}`,
+// for records of a structure that names its application, where a UI is configured to link to.
+const weblinkOf = (object: BusinessObject, item: SelectItem, settings: SelectSettings): string => {
+
+    const structure = settings.structure?.root === object ? settings.structure : undefined;
+    if (!structure) {
+        return fail(settings, item, `_weblink links a record of an object structure into the UI; ${object.name} rows have no link of their own`);
+    }
+
+    if (!structure.def.app) {
+        return fail(settings, item, `_weblink links a record into its application in the UI, and ${structure.name} names no application (app: in its YAML)`);
+    }
+
+    if (!settings.ui) {
+        return fail(settings, item, '_weblink links a record into the Maximo UI, and this server serves no UI and is configured with none to link to (OSPREY_UI_BASE)');
+    }
+
+    return `${settings.ui}?event=loadapp&value=${encodeURIComponent(structure.def.app.toLowerCase())}&uniqueid=`;
+};
+
+const numericFamilies = new Set(['integer', 'decimal']);
+
+// Keys every record carries, which no selected item may take.
+const reservedKeys = new Set(['href', '_rowstamp', 'localref']);
+
+// `rel.` is Maximo's marker for a relationship name; it is optional here.
+const withoutRel = (path: readonly string[]) => (path[0] === 'rel' && path.length > 1 ? path.slice(1) : path);
+
+export const planSelect = (object: BusinessObject, items: readonly SelectItem[] | undefined, settings: SelectSettings): SelectPlan => {
+
+    const everything = () => renderedAttributes(object).map((attr) => ({ attr, key: attr.name, computed: computedOf(object, attr) }));
+    if (!items) {
+        return { object, all: true, attributes: everything(), links: [], aggregates: [] };
+    }
+
+    const attributes = new Map<string, SelectPlan['attributes'][number]>();
+    const links: { link: Link; key: string; plan: SelectPlan }[] = [];
+    const aggregates: AggregatePlan[] = [];
+    // 1:1 related attributes (`asset.description`, `asset.status`) gather into one nested select per relation.
+    const nested = new Map<string, { link: Link; items: SelectItem[] }>();
+    let all = false;
+    let allowedActions = false;
+    let weblink: SelectPlan['weblink'];
+    // Every key of the answer has one owner: an alias, a link, `_weblink` or an aggregate may not land on
+    // another's key (it would overwrite it, or nest into a value), nor on a key every record carries.
+    const owners = new Map<string, { owner: string; text: string }>();
+    const claim = (key: string, owner: string, item: Pick<SelectItem, 'position'>, text = key) => {
+
+        const earlier = owners.get(key);
+        if (!reservedKeys.has(key) && (earlier === undefined || earlier.owner === owner)) {
+            owners.set(key, { owner, text });
+            return;
+        }
+
+        const nesting = `aggregates of ${key}`;
+        if (earlier && [owner, earlier.owner].includes(nesting)) {
+            const [aggregate, other] = owner === nesting ? [text, earlier.owner] : [earlier.text, owner];
+            const what = other.startsWith('the rows') ? 'its related rows' : other.startsWith('attribute') ? 'its value' : other;
+            fail(settings, item, `${aggregate} would nest in "${key}", which the select also names for ${what}; give the aggregate an alias (${aggregate}--name)`);
+        }
+
+        fail(settings, item, `"${key}" ${reservedKeys.has(key) ? 'is a key every record carries' : 'is named twice in the select'}; give one of them another alias`);
+    };
+
+    for (const item of items) {
+        if (item.kind === 'star') {
+            all = true;
+            everything().forEach((entry) => {
+
+                claim(entry.key, `attribute ${entry.attr.name}`, item);
+                attributes.set(entry.key, entry);
+            });
+            continue;
+        }
+
+        const path = withoutRel(item.path);
+        const [name, ...rest] = path;
+        if (item.kind === 'aggregate') {
+            const link = linkOf(object, name!, settings) ?? fail(settings, item, `${name} is not a child object or relationship of ${object.name}`);
+            const attr = rest.length ? link.object.attributes.get(rest[0]!) : undefined;
+            if (rest.length > 1 || (rest.length && (!attr?.persistent || attr.secret)) || (item.aggregate !== 'count' && !attr)) {
+                fail(settings, item, `${item.path.join('.')}._db${item.aggregate} needs an attribute of ${link.object.name} (or _dbcount alone)`);
+            }
+
+            // Sums, averages and extremes are of numbers: other types answer nonsense (SQLite) or fail (PostgreSQL).
+            if (attr && item.aggregate !== 'count' && !numericFamilies.has(typeTable[attr.type].family)) {
+                fail(settings, item, `${item.path.join('.')}._db${item.aggregate} needs a number, and ${link.object.name}.${attr.name.toUpperCase()} is of type ${attr.type}`);
+            }
+
+            const aggregatePath = item.alias ? [item.alias] : [link.name, ...attr ? [attr.name] : [], `_db${item.aggregate}`];
+            claim(aggregatePath[0]!, item.alias ? `aggregate ${item.alias}` : `aggregates of ${aggregatePath[0]}`, item, item.alias ?? `${[name!, ...rest].join('.')}._db${item.aggregate}`);
+            aggregates.push({ path: aggregatePath, link, fn: item.aggregate, attr, position: item.position });
+            continue;
+        }
+
+        if (item.kind === 'attr' && !rest.length && alwaysThere.has(name!)) {
+            continue;
+        }
+
+        if (item.kind === 'nested' || rest.length) {
+            const link = linkOf(object, name!, settings) ?? fail(settings, item, `${name} is not a child object or relationship of ${object.name}`);
+            const inner: SelectItem[] = item.kind === 'nested' ? (rest.length ? [{ ...item, path: rest }] : item.select) : [{ ...item, path: rest }];
+            const key = item.kind === 'nested' && !rest.length ? item.alias ?? name! : name!;
+            claim(key, `the rows of ${link.name}`, item);
+            const entry = nested.get(key) ?? { link, items: [] };
+            entry.items.push(...inner);
+            nested.set(key, entry);
+            continue;
+        }
+
+        // A bare child name (`assetmeter`, as IBM's own tests send it) is its collection, whole: `assetmeter{*}`.
+        if (item.kind === 'attr' && !object.attributes.has(name!) && object.children.has(name!)) {
+            const key = item.alias ?? name!;
+            claim(key, `the rows of ${name!}`, item);
+            const entry = nested.get(key) ?? { link: linkOf(object, name!, settings)!, items: [] };
+            entry.items.push({ kind: 'star', position: item.position });
+            nested.set(key, entry);
+            continue;
+        }
+
+        const attr = object.attributes.get(name!);
+        if (!attr && name === 'allowedactions' && settings.structure?.root === object) {
+            claim('allowedactions', 'allowedactions', item);
+            allowedActions = true;
+            continue;
+        }
+
+        if (!attr && name === '_weblink') {
+            claim(item.alias ?? name, '_weblink', item);
+            weblink = { key: item.alias ?? name, prefix: weblinkOf(object, item, settings) };
+            continue;
+        }
+
+        if (!attr || (attr.secret && !settings.secrets)) {
+            fail(settings, item, `${item.path.join('.')} is not an attribute or child object of ${object.name}`);
+        }
+
+        // A transient attribute (a status change's memo) is written, never stored: a record has no value of it.
+        const computed = computedOf(object, attr!);
+        if (!attr!.persistent && !computed) {
+            fail(settings, item, `${object.name}.${attr!.name} is not stored (persistent: false): writes accept it, and a record has no value of it to answer`);
+        }
+
+        claim(item.alias ?? attr!.name, `attribute ${attr!.name}`, item);
+        attributes.set(item.alias ?? attr!.name, { attr: attr!, key: item.alias ?? attr!.name, computed });
+    }
+
+    for (const [key, { link, items: inner }] of nested) {
+        links.push({ link, key, plan: planSelect(link.object, inner, { ...settings, structure: link.structure }) });
+    }
+
+    return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions, weblink };
+};

@@ -1,0 +1,188 @@
+import type { Knex } from 'knex';
+
+import type { Db } from '../../db/db';
+import { rowstampColumn } from '../../db/migrate';
+import type { DomainDef } from '../../structures/definition';
+import type { Attribute, BusinessObject } from '../../structures/registry';
+import { encodeBase64Id } from '../../structures/resource-id';
+import { toJson } from '../../structures/types';
+import type { Row } from '../execute/find';
+import { domainEntry, internalOf } from './synonyms';
+import type { AggregatePlan, Link, SelectPlan } from '../plan/select-plan';
+
+
+export interface SerializeOptions {
+    /** The API home hrefs of related records are built on, e.g. http://host/maximo/oslc. */
+    readonly home: string;
+    readonly dropNulls: boolean;
+    readonly collectionRefs: boolean;
+    /** `ignorers=1` renders records without `_rowstamp` (false); every object carries it otherwise. */
+    readonly rowstamps: boolean;
+    /** `internalvalues=1`: attributes of a synonym domain also render their internal value as `{attr}_maxvalue`. */
+    readonly internalValues?: boolean;
+    readonly domains: ReadonlyMap<string, DomainDef>;
+    /** The actions the reader may run on a record of a structure's root object, for `allowedactions`. */
+    readonly allowedActions?: (object: BusinessObject, row: Row) => Row;
+    /** The value of a secret attribute as this reader may see it; undefined leaves it out. */
+    readonly reveal?: (object: BusinessObject, attr: Attribute, row: Row) => string | undefined;
+}
+
+export const memberId = (object: BusinessObject, row: Row): string => {
+
+    return encodeBase64Id(object.primaryKey.map((key) => (row[key] ?? null) as string | number | null));
+};
+
+// One stored row as lean JSON: href, _rowstamp (unless ignorers=1), the planned attributes (nulls dropped unless
+// asked), domain descriptions and, for a full record, links to its child collections.
+const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeOptions, child: boolean): Row => {
+
+    const record: Row = { href };
+    if (options.rowstamps) {
+        record._rowstamp = String(row[rowstampColumn]);
+    }
+
+    if (child) {
+        record.localref = href;
+    }
+
+    for (const { attr, key, computed } of plan.attributes) {
+        const value = attr.secret ? options.reveal?.(plan.object, attr, row) ?? null : computed ? computed.value(row, Date.now()) : toJson(attr, row[attr.name]);
+        if (value === null && options.dropNulls) {
+            continue;
+        }
+
+        record[key] = value;
+        if (attr.domain && value !== null) {
+            const domain = options.domains.get(attr.domain)!;
+            const entry = domainEntry(domain, value);
+            if (entry) {
+                record[`${key}_description`] = entry.description;
+                if (options.internalValues && domain.type === 'SYNONYM') {
+                    record[`${key}_maxvalue`] = internalOf(entry);
+                }
+            }
+        }
+    }
+
+    if (plan.weblink) {
+        record[plan.weblink.key] = `${plan.weblink.prefix}${String(row[plan.object.uniqueColumn])}`;
+    }
+
+    if (plan.allowedActions && options.allowedActions) {
+        record.allowedactions = options.allowedActions(plan.object, row);
+    }
+
+    if (options.collectionRefs && plan.all) {
+        for (const name of plan.object.children.keys()) {
+            record[`${name}_collectionref`] = `${href}/${name}`;
+        }
+
+    }
+
+    return record;
+};
+
+const joinKey = (values: unknown[]) => JSON.stringify(values.map((value) => (value === null || value === undefined ? null : String(value))));
+
+const chunked = <T>(items: readonly T[], size = 500) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+// The rows matching any of the parents' join values, restricted by one statement per 500 parents (parameter
+// limits), so a page of records costs the same number of statements whatever its size.
+const whereLinked = (query: Knex.QueryBuilder, link: Link, tuples: unknown[][]) => {
+
+    const columns = Object.values(link.join);
+    return columns.length === 1 ? query.whereIn(columns[0]!, tuples.map((tuple) => tuple[0]) as Knex.Value[]) : query.whereIn(columns, tuples as Knex.Value[][]);
+};
+
+const tuplesOf = (link: Link, parents: readonly Row[]) => {
+
+    const seen = new Map<string, unknown[]>();
+    for (const parent of parents) {
+        const tuple = Object.keys(link.join).map((attr) => parent[attr] ?? null);
+        if (tuple.every((value) => value !== null)) {
+            seen.set(joinKey(tuple), tuple);
+        }
+    }
+
+    return [...seen.values()];
+};
+
+const parentKey = (link: Pick<Link, 'join'>, parent: Row): string => joinKey(Object.keys(link.join).map((attr) => parent[attr]));
+
+export const loadLinkedRows = async (db: Db, link: Link, parents: readonly Row[]): Promise<Map<string, Row[]>> => {
+
+    const columns = Object.values(link.join);
+    const byParent = new Map<string, Row[]>();
+    for (const chunk of chunked(tuplesOf(link, parents))) {
+        const rows = await whereLinked(db.query(link.object.table).orderBy(link.object.uniqueColumn), link, chunk) as Row[];
+        for (const row of rows) {
+            const key = joinKey(columns.map((column) => row[column]));
+            byParent.set(key, [...byParent.get(key) ?? [], row]);
+        }
+    }
+
+    return byParent;
+};
+
+const loadAggregate = async (db: Db, aggregate: AggregatePlan, parents: readonly Row[]): Promise<Map<string, number | null>> => {
+
+    const { link, fn, attr } = aggregate;
+    const columns = Object.values(link.join);
+    const values = new Map<string, number | null>();
+    for (const chunk of chunked(tuplesOf(link, parents))) {
+        const query = db.query(link.object.table).select(columns).groupBy(columns);
+        const measured = fn === 'count' ? query.count({ v: attr ? attr.name : '*' }) : query[fn]({ v: attr!.name });
+        for (const row of await whereLinked(measured, link, chunk) as Row[]) {
+            values.set(joinKey(columns.map((column) => row[column])), row.v === null ? null : Number(row.v));
+        }
+    }
+
+    return values;
+};
+
+// Sets a value at a path of nested objects, making the objects on the way (an aggregate under its link's name).
+const setPath = (record: Row, path: readonly string[], value: unknown) => {
+
+    let target = record;
+    for (const key of path.slice(0, -1)) {
+        target = (target[key] ??= {}) as Row;
+    }
+
+    target[path[path.length - 1]!] = value;
+};
+
+export const childHref = (parentHref: string, child: Pick<Link, 'name' | 'object'>, row: Row): string => `${parentHref}/${child.name}/${memberId(child.object, row)}`;
+
+// Rows with their hrefs, rendered with the plan; linked rows and aggregates are loaded per link, for all rows.
+export const serializeRows = async (db: Db, plan: SelectPlan, rows: readonly Row[], hrefs: readonly string[], options: SerializeOptions, child = false): Promise<Row[]> => {
+
+    const records = rows.map((row, i) => renderRow(plan, row, hrefs[i]!, options, child));
+    for (const { link, key, plan: linkedPlan } of plan.links) {
+        const byParent = await loadLinkedRows(db, link, rows);
+        const linkedRows = rows.map((row) => byParent.get(parentKey(link, row)) ?? []);
+        const linkedHrefs = rows.map((row, i) => linkedRows[i]!.map((linked) => (link.child ? childHref(hrefs[i]!, link, linked) : `${options.home}/os/${link.structure!.id}/${memberId(link.object, linked)}`)));
+        const rendered = await serializeRows(db, linkedPlan, linkedRows.flat(), linkedHrefs.flat(), options, link.child);
+        let next = 0;
+        records.forEach((record, i) => {
+
+            const mine = rendered.slice(next, next + linkedRows[i]!.length);
+            next += mine.length;
+            if (link.many) {
+                record[key] = mine;
+            }
+            else if (mine.length) {
+                record[key] = mine[0];
+            }
+        });
+    }
+
+    for (const aggregate of plan.aggregates) {
+        const values = await loadAggregate(db, aggregate, rows);
+        records.forEach((record, i) => {
+
+            setPath(record, aggregate.path, values.get(parentKey(aggregate.link, rows[i]!)) ?? (aggregate.fn === 'count' ? 0 : null));
+        });
+    }
+
+    return records;
+};

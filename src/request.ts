@@ -1,0 +1,47 @@
+import type { Osprey } from './context';
+import type { UserProfile } from './auth/users';
+import type { ReadQuery } from './read/request';
+import type { Structure } from './structures/registry';
+import type { WriteOptions } from './write/request';
+
+
+// The one value an HTTP request to a record route becomes (issue 17): the resources plugin reads it from the hapi
+// request in one place (plugins/resources/request.ts); everything below — the read and write pipelines under
+// src/read and src/write — takes this value and knows nothing of hapi. Its parts are plain data: a test, an
+// action or another plugin can build one without a request.
+
+// How records in the answer render: the flags of the query string, the same for a read and for a write that
+// answers with `properties`.
+export interface RenderFlags {
+    /** `_dropnulls=0` keeps null attributes in the answer. */
+    readonly dropNulls: boolean;
+    /** `ignorecollectionref=1` leaves out the collection links of child objects. */
+    readonly collectionRefs: boolean;
+    /** `ignorers=1` leaves out `_rowstamp`. */
+    readonly rowstamps: boolean;
+    /** `internalvalues=1` adds `{attr}_maxvalue` for attributes of a synonym domain. */
+    readonly internalValues: boolean;
+}
+
+export interface ResourceRequest {
+    /** The server's state the pipelines run against (registry, database, options, secret). */
+    readonly osprey: Osprey;
+    /** Who asks; rights and owner rules are checked against them. */
+    readonly user: UserProfile;
+    /** The object structure of the route's {os}. */
+    readonly structure: Structure;
+    /** The route's record id ({id}), child object ({child}), child row id ({childid}) and lookup attribute. */
+    readonly id?: string;
+    readonly child?: string;
+    readonly childId?: string;
+    readonly attribute?: string;
+    /** The href of the API home the request came through (`http://host/maximo/oslc`): links are built on it. */
+    readonly home: string;
+    /** The request's URL without credentials in its query: page links keep the rest of it. */
+    readonly url: URL;
+    readonly render: RenderFlags;
+    /** What a read asks (where, select, order, paging, counts, group-by, reports). */
+    readonly read: ReadQuery;
+    /** What a write asks (its kind, flags and headers). */
+    readonly write: WriteOptions;
+}

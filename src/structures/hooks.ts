@@ -1,0 +1,47 @@
+import type * as Hapi from '@hapi/hapi';
+
+import type { Osprey } from '../context';
+import type { UserProfile } from '../auth/users';
+import type { Attribute, BusinessObject, Row, Structure } from './registry';
+
+
+// Per-structure hooks (issue 17): a business object whose records follow rules of their own (an API key is made,
+// never edited, and shows its value to its owner only) registers them here, keyed by the object's name; the write
+// engine and the resources plugin call the hook points without knowing any object by name.
+
+export interface Computed {
+    /** The value of the attribute in a stored row, as JSON, at `now` (ms). */
+    readonly value: (row: Row, now: number) => unknown;
+    /** Why the attribute cannot be used in a query, and what to use instead. */
+    readonly query: string;
+}
+
+export interface StructureHooks {
+    /** Before a create is planned (a POST to the collection): makes the record in place of the generic create. */
+    readonly create?: (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure) => Promise<Hapi.ResponseObject>;
+    /** Before an update, merge, sync or bulk is planned or applied: throws to refuse it. */
+    readonly beforeChange?: (structure: Structure) => void;
+    /** Attributes declared `persistent: false` whose value is worked out when a record is read, by attribute name. */
+    readonly computed?: Readonly<Record<string, Computed>>;
+    /** Whether a select may name the object's secret attributes (they render through `reveal`). */
+    readonly selectSecrets?: boolean;
+    /** How a secret attribute of a row renders for this user: its value, or undefined (null, hidden). */
+    readonly reveal?: (attr: Attribute, row: Row, user: UserProfile, osprey: Osprey) => string | undefined;
+}
+
+const none: StructureHooks = Object.freeze({});
+const registered = new Map<string, StructureHooks>();
+
+// Registers the hooks of a business object (by name); registering again replaces them.
+export const registerHooks = (objectName: string, hooks: StructureHooks): void => {
+
+    registered.set(objectName, hooks);
+};
+
+export const unregisterHooks = (objectName: string): void => {
+
+    registered.delete(objectName);
+};
+
+// The hooks of an object (or of a structure's root object): none registered, an empty set.
+export const hooksOf = (object: BusinessObject | string): StructureHooks => registered.get(typeof object === 'string' ? object : object.name) ?? none;

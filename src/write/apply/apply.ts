@@ -1,0 +1,97 @@
+import { rowstampColumn, storedColumns } from '../../db/migrate';
+import { insertReturning, selectOne, updateReturning } from '../../db/statements';
+import { maximoError } from '../../errors/maximo-error';
+import type { BusinessObject } from '../../structures/registry';
+import { toDb } from '../../structures/types';
+import { assignAutokeys } from '../plan/autokey';
+import type { WriteScope } from '../context';
+import { deleteRecord } from './delete';
+import { deleteTree } from './delete-tree';
+import { joinValues, keyOf, type Row } from '../../read/execute/find';
+import type { ChildPlan, Plan } from '../plan/plan';
+import { addStatusHistory, statusMemo } from '../plan/status';
+
+
+// Executes a checked plan (plan.ts) inside the write's transaction.
+
+// Rowstamps grow with every write of a row and stay above any earlier value, even across a delete and
+// re-create, so an old ETag never matches a newer record.
+const nextRowstamp = (current?: Row) => Math.max(Number(current?.[rowstampColumn] ?? 0) + 1, Date.now() * 1000);
+
+// Audit attributes a structure may declare; the server keeps them.
+const stamp = (scope: WriteScope, object: BusinessObject, values: Row, current?: Row) => {
+
+    values[rowstampColumn] = nextRowstamp(current);
+    const changedate = object.attributes.get('changedate');
+    if (changedate?.persistent && changedate.readonly) {
+        values.changedate = toDb(changedate, scope.ctx.now);
+    }
+
+    const changeby = object.attributes.get('changeby');
+    if (changeby?.persistent && changeby.readonly) {
+        values.changeby = scope.ctx.userid;
+    }
+};
+
+const isRoot = (scope: WriteScope, object: BusinessObject) => object === scope.structure.root;
+
+const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], parent: Row) => {
+
+    for (const { child, plans } of children) {
+        for (const plan of plans) {
+            await applyPlan(scope, plan, joinValues(child, parent));
+        }
+    }
+};
+
+const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert' }>, fixed: Row): Promise<Row> => {
+
+    const { db } = scope;
+    const { object } = plan;
+    const values: Row = { ...plan.values, ...fixed };
+    const newKey = await assignAutokeys(db, object, values);
+    if (isRoot(scope, object) && !newKey && await selectOne(db, object.table, keyOf(object, values), { columns: [object.uniqueColumn] })) {
+        const keys = object.primaryKey.map((key) => `${key.toUpperCase()}=${String(values[key])}`).join(', ');
+        throw maximoError('duplicateRecord', `A ${object.name} with ${keys} already exists.`);
+    }
+
+    stamp(scope, object, values);
+    // The row as stored (defaults, generated id, the database's own types): the answer renders it as it is.
+    const row = await insertReturning(db, object.table, values, storedColumns(object));
+    if (isRoot(scope, object) && scope.structure.def.statuses && scope.structure.def.statusAttribute in row) {
+        await addStatusHistory(scope, row, statusMemo(plan.transient));
+    }
+
+    await applyChildren(scope, plan.children, row);
+    return row;
+};
+
+const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update' }>): Promise<Row> => {
+
+    const { object, current } = plan;
+    const values: Row = { ...plan.values };
+    stamp(scope, object, values, current);
+    // The rowstamp read at plan time must still be current: a concurrent writer makes this update miss.
+    const updated = await updateReturning(scope.db, object.table, values, { ...keyOf(object, current), [rowstampColumn]: current[rowstampColumn] }, storedColumns(object));
+    if (updated.length !== 1) {
+        throw maximoError('stale', `The ${object.name} record has been updated by another user. Read it again and retry.`);
+    }
+
+    const row = updated[0]!;
+    const statusAttribute = scope.structure.def.statusAttribute;
+    if (isRoot(scope, object) && scope.structure.def.statuses && statusAttribute in plan.values) {
+        await addStatusHistory(scope, row, statusMemo(plan.transient));
+    }
+
+    await applyChildren(scope, plan.children, row);
+    return row;
+};
+
+export const applyPlan = async (scope: WriteScope, plan: Plan, fixed: Row = {}): Promise<Row | undefined> => {
+
+    switch (plan.op) {
+        case 'insert': return await applyInsert(scope, plan, fixed);
+        case 'update': return await applyUpdate(scope, plan);
+        default: await (isRoot(scope, plan.object) ? deleteRecord(scope, plan.current) : deleteTree(scope, plan.object, plan.current));
+    }
+};

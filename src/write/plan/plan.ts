@@ -1,0 +1,196 @@
+import { rowstampColumn } from '../../db/migrate';
+import { maximoError } from '../../errors/maximo-error';
+import type { BusinessObject, Child } from '../../structures/registry';
+import type { WriteScope } from '../context';
+import { idWhere, joinValues, type Row } from '../../read/execute/find';
+import { completeNew, keyValues, parseItem, type ParsedItem, type ParseSettings } from './input';
+import { checkLookups } from './lookups';
+import { checkStatus } from './status';
+
+
+// A write body becomes a tree of planned row operations. Everything is read and checked first (keys,
+// types, domains, lookups, status transitions, child matching), so a body with errors writes nothing; the
+// tree is then applied in the same transaction (apply.ts).
+
+export type Plan =
+    | { op: 'insert'; object: BusinessObject; values: Row; transient: Row; children: ChildPlan[] }
+    | { op: 'update'; object: BusinessObject; current: Row; values: Row; transient: Row; children: ChildPlan[] }
+    | { op: 'delete'; object: BusinessObject; current: Row };
+
+export interface ChildPlan {
+    readonly child: Child;
+    readonly plans: Plan[];
+}
+
+const settingsFor = (scope: WriteScope, object: BusinessObject, extra: Partial<ParseSettings> = {}): ParseSettings => {
+
+    return { object, objectPath: object.path, domains: scope.ctx.registry.domains(), errors: scope.errors, now: scope.ctx.now, ...extra };
+};
+
+export const planInsert = async (scope: WriteScope, object: BusinessObject, body: unknown, fixed: Row = {}): Promise<Plan> => {
+
+    const settings = settingsFor(scope, object, { fixed });
+    const item = parseItem(body, settings);
+    completeNew(item, settings);
+    const row = { ...item.values, ...fixed };
+    if (object === scope.structure.root) {
+        checkStatus(scope, undefined, item);
+    }
+
+    await checkLookups(scope, object, item.values, row);
+    const children: ChildPlan[] = [];
+    for (const [name, items] of item.children) {
+        if (refuseHistory(scope, object, name)) {
+            continue;
+        }
+
+        const child = object.children.get(name)!;
+        const plans: Plan[] = [];
+        for (const childBody of items) {
+            if (!isDelete(childBody)) {
+                plans.push(await planInsert(scope, child.object, childBody, joinValues(child, row)));
+            }
+        }
+
+        children.push({ child, plans });
+    }
+
+    return { op: 'insert', object, values: item.values, transient: item.transient, children };
+};
+
+const safeDecode = (segment: string) => {
+
+    try {
+        return decodeURIComponent(segment);
+    }
+    catch {
+        return segment;
+    }
+};
+
+const isDelete = (body: unknown) => typeof body === 'object' && body !== null && String((body as Row)._action).toLowerCase() === 'delete';
+
+// The rows from the record down to a child row, each with the name its href gives it (the record's is its
+// structure's).
+interface Ancestor {
+    readonly name: string;
+    readonly object: BusinessObject;
+    readonly row: Row;
+}
+
+// `lineage` names the row being updated and its ancestors when it is a child row; empty for the record.
+export const planUpdate = async (scope: WriteScope, object: BusinessObject, current: Row, body: unknown, merge: boolean, lineage: readonly Ancestor[] = []): Promise<Plan> => {
+
+    const item = parseItem(body, settingsFor(scope, object, { current }));
+    // A stale _rowstamp refuses a delete as it refuses an update, of the record or of a child row: the row is
+    // not the one the client read. ignorers=1 does not turn this off: it asks for answers without rowstamps (all
+    // Maximo and its clients say of it), and a client shrinking its answers must not lose its lost-update check.
+    if (!checkRowstamp(current, item.rowstamp)) {
+        throw maximoError('stale', `The ${object.name} ${object === scope.structure.root ? 'record' : 'row'} has been updated by another user since _rowstamp ${item.rowstamp}. Read it again and retry.`);
+    }
+
+    if (item.action === 'delete') {
+        return { op: 'delete', object, current };
+    }
+
+    if (object === scope.structure.root) {
+        checkStatus(scope, current, item);
+    }
+
+    const row = { ...current, ...item.values };
+    await checkLookups(scope, object, item.values, row);
+    const here = lineage.length ? lineage : [{ name: scope.structure.id, object, row: current }];
+    const children: ChildPlan[] = [];
+    for (const [name, items] of item.children) {
+        if (refuseHistory(scope, object, name)) {
+            continue;
+        }
+
+        children.push(await planChildren(scope, here, object.children.get(name)!, row, items, merge));
+    }
+
+    return { op: 'update', object, current, values: item.values, transient: item.transient, children };
+};
+
+// The status history is the server's record of status changes: a body may not add, edit, replace or delete it.
+const refuseHistory = (scope: WriteScope, object: BusinessObject, name: string): boolean => {
+
+    if (object !== scope.structure.root || name !== scope.structure.def.statusHistory) {
+        return false;
+    }
+
+    const child = object.children.get(name)!.object;
+    scope.errors.push({ attribute: name, objectPath: child.path, message: `${child.name} rows are written by the server when the status changes; a body cannot write them.`, reason: 'badRequest' });
+    return true;
+};
+
+const names = (where: Row | undefined, row: Row) => where !== undefined && Object.entries(where).every(([key, value]) => String(row[key]) === String(value));
+
+// The stored child a body item refers to: by its href, else by its key values. `existing` holds this parent's
+// rows only. An href must name the whole way down: …/{recordid}/{child}/{childid}[/{grandchild}/{id}], the
+// record's id in any of its forms, each ancestor the row this body is writing; anything else names no row here.
+const matchChild = (child: Child, lineage: readonly Ancestor[], existing: Row[], body: unknown, probe: ParsedItem) => {
+
+    const object = child.object;
+    if (probe.href) {
+        const path = [...lineage, { name: child.name, object }];
+        const segments = probe.href.split(/[?#]/)[0]!.split('/').map((segment) => safeDecode(segment));
+        const tail = segments.slice(-2 * path.length);
+        const named = tail.length === 2 * path.length && path.every((step, i) => {
+
+            return tail[2 * i]!.toLowerCase() === step.name && (i === path.length - 1 || names(idWhere(step.object, tail[2 * i + 1]!), lineage[i]!.row));
+        });
+        if (!named) {
+            return undefined;
+        }
+
+        const where = idWhere(object, tail[tail.length - 1]!);
+        return existing.find((row) => names(where, row));
+    }
+
+    const keys = keyValues(object, body);
+    return keys ? existing.find((row) => object.primaryKey.every((key) => String(row[key]) === String(keys[key]))) : undefined;
+};
+
+const planChildren = async (scope: WriteScope, lineage: readonly Ancestor[], child: Child, parent: Row, items: unknown[], merge: boolean): Promise<ChildPlan> => {
+
+    const object = child.object;
+    const fixed = joinValues(child, parent);
+    const existing = await scope.db.query(object.table).where(fixed) as Row[];
+    const matched = new Set<Row>();
+    const plans: Plan[] = [];
+    for (const body of items) {
+        // A first, silent parse only to read the keys the item names.
+        const probe = parseItem(body, { ...settingsFor(scope, object, { fixed }), errors: [] });
+        const current = matchChild(child, lineage, existing, body, probe);
+        if (current && matched.has(current)) {
+            scope.errors.push({ attribute: object.primaryKey[0]!, objectPath: object.path, message: `The body names the same ${object.name} row twice; name each row once.`, reason: 'badRequest' });
+        }
+        else if (current) {
+            matched.add(current);
+            plans.push(await planUpdate(scope, object, current, body, merge, [...lineage, { name: child.name, object, row: current }]));
+        }
+        else if (probe.href) {
+            scope.errors.push({ attribute: 'href', objectPath: object.path, message: `The href ${probe.href} names no ${object.name} of this record.`, reason: 'badRequest' });
+        }
+        else if (probe.action === 'delete') {
+            scope.errors.push({ attribute: object.primaryKey[0]!, objectPath: object.path, message: `There is no ${object.name} with the keys given to delete.`, reason: 'badRequest' });
+        }
+        else {
+            plans.push(await planInsert(scope, object, body, fixed));
+        }
+    }
+
+    // An update replaces the collection it names; a merge keeps the children the body leaves out.
+    if (!merge) {
+        for (const row of existing) {
+            if (!matched.has(row)) {
+                plans.push({ op: 'delete', object, current: row });
+            }
+        }
+    }
+
+    return { child, plans };
+};
+
+export const checkRowstamp = (current: Row, sent: string | undefined): boolean => sent === undefined || sent === String(current[rowstampColumn]);
