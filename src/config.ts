@@ -35,6 +35,7 @@ export interface OspreyOptions {
     externalApiKeys: boolean;
     loginAttempts: number;
     loginLockMinutes: number;
+    trustProxy: number;
     uiBase?: string;
     licenses: LicenseEntry[];
 }
@@ -79,6 +80,7 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     externalApiKeys: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(false).description('OSPREY_EXTERNAL_APIKEYS: 1 lets administrators supply a key value (≥ 32 characters) when creating an API key'),
     loginAttempts: Joi.number().integer().min(1).default(10).description('OSPREY_LOGIN_ATTEMPTS: failed logins of one user (or 5× as many from one address) before 429'),
     loginLockMinutes: Joi.number().min(0.01).default(15).description('OSPREY_LOGIN_LOCK_MINUTES: how long failures count, and how long a 429 lasts'),
+    trustProxy: Joi.number().integer().min(0).max(10).default(0).description('OSPREY_TRUST_PROXY: how many proxies in front of Osprey append to X-Forwarded-For; the client address (login limits) is the one the outermost of them saw. 0: the connection\'s address, the header ignored'),
     uiBase: Joi.string().uri({ scheme: ['http', 'https'] }).replace(/\/+$/, '').description('OSPREY_UI_BASE: the origin of the Maximo UI that records link to (_weblink), e.g. https://maximo.example.com'),
     licenses: Joi.array().items(Joi.object({
         component: Joi.string().required(),
@@ -110,6 +112,7 @@ const envNames: Record<string, keyof OspreyOptions> = {
     OSPREY_EXTERNAL_APIKEYS: 'externalApiKeys',
     OSPREY_LOGIN_ATTEMPTS: 'loginAttempts',
     OSPREY_LOGIN_LOCK_MINUTES: 'loginLockMinutes',
+    OSPREY_TRUST_PROXY: 'trustProxy',
     OSPREY_UI_BASE: 'uiBase'
 };
 

@@ -41,6 +41,7 @@ const requests: Record<Use, (extra: string) => Hapi.ServerInjectOptions> = {
     formlogin: (extra) => ({ method: 'POST', url: `${home}/j_security_check?lean=1${extra}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'j_username=wilson&j_password=wilson' }),
     logout: (extra) => ({ url: `${home}/logout?lean=1${extra}` }),
     apitoken: (extra) => ({ method: 'POST', url: `${home}/apitoken/get?lean=1${extra}` }),
+    loginlocks: (extra) => ({ url: `${home}/loginlocks?lean=1${extra}`, headers: maxadmin }),
     health: (extra) => ({ url: `/maximo/health?lean=1${extra}` })
 };
 

@@ -1,12 +1,14 @@
 import type * as Hapi from '@hapi/hapi';
 
 import { sessionCookieHeader, sessionToken } from '../../src/auth/credentials';
+import { clientAddress } from '../../src/http/client-address';
 import { loginsOf } from '../../src/auth/scheme';
 import { maximoError } from '../../src/errors/maximo-error';
 import { purgeWhileRunning } from '../../src/housekeeping';
 import { homeRoutes } from '../../src/http/homes';
 import { whoami } from '../info/documents';
 import { formCredentials } from './form';
+import { liftLock, listLocks } from './locks';
 
 
 // Credential login and logout. hapi lower-cases the headers it writes, but some Maximo clients look the
@@ -48,7 +50,7 @@ export const authRoutes: Hapi.Plugin<unknown> = {
             }
 
             const form = formCredentials(request);
-            const user = await loginsOf(request.server).password(form.userid, form.password, request.info.remoteAddress);
+            const user = await loginsOf(request.server).password(form.userid, form.password, clientAddress(request, request.server.app.osprey.options.trustProxy));
             setCookie(request, sessionCookieHeader(request, contextRoot, osprey.sessions.offer(user.userid)));
             return h.response(whoami(request, user));
         };
@@ -71,7 +73,10 @@ export const authRoutes: Hapi.Plugin<unknown> = {
             { method: 'POST', path: '/login', options: { id: 'auth.loginPost', handler: login, payload: { parse: false, output: 'data' } } },
             { method: 'POST', path: '/j_security_check', options: { id: 'auth.formLogin', ...form } },
             { method: 'POST', path: '', options: { id: 'auth.formLoginQuery', ...form } },
-            { method: 'GET', path: '/logout', options: { id: 'auth.logout', auth: false, handler: logout } }
+            { method: 'GET', path: '/logout', options: { id: 'auth.logout', auth: false, handler: logout } },
+            { method: 'GET', path: '/loginlocks', options: { id: 'auth.locks', handler: listLocks } },
+            { method: 'DELETE', path: '/loginlocks/users/{name}', options: { id: 'auth.liftUserLock', handler: liftLock('users') } },
+            { method: 'DELETE', path: '/loginlocks/addresses/{name}', options: { id: 'auth.liftAddressLock', handler: liftLock('addresses') } }
         ]));
         server.route({ method: 'POST', path: `/${contextRoot}/j_security_check`, options: { id: 'auth.formLoginRoot', ...form } });
         server.route({ method: 'GET', path: `/${contextRoot}/logout`, options: { id: 'auth.logoutRoot', auth: false, handler: logout } });

@@ -3,10 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type * as Hapi from '@hapi/hapi';
 
 import { maximoError } from '../errors/maximo-error';
+import { clientAddress } from '../http/client-address';
 import { header } from '../http/headers';
 import type { UserProfile } from './users';
 import { passwordCredentials, sessionCookieHeader, sessionToken } from './credentials';
-import { LoginThrottle, throttleKeys } from './throttle';
+import { LoginThrottle, throttleKeys, type Attempt, type Lock } from './throttle';
 
 
 // Credential checks behind one throttle per server: the authentication scheme's and the form login's
@@ -15,6 +16,10 @@ export interface Logins {
     /** The user of a right password; a 401 (slowed) or 429 otherwise. */
     password(userid: string, password: string, address: string): Promise<UserProfile>;
     apiKey(key: string, address: string): Promise<UserProfile>;
+    /** The users and addresses locked out now, for an administrator. */
+    locks(): Lock[];
+    /** Lifts the lock of a user (`user:ID`) or an address (`address:IP`); whether there was one to lift. */
+    lift(key: string): boolean;
 }
 
 // Keyed by the application state, which every plugin's view of the server shares (the server objects differ).
@@ -33,41 +38,50 @@ export const loginsOf = (server: Hapi.Server): Logins => {
 
     const throttle = new LoginThrottle({ attempts: osprey.options.loginAttempts, windowMs: osprey.options.loginLockMinutes * 60_000 });
 
-    const refuseWhenLocked = (keys: string[]) => {
+    // The attempt is counted before the check, so a burst cannot run more checks than the limit allows.
+    const attempt = (keys: string[]): Attempt => {
 
-        const wait = throttle.retryAfter(keys);
-        if (wait > 0) {
-            const error = maximoError('tooManyLogins', `Too many failed logins. Try again in ${wait} seconds.`);
-            error.output.headers['Retry-After'] = String(wait);
+        const counted = throttle.attempt(keys);
+        if (typeof counted === 'number') {
+            const error = maximoError('tooManyLogins', `Too many failed logins. Try again in ${counted} seconds.`);
+            error.output.headers['Retry-After'] = String(counted);
             throw error;
         }
+
+        return counted;
     };
 
-    const failed = async (keys: string[]): Promise<never> => {
+    const failed = async (counted: Attempt): Promise<never> => {
 
-        await sleep(throttle.failed(keys));
+        await sleep(counted.failed());
         throw maximoError('loginFailed');
     };
 
     const made: Logins = {
         password: async (userid, password, address) => {
 
-            const keys = throttleKeys(userid, address);
-            refuseWhenLocked(keys);
+            const counted = attempt(throttleKeys(userid, address));
             const user = impossibleUser.test(userid) ? undefined : await osprey.users.verify(userid, password);
             if (!user) {
-                return await failed(keys);
+                return await failed(counted);
             }
 
-            throttle.succeeded(keys[0]!);
+            counted.succeeded();
             return user;
         },
         apiKey: async (key, address) => {
 
-            const keys = throttleKeys(undefined, address);
-            refuseWhenLocked(keys);
-            return await osprey.apiKeys.verify(key) ?? await failed(keys);
-        }
+            const counted = attempt(throttleKeys(undefined, address));
+            const user = await osprey.apiKeys.verify(key);
+            if (!user) {
+                return await failed(counted);
+            }
+
+            counted.succeeded();
+            return user;
+        },
+        locks: () => throttle.locks(),
+        lift: (key) => throttle.lift(key)
     };
     logins.set(osprey, made);
     return made;
@@ -84,7 +98,7 @@ export const ospreyScheme = (server: Hapi.Server): Hapi.ServerAuthSchemeObject =
 
     return { authenticate: async (request, h) => {
 
-        const address = request.info.remoteAddress;
+        const address = clientAddress(request, osprey.options.trustProxy);
         const key = header(request, 'apikey') ?? (typeof request.query.apikey === 'string' ? request.query.apikey : undefined);
         if (key) {
             return h.authenticated({ credentials: { user: await checks.apiKey(key, address), method: 'apikey' } });

@@ -17,7 +17,7 @@ import { unservedRoutes } from './unserved';
 // A request's *use* is its route, and on the two collection routes what it asks: a GET of …/os/{os} is a page,
 // a distinct, a group-by or a report action; a POST to it is a create, a sync or a bulk.
 
-export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'health'] as const;
+export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'loginlocks', 'health'] as const;
 export type Use = typeof uses[number];
 
 export const useLabels: Readonly<Record<Use, string>> = {
@@ -42,6 +42,7 @@ export const useLabels: Readonly<Record<Use, string>> = {
     formlogin: 'a form login (POST …/j_security_check)',
     logout: 'a logout',
     apitoken: 'an API token request ({home}/apitoken/…)',
+    loginlocks: 'the login locks ({home}/loginlocks)',
     health: 'the health check'
 };
 
@@ -376,6 +377,9 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'apikeys.get': 'apitoken',
     'apikeys.create': 'apitoken',
     'apikeys.revoke': 'apitoken',
+    'auth.locks': 'loginlocks',
+    'auth.liftUserLock': 'loginlocks',
+    'auth.liftAddressLock': 'loginlocks',
     'health.check': 'health',
     ...Object.fromEntries(unservedRoutes.map((route) => [route.id, 'unserved' as const]))
 };

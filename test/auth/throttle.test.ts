@@ -1,7 +1,7 @@
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { LoginThrottle, throttleKeys } from '../../src/auth/throttle';
+import { LoginThrottle, throttleKeys, type Attempt } from '../../src/auth/throttle';
 import { testDatabases } from '../helpers/databases';
 import { maxadmin, maxauth, startTestServer, wilson } from '../helpers/server';
 
@@ -11,25 +11,95 @@ const { expect } = Code;
 
 experiment('login throttle', () => {
 
+    // A wrong guess: counted, then settled as a failure; answers the delay, or the wait when refused.
+    const fail = (throttle: LoginThrottle, keys: string[], now: number) => {
+
+        const attempt = throttle.attempt(keys, now);
+        return typeof attempt === 'number' ? { wait: attempt } : { delay: attempt.failed() };
+    };
+
     test('slows from the third failure, locks at the limit, forgets after the window', () => {
 
         const throttle = new LoginThrottle({ attempts: 4, windowMs: 60_000 });
         const keys = throttleKeys('wilson', '10.0.0.1');
-        const delays = [0, 0, 0, 0].map(() => throttle.failed(keys, 1000));
-        expect(delays).to.equal([0, 0, 250, 500]);
+        const delays = [0, 0, 0, 0].map(() => fail(throttle, keys, 1000));
+        expect(delays).to.equal([{ delay: 0 }, { delay: 0 }, { delay: 250 }, { delay: 500 }]);
+        expect(fail(throttle, keys, 1000)).to.equal({ wait: 60 });
         expect(throttle.retryAfter(keys, 1000)).to.equal(60);
         expect(throttle.retryAfter(throttleKeys('maxadmin', '10.0.0.1'), 1000)).to.equal(0);
         expect(throttle.retryAfter(keys, 61_000)).to.equal(0);
-        expect(throttle.failed(keys, 61_000)).to.equal(0);
+        expect(fail(throttle, keys, 61_000)).to.equal({ delay: 0 });
 
         // Many names from one address: the address is refused at five times the user limit.
         for (let i = 0; i < 20; ++i) {
-            throttle.failed(throttleKeys(`user${i}`, '10.0.0.2'), 1000);
+            fail(throttle, throttleKeys(`user${i}`, '10.0.0.2'), 1000);
         }
 
         expect(throttle.retryAfter(throttleKeys('someone', '10.0.0.2'), 2000)).to.equal(59);
-        throttle.succeeded('user:WILSON');
-        expect(throttle.failed(keys, 61_000)).to.equal(0);
+    });
+
+    test('counts an attempt before its check: a burst gets no more checks than the limit', () => {
+
+        const throttle = new LoginThrottle({ attempts: 10, windowMs: 60_000 });
+        const keys = throttleKeys('wilson', '10.0.0.1');
+        // 40 attempts begun before any has been settled, as concurrent requests are.
+        const begun = Array.from({ length: 40 }, () => throttle.attempt(keys, 1000));
+        expect(begun.filter((attempt) => typeof attempt !== 'number')).to.have.length(10);
+        expect(begun.slice(10).every((attempt) => typeof attempt === 'number' && attempt === 60)).to.be.true();
+    });
+
+    test('a success clears the user and gives its attempt back to the address', () => {
+
+        const throttle = new LoginThrottle({ attempts: 2, windowMs: 60_000 });
+        for (let i = 0; i < 9; ++i) {
+            const attempt = throttle.attempt(throttleKeys(`user${i}`, '10.0.0.3'), 1000);
+            (attempt as Attempt).succeeded();
+        }
+
+        // Nine right logins from one address count nothing against it.
+        expect(throttle.retryAfter(throttleKeys('other', '10.0.0.3'), 1000)).to.equal(0);
+        fail(throttle, throttleKeys('wilson', '10.0.0.3'), 1000);
+        (throttle.attempt(throttleKeys('wilson', '10.0.0.3'), 1000) as Attempt).succeeded();
+        expect(fail(throttle, throttleKeys('wilson', '10.0.0.3'), 1000)).to.equal({ delay: 0 });
+    });
+
+    test('an administrator lifts a lock; the list shows what is locked', () => {
+
+        const throttle = new LoginThrottle({ attempts: 2, windowMs: 60_000 });
+        const keys = throttleKeys('wilson', '10.0.0.4');
+        fail(throttle, keys, 1000);
+        fail(throttle, keys, 1000);
+        expect(throttle.locks(2000)).to.equal([{ key: 'user:WILSON', failures: 2, retryAfter: 59 }]);
+        expect(throttle.lift('user:WILSON')).to.be.true();
+        expect(throttle.lift('user:WILSON')).to.be.false();
+        expect(throttle.locks(2000)).to.equal([]);
+        expect(throttle.retryAfter(keys, 2000)).to.equal(0);
+    });
+
+    test('a full store drops the counts that lock nobody first, never every lock at once', () => {
+
+        const throttle = new LoginThrottle({ attempts: 2, windowMs: 60_000, capacity: 100 });
+        const victim = throttleKeys('wilson', '10.0.0.5');
+        fail(throttle, victim, 1000);
+        fail(throttle, victim, 1000);
+        // A flood of random names, one failure each from its own address: 2,000 keys through a store of 100.
+        for (let i = 0; i < 1000; ++i) {
+            fail(throttle, throttleKeys(`random${i}`, `10.1.${i >> 8}.${i & 255}`), 1000);
+            expect(throttle.size).to.be.at.most(100);
+        }
+
+        expect(throttle.retryAfter(victim, 2000)).to.equal(59);
+
+        // Only locked keys left: the oldest lock goes, not all of them.
+        const locked = new LoginThrottle({ attempts: 1, windowMs: 60_000, capacity: 10 });
+        for (let i = 0; i < 11; ++i) {
+            fail(locked, [`user:U${i}`], 1000);
+        }
+
+        expect(locked.size).to.equal(10);
+        expect(locked.retryAfter(['user:U0'], 1000)).to.equal(0);
+        expect(locked.retryAfter(['user:U1'], 1000)).to.equal(60);
+        expect(locked.retryAfter(['user:U10'], 1000)).to.equal(60);
     });
 });
 
@@ -72,6 +142,68 @@ for (const database of testDatabases) {
             }
             finally {
                 await t.stop();
+            }
+        });
+
+        test('a burst of concurrent wrong passwords is checked no more times than the limit, and a right one in it waits', { timeout: 20_000 }, async () => {
+
+            const t = await startTestServer(database, { loginAttempts: 10 });
+            try {
+                const whoami = (headers: Record<string, string>) => t.inject({ url: '/maximo/oslc/whoami', headers });
+                const burst = await Promise.all([...Array.from({ length: 40 }, () => whoami(maxauth('wilson', 'wrong'))), whoami(wilson)]);
+                const codes = burst.map((res) => res.statusCode);
+                expect(codes.filter((code) => code === 401)).to.have.length(10);
+                expect(codes.filter((code) => code === 429)).to.have.length(31);
+
+                // An administrator sees the lock and lifts it; WILSON is let back in at once.
+                const locks = await t.inject({ url: '/maximo/oslc/loginlocks', headers: maxadmin });
+                expect(locks.statusCode).to.equal(200);
+                expect(locks.result.member).to.equal([{ userid: 'WILSON', failures: 10, retryAfter: locks.result.member[0].retryAfter }]);
+                expect((await t.inject({ url: '/maximo/oslc/loginlocks', headers: maxauth('wilson', 'wrong') })).statusCode).to.equal(429);
+                expect((await t.inject({ url: '/maximo/oslc/loginlocks/users/wilson', method: 'DELETE', headers: maxadmin })).statusCode).to.equal(204);
+                expect((await t.inject({ url: '/maximo/oslc/loginlocks/users/wilson', method: 'DELETE', headers: maxadmin })).statusCode).to.equal(404);
+                expect((await whoami(wilson)).statusCode).to.equal(200);
+                expect((await t.inject({ url: '/maximo/oslc/loginlocks', headers: maxadmin })).result).to.equal({ member: [] });
+                // Only administrators see or lift locks.
+                expect((await t.inject({ url: '/maximo/oslc/loginlocks', headers: wilson })).statusCode).to.equal(403);
+                expect((await t.inject({ url: '/maximo/oslc/loginlocks/users/maxadmin', method: 'DELETE', headers: wilson })).statusCode).to.equal(403);
+                expect((await t.inject({ url: '/maximo/oslc/loginlocks/addresses/127.0.0.1', method: 'DELETE', headers: maxadmin })).statusCode).to.equal(204);
+            }
+            finally {
+                await t.stop();
+            }
+        });
+
+        test('behind a trusted proxy the address is the client the proxy saw, not what the client wrote', { timeout: 20_000 }, async () => {
+
+            // Without a trusted proxy X-Forwarded-For is ignored: every guess counts against the connection.
+            const direct = await startTestServer(database, { loginAttempts: 1 });
+            try {
+                for (let i = 0; i < 5; ++i) {
+                    const res = await direct.inject({ url: '/maximo/oslc/whoami', headers: { ...maxauth(`nobody${i}`, 'x'), 'x-forwarded-for': `10.9.0.${i}` } });
+                    expect(res.statusCode).to.equal(401);
+                }
+
+                expect((await direct.inject({ url: '/maximo/oslc/whoami', headers: { ...wilson, 'x-forwarded-for': '10.9.9.9' } })).statusCode).to.equal(429);
+            }
+            finally {
+                await direct.stop();
+            }
+
+            // One trusted proxy: the last entry is the client's address; entries before it are the client's own words.
+            const proxied = await startTestServer(database, { loginAttempts: 1, trustProxy: 1 });
+            try {
+                for (let i = 0; i < 5; ++i) {
+                    const res = await proxied.inject({ url: '/maximo/oslc/whoami', headers: { ...maxauth(`nobody${i}`, 'x'), 'x-forwarded-for': `1.2.3.${i}, 10.8.0.1` } });
+                    expect(res.statusCode).to.equal(401);
+                }
+
+                expect((await proxied.inject({ url: '/maximo/oslc/whoami', headers: { ...wilson, 'x-forwarded-for': '10.8.0.1' } })).statusCode).to.equal(429);
+                expect((await proxied.inject({ url: '/maximo/oslc/whoami', headers: { ...wilson, 'x-forwarded-for': '10.8.0.1, 10.8.0.2' } })).statusCode).to.equal(200);
+                expect((await proxied.inject({ url: '/maximo/oslc/whoami', headers: wilson })).statusCode).to.equal(200);
+            }
+            finally {
+                await proxied.stop();
             }
         });
     });

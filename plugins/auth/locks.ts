@@ -1,0 +1,48 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { loginsOf } from '../../src/auth/scheme';
+import { userKey } from '../../src/auth/throttle';
+import type { UserProfile } from '../../src/auth/users';
+import { maximoError } from '../../src/errors/maximo-error';
+
+
+// {home}/loginlocks: the users and addresses that failed logins have locked out, and lifting a lock before its
+// window ends (issue 18): a lock meant for a guesser also stops the user it names, so an administrator must be
+// able to let them back in without a restart. Administrators only: the list tells who is under attack.
+
+const administrator = (request: Hapi.Request): void => {
+
+    const user = request.auth.credentials.user as UserProfile;
+    if (!user.isAdmin || request.auth.credentials.method === 'apikey') {
+        throw maximoError('forbidden', 'Login locks are for administrators signed in with their credentials.');
+    }
+};
+
+export const listLocks: Hapi.Lifecycle.Method = (request) => {
+
+    administrator(request);
+    const member = loginsOf(request.server).locks().map(({ key, failures, retryAfter }) => {
+
+        const [kind, ...rest] = key.split(':');
+        return { [kind === 'user' ? 'userid' : 'address']: rest.join(':'), failures, retryAfter };
+    });
+
+    return { member };
+};
+
+// DELETE …/loginlocks/users/{userid} and …/loginlocks/addresses/{address}: 204 when a lock (or a count of failures)
+// was lifted, 404 when there was none.
+export const liftLock = (kind: 'users' | 'addresses'): Hapi.Lifecycle.Method => {
+
+    return (request, h) => {
+
+        administrator(request);
+        const name = String(request.params.name);
+        const key = kind === 'users' ? userKey(name) : `address:${name}`;
+        if (!loginsOf(request.server).lift(key)) {
+            throw maximoError('notFound', `There is no login lock on ${kind === 'users' ? 'the user' : 'the address'} ${name}.`);
+        }
+
+        return h.response().code(204);
+    };
+};
