@@ -19,6 +19,8 @@ import { features as firstParty } from './features';
 import { parameterGate } from './http/parameters';
 import { refuseUnservedStructures } from './http/unserved';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
+import { refuseMalformedHost } from './http/hrefs';
+import { securityHeaders } from './http/security-headers';
 import { loadRegistry } from './load-registry';
 import { loadSecret } from './secret';
 import { pluginName } from './user-plugins';
@@ -116,6 +118,8 @@ export const app: Hapi.Plugin<AppOptions> = {
         refuseUnservedStructures(server);
         parameterGate(server, addedBy(new Set(plugins.map(pluginName))));
         server.ext('onPreResponse', errorEdge);
+        securityHeaders(server);
+        refuseMalformedHost(server);
         requestLogging(server, log);
 
         server.ext('onPreStart', () => osprey.members.join(`http://${options.host}:${options.port}/${options.contextRoot}`));

@@ -36,6 +36,7 @@ export interface OspreyOptions {
     loginAttempts: number;
     loginLockMinutes: number;
     trustProxy: number;
+    publicOrigins: string[];
     uiBase?: string;
     licenses: LicenseEntry[];
 }
@@ -81,6 +82,13 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     loginAttempts: Joi.number().integer().min(1).default(10).description('OSPREY_LOGIN_ATTEMPTS: failed logins of one user (or 5× as many from one address) before 429'),
     loginLockMinutes: Joi.number().min(0.01).default(15).description('OSPREY_LOGIN_LOCK_MINUTES: how long failures count, and how long a 429 lasts'),
     trustProxy: Joi.number().integer().min(0).max(10).default(0).description('OSPREY_TRUST_PROXY: how many proxies in front of Osprey append to X-Forwarded-For; the client address (login limits) is the one the outermost of them saw. 0: the connection\'s address, the header ignored'),
+    publicOrigins: Joi.alternatives(Joi.array().items(Joi.string()), Joi.string().allow('')).custom((value: string | string[], helpers) => {
+
+        const entries = (Array.isArray(value) ? value : value.split(',')).map((entry) => entry.trim()).filter(Boolean);
+        const origins = entries.map((entry) => (/^https?:\/\/[^/\s]+\/?$/i.test(entry) && URL.canParse(entry) ? new URL(entry).origin : undefined));
+        const bad = entries.find((_, i) => origins[i] === undefined);
+        return bad === undefined ? origins : helpers.message({ custom: `"publicOrigins" holds ${JSON.stringify(bad)}, which is not an origin such as https://eam.example.com` });
+    }).default([]).description('OSPREY_PUBLIC_ORIGINS: the origins (comma-separated) clients reach Osprey by, e.g. https://eam.example.com; hrefs follow a Host or x-public-uri only among them. None: any well-formed Host, and x-public-uri only when it names the request\'s own origin'),
     uiBase: Joi.string().uri({ scheme: ['http', 'https'] }).replace(/\/+$/, '').description('OSPREY_UI_BASE: the origin of the Maximo UI that records link to (_weblink), e.g. https://maximo.example.com'),
     licenses: Joi.array().items(Joi.object({
         component: Joi.string().required(),
@@ -113,6 +121,7 @@ const envNames: Record<string, keyof OspreyOptions> = {
     OSPREY_LOGIN_ATTEMPTS: 'loginAttempts',
     OSPREY_LOGIN_LOCK_MINUTES: 'loginLockMinutes',
     OSPREY_TRUST_PROXY: 'trustProxy',
+    OSPREY_PUBLIC_ORIGINS: 'publicOrigins',
     OSPREY_UI_BASE: 'uiBase'
 };
 

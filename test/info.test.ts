@@ -9,7 +9,7 @@ const lab = exports.lab = Lab.script();
 const { test } = lab;
 const { expect } = Code;
 
-onEachDatabase(lab, 'information endpoints', (t, database) => {
+onEachDatabase(lab, 'information endpoints', { settings: { publicOrigins: ['http://127.0.0.1:8080', 'https://eam.example.com'] } }, (t, database) => {
 
     for (const home of ['api', 'oslc']) {
         test(`the ${home} home links every information document`, async () => {

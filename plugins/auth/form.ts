@@ -5,9 +5,10 @@ import { maximoError } from '../../src/errors/maximo-error';
 import { header } from '../../src/http/headers';
 
 
-// A form another site's page posts would log the browser in as the attacker's user (login CSRF). Browsers say
-// where a post comes from; the API clients send neither header.
-const refuseCrossSite = (request: Hapi.Request) => {
+// A form another site's page posts would log the browser in as the attacker's user (login CSRF), and a link or
+// image there could log the browser out. Browsers say where a request comes from; the API clients send neither
+// header.
+export const refuseCrossSite = (request: Hapi.Request, what: string): void => {
 
     const origin = header(request, 'origin');
     const hosts = [request.info.host, header(request, 'x-forwarded-host')];
@@ -20,7 +21,7 @@ const refuseCrossSite = (request: Hapi.Request) => {
     }
 
     if (header(request, 'sec-fetch-site') === 'cross-site' || (originHost !== undefined && !hosts.includes(originHost))) {
-        throw maximoError('forbidden', 'A form login is not accepted from another site\'s page.');
+        throw maximoError('forbidden', `${what} is not accepted from another site's page.`);
     }
 };
 
@@ -30,7 +31,7 @@ const refuseCrossSite = (request: Hapi.Request) => {
 // so a password holding `&` or `+` cannot reach any server intact that way; that is the client's limit.
 export const formCredentials = (request: Hapi.Request): { userid: string; password: string } => {
 
-    refuseCrossSite(request);
+    refuseCrossSite(request, 'A form login');
     const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') {
         throw maximoError('unsupportedMedia', `A form login is sent as application/x-www-form-urlencoded with j_username and j_password, not as ${type || 'a body without a content type'}.`);

@@ -7,7 +7,7 @@ import { maximoError } from '../../src/errors/maximo-error';
 import { purgeWhileRunning } from '../../src/housekeeping';
 import { homeRoutes } from '../../src/http/homes';
 import { whoami } from '../info/documents';
-import { formCredentials } from './form';
+import { formCredentials, refuseCrossSite } from './form';
 import { liftLock, listLocks } from './locks';
 
 
@@ -55,8 +55,11 @@ export const authRoutes: Hapi.Plugin<unknown> = {
             return h.response(whoami(request, user));
         };
 
+        // POST is the logout's method; GET stays because both Maximo clients log out so (IBM's Java client and the
+        // npm client send GET {contextRoot}/logout), but not from another site's page.
         const logout: Hapi.Lifecycle.Method = async (request, h) => {
 
+            refuseCrossSite(request, 'A logout');
             const token = sessionToken(request);
             if (token) {
                 await request.server.app.osprey.sessions.end(token);
@@ -74,11 +77,13 @@ export const authRoutes: Hapi.Plugin<unknown> = {
             { method: 'POST', path: '/j_security_check', options: { id: 'auth.formLogin', ...form } },
             { method: 'POST', path: '', options: { id: 'auth.formLoginQuery', ...form } },
             { method: 'GET', path: '/logout', options: { id: 'auth.logout', auth: false, handler: logout } },
+            { method: 'POST', path: '/logout', options: { id: 'auth.logoutPost', auth: false, handler: logout } },
             { method: 'GET', path: '/loginlocks', options: { id: 'auth.locks', handler: listLocks } },
             { method: 'DELETE', path: '/loginlocks/users/{name}', options: { id: 'auth.liftUserLock', handler: liftLock('users') } },
             { method: 'DELETE', path: '/loginlocks/addresses/{name}', options: { id: 'auth.liftAddressLock', handler: liftLock('addresses') } }
         ]));
         server.route({ method: 'POST', path: `/${contextRoot}/j_security_check`, options: { id: 'auth.formLoginRoot', ...form } });
         server.route({ method: 'GET', path: `/${contextRoot}/logout`, options: { id: 'auth.logoutRoot', auth: false, handler: logout } });
+        server.route({ method: 'POST', path: `/${contextRoot}/logout`, options: { id: 'auth.logoutRootPost', auth: false, handler: logout } });
     }
 };

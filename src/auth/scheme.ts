@@ -38,14 +38,27 @@ export const loginsOf = (server: Hapi.Server): Logins => {
 
     const throttle = new LoginThrottle({ attempts: osprey.options.loginAttempts, windowMs: osprey.options.loginLockMinutes * 60_000 });
 
+    const tooMany = (wait: number) => {
+
+        const error = maximoError('tooManyLogins', `Too many failed logins. Try again in ${wait} seconds.`);
+        error.output.headers['Retry-After'] = String(wait);
+        return error;
+    };
+
+    const refuseWhenLocked = (keys: string[]) => {
+
+        const wait = throttle.retryAfter(keys);
+        if (wait > 0) {
+            throw tooMany(wait);
+        }
+    };
+
     // The attempt is counted before the check, so a burst cannot run more checks than the limit allows.
     const attempt = (keys: string[]): Attempt => {
 
         const counted = throttle.attempt(keys);
         if (typeof counted === 'number') {
-            const error = maximoError('tooManyLogins', `Too many failed logins. Try again in ${counted} seconds.`);
-            error.output.headers['Retry-After'] = String(counted);
-            throw error;
+            throw tooMany(counted);
         }
 
         return counted;
@@ -57,28 +70,54 @@ export const loginsOf = (server: Hapi.Server): Logins => {
         throw maximoError('loginFailed');
     };
 
+    // Concurrent checks of the same credentials are one attempt: the first counts it, the others wait for its
+    // outcome (Users.verify runs one check for them all).
+    const flights = new Map<string, Promise<{ user?: UserProfile; counted: Attempt }>>();
+
     const made: Logins = {
         password: async (userid, password, address) => {
 
-            const counted = attempt(throttleKeys(userid, address));
-            const user = impossibleUser.test(userid) ? undefined : await osprey.users.verify(userid, password);
-            if (!user) {
-                return await failed(counted);
+            const keys = throttleKeys(userid, address);
+            refuseWhenLocked(keys);
+
+            // Credentials checked right a moment ago are no guess: they count nothing.
+            const remembered = impossibleUser.test(userid) ? undefined : osprey.users.remembered(userid, password);
+            const recent = remembered && await remembered;
+            if (recent) {
+                return recent;
             }
 
-            counted.succeeded();
-            return user;
+            const flightKey = `${address}\0${userid.toUpperCase()}\0${password}`;
+            let flight = flights.get(flightKey);
+            if (!flight) {
+                const counted = attempt(keys);
+                flight = (async () => {
+
+                    try {
+                        const user = impossibleUser.test(userid) ? undefined : await osprey.users.verify(userid, password);
+                        if (user) {
+                            counted.succeeded();
+                        }
+
+                        return { user, counted };
+                    }
+                    finally {
+                        flights.delete(flightKey);
+                    }
+                })();
+                flights.set(flightKey, flight);
+            }
+
+            const { user, counted } = await flight;
+            return user ?? await failed(counted);
         },
+        // A key cannot be guessed (256 random bits) and its check is cheap, so a wrong key is counted after its
+        // check: counting every request in flight would lock a busy client out of its own address.
         apiKey: async (key, address) => {
 
-            const counted = attempt(throttleKeys(undefined, address));
-            const user = await osprey.apiKeys.verify(key);
-            if (!user) {
-                return await failed(counted);
-            }
-
-            counted.succeeded();
-            return user;
+            const keys = throttleKeys(undefined, address);
+            refuseWhenLocked(keys);
+            return await osprey.apiKeys.verify(key) ?? await failed(attempt(keys));
         },
         locks: () => throttle.locks(),
         lift: (key) => throttle.lift(key)

@@ -94,6 +94,7 @@ export class Users {
     // throughput, so a successful check is remembered for a minute under a keyed digest of the credentials.
     readonly #verified = new Map<string, { userid: string; expires: number }>();
     readonly #cacheKey = Crypto.randomBytes(32);
+    readonly #checking = new Map<string, Promise<string | undefined>>();
     readonly #profiles: ReadCache<UserProfile | undefined>;
 
     constructor(knex: Knex) {
@@ -108,14 +109,48 @@ export class Users {
         return await this.#profiles.read(id, async () => profileFromRows(await withProfile(this.#knex('osprey_user as u'), 'u.userid').where('u.userid', id)));
     }
 
-    // The profile when the password is right; undefined otherwise, with no hint which part was wrong.
+    #digest(userid: string, password: string): string {
+
+        return Crypto.createHmac('sha256', this.#cacheKey).update(`${userid.toUpperCase()}\0${password}`).digest('base64');
+    }
+
+    // The profile of credentials checked right within the last minute, without a check; undefined when they are not
+    // remembered (never checked, wrong, or expired), and the caller must verify them.
+    remembered(userid: string, password: string): Promise<UserProfile | undefined> | undefined {
+
+        const cached = this.#verified.get(this.#digest(userid, password));
+        return cached && cached.expires > Date.now() ? this.profile(cached.userid) : undefined;
+    }
+
+    // The profile when the password is right; undefined otherwise, with no hint which part was wrong. Concurrent
+    // checks of the same credentials share one (scrypt is the costliest step of a request: a burst of requests
+    // with one password, when the remembered check has just expired, must not run it once each).
     async verify(userid: string, password: string): Promise<UserProfile | undefined> {
 
-        const digest = Crypto.createHmac('sha256', this.#cacheKey).update(`${userid.toUpperCase()}\0${password}`).digest('base64');
+        const digest = this.#digest(userid, password);
         const cached = this.#verified.get(digest);
         if (cached && cached.expires > Date.now()) {
             return await this.profile(cached.userid);
         }
+
+        const running = this.#checking.get(digest);
+        if (running) {
+            const checked = await running;
+            return checked === undefined ? undefined : await this.profile(checked);
+        }
+
+        const check = this.#check(digest, userid, password);
+        this.#checking.set(digest, check);
+        try {
+            const found = await check;
+            return found === undefined ? undefined : await this.profile(found);
+        }
+        finally {
+            this.#checking.delete(digest);
+        }
+    }
+
+    async #check(digest: string, userid: string, password: string): Promise<string | undefined> {
 
         this.#verified.delete(digest);
         const row = await this.#knex<UserRow>('osprey_user').where({ userid: userid.toUpperCase() }).first();
@@ -129,7 +164,7 @@ export class Users {
         }
 
         this.#verified.set(digest, { userid: row!.userid, expires: Date.now() + 60_000 });
-        return await this.profile(row!.userid);
+        return row!.userid;
     }
 
     async ensureGroup(groupname: string, description: string, isadmin: boolean): Promise<void> {

@@ -1,29 +1,88 @@
 import type * as Hapi from '@hapi/hapi';
 
+import { maximoError } from '../errors/maximo-error';
 import { flag } from './flags';
 import { header } from './headers';
 import { homeOf } from './homes';
 
 
+// The origin of the request as its Host names it, or undefined when the Host is not a host (and port): a Host
+// is the client's word, and `h"><script>` must never reach an href.
+const wellFormedHost = /^[a-z0-9.\-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+
+const hostOrigin = (request: Hapi.Request): string | undefined => {
+
+    const host = request.info.host;
+    if (!wellFormedHost.test(host)) {
+        return undefined;
+    }
+
+    return `${request.server.info.protocol}://${host}`.toLowerCase();
+};
+
+// A URL given as text (x-public-uri, a configured origin) rebuilt from its parsed parts: origin and path, never
+// the text as sent.
+const parsedBase = (text: string): { origin: string; base: string } | undefined => {
+
+    if (!/^https?:\/\/\S+$/i.test(text)) {
+        return undefined;
+    }
+
+    try {
+        const url = new URL(text);
+        return { origin: url.origin, base: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
+    }
+    catch {
+        return undefined;
+    }
+};
+
 // The origin hrefs are built on: the x-public-uri header when a proxy sends it, otherwise the request's own
 // scheme and host; empty (relative hrefs) with relativeuri=1. In Maximo x-public-uri is the public URI of the
 // API home, and IBM's Java client sends it so on every request (http://host:port/maximo/oslc): a value that
 // ends with /{contextRoot}/{api|oslc} gives the origin before it; any other value is the origin itself.
+//
+// Both are the client's words, so neither may put an arbitrary origin into hrefs and Location (issue 18):
+// x-public-uri counts when its origin is one of OSPREY_PUBLIC_ORIGINS, or the request's own, or when a trusted
+// proxy (OSPREY_TRUST_PROXY) sets it; a Host counts when it is a well-formed host and, where public origins are
+// configured, one of them — else the first configured origin stands in.
 export const origin = (request: Hapi.Request): string => {
 
     if (flag(request.query.relativeuri)) {
         return '';
     }
 
+    const { contextRoot, publicOrigins, trustProxy } = request.server.app.osprey.options;
+    const own = hostOrigin(request);
     const publicUri = header(request, 'x-public-uri');
-    if (publicUri && /^https?:\/\/[^\s]+$/i.test(publicUri)) {
-        const trimmed = publicUri.replace(/\/+$/, '');
-        const home = /^(https?:\/\/[^/]+(?:\/.*)?)\/([^/]+)\/(?:api|oslc)$/i.exec(trimmed);
-        return home && home[2]!.toLowerCase() === request.server.app.osprey.options.contextRoot.toLowerCase() ? home[1]! : trimmed;
+    const given = publicUri === undefined ? undefined : parsedBase(publicUri);
+    if (given && (trustProxy > 0 || given.origin === own || publicOrigins.includes(given.origin))) {
+        const home = /^(.*)\/([^/]+)\/(?:api|oslc)$/i.exec(given.base);
+        return home && home[1]!.length >= given.origin.length && home[2]!.toLowerCase() === contextRoot.toLowerCase() ? home[1]! : given.base;
     }
 
-    return `${request.url.protocol}//${request.info.host}`;
+    if (own !== undefined && (publicOrigins.length === 0 || publicOrigins.includes(own))) {
+        return own;
+    }
+
+    // request.url is not to be touched here: hapi cannot make one of a malformed Host, and throws.
+    const { host, port } = request.server.app.osprey.options;
+    return publicOrigins[0] ?? `${request.server.info.protocol}://${host}:${port}`;
 };
 
 // The API home the request came in on, e.g. http://host:8080/maximo/oslc.
 export const homeHref = (request: Hapi.Request, contextRoot: string): string => `${origin(request)}/${contextRoot}/${homeOf(request)}`;
+
+// A request whose Host is no host is refused before anything reads its URL (hapi cannot make one of it, and every
+// href and cookie is built from it).
+export const refuseMalformedHost = (server: Hapi.Server): void => {
+
+    server.ext('onRequest', (request, h) => {
+
+        if (!wellFormedHost.test(request.info.host)) {
+            throw maximoError('badRequest', 'The Host header is not a host name or address with an optional port.');
+        }
+
+        return h.continue;
+    });
+};

@@ -30,13 +30,16 @@ interface TypeEntry {
 
 const two = (value: number) => String(value).padStart(2, '0');
 
+// Years are written with four digits, as ISO-8601 and both databases read them: year 99 is 0099.
+const year = (value: Date) => String(value.getUTCFullYear()).padStart(4, '0');
+
 // Datetimes are stored and compared as UTC; the wire form is ISO-8601 with an explicit offset, to the second.
 export const formatDatetime = (value: Date): string => {
 
-    return `${value.getUTCFullYear()}-${two(value.getUTCMonth() + 1)}-${two(value.getUTCDate())}T${two(value.getUTCHours())}:${two(value.getUTCMinutes())}:${two(value.getUTCSeconds())}+00:00`;
+    return `${year(value)}-${two(value.getUTCMonth() + 1)}-${two(value.getUTCDate())}T${two(value.getUTCHours())}:${two(value.getUTCMinutes())}:${two(value.getUTCSeconds())}+00:00`;
 };
 
-export const formatDate = (value: Date): string => `${value.getUTCFullYear()}-${two(value.getUTCMonth() + 1)}-${two(value.getUTCDate())}`;
+export const formatDate = (value: Date): string => `${year(value)}-${two(value.getUTCMonth() + 1)}-${two(value.getUTCDate())}`;
 
 const maxDecimals = (scale: number) => {
 
@@ -47,7 +50,25 @@ const maxDecimals = (scale: number) => {
     };
 };
 
-const string = (attr: TypedAttribute, fallback: number) => Joi.string().max(attr.length ?? fallback).allow('');
+// A lone surrogate is no character: SQLite would store it as invalid UTF-8 that no read can return, and
+// PostgreSQL refuses it. Text must be well-formed Unicode.
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const text = () => {
+
+    return Joi.string().allow('').custom((value: string, helpers) => (loneSurrogate.test(value) ? helpers.error('string.unicode') : value))
+        .messages({ 'string.unicode': '{{#label}} must be well-formed Unicode text (it holds a lone surrogate)' });
+};
+
+const string = (attr: TypedAttribute, fallback: number) => text().max(attr.length ?? fallback);
+
+// Years 0001 to 9999, the range both databases and ISO-8601's four-digit form share: a year 0 or 10000 would be
+// stored in a form that compares wrongly as text (SQLite) or fails (PostgreSQL).
+const dateInput = () => {
+
+    return Joi.date().iso().min('0001-01-01T00:00:00.000Z').max('9999-12-31T23:59:59.999Z')
+        .messages({ 'date.min': '{{#label}} must be a date in the years 0001 to 9999', 'date.max': '{{#label}} must be a date in the years 0001 to 9999' });
+};
 
 const integer = (min: number, max: number) => Joi.number().integer().min(min).max(max);
 
@@ -68,10 +89,10 @@ export const typeTable: Record<MaximoTypeName, TypeEntry> = {
     bigint: { family: 'integer', jsonType: 'integer', column: (t, n) => t.bigInteger(n), input: () => integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) },
     decimal: { family: 'decimal', jsonType: 'number', defaultLength: 15, defaultScale: 2, column: (t, n, a) => t.decimal(n, a.length ?? 15, a.scale ?? 2), input: (a) => decimal(a, 15, 2) },
     amount: { family: 'decimal', jsonType: 'number', defaultLength: 15, defaultScale: 2, column: (t, n, a) => t.decimal(n, a.length ?? 15, a.scale ?? 2), input: (a) => decimal(a, 15, 2) },
-    date: { family: 'date', jsonType: 'string', column: (t, n) => t.date(n), input: () => Joi.date().iso() },
-    datetime: { family: 'datetime', jsonType: 'string', column: (t, n) => t.timestamp(n, { useTz: true }), input: () => Joi.date().iso() },
+    date: { family: 'date', jsonType: 'string', column: (t, n) => t.date(n), input: dateInput },
+    datetime: { family: 'datetime', jsonType: 'string', column: (t, n) => t.timestamp(n, { useTz: true }), input: dateInput },
     yorn: { family: 'boolean', jsonType: 'boolean', column: (t, n) => t.boolean(n), input: () => Joi.boolean().truthy(1, '1', 'Y', 'y').falsy(0, '0', 'N', 'n') },
-    clob: { family: 'text', jsonType: 'string', column: (t, n) => t.text(n), input: () => Joi.string().allow('') }
+    clob: { family: 'text', jsonType: 'string', column: (t, n) => t.text(n), input: text }
 };
 
 // A validated input value as it is bound in SQL. Both databases store datetimes as UTC instants and dates as

@@ -20,11 +20,12 @@ export interface ClientServer {
     stop(): Promise<void>;
 }
 
-// A demo server process on a fresh database of this kind, and WILSON's client of it.
+// A demo server process on a fresh database of this kind, and WILSON's client of it. It runs as if behind a
+// trusted proxy, so that the x-public-uri the client's withPublicUri sends is followed (README, hostile clients).
 export const startClientServer = async (database: TestDatabase): Promise<ClientServer> => {
 
     const created = await database.create();
-    const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: dataDir() });
+    const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: dataDir(), OSPREY_TRUST_PROXY: '1' });
     const client = clientBuilder(running.port).withCredentials('wilson', 'wilson').apiHome(ApiHome.OSLC).build();
     return {
         running,
