@@ -17,3 +17,13 @@ export { modelsOf, relationName, type ObjectModel } from './db/models';
 export { maximoError, type MaximoErrorData } from './errors/maximo-error';
 // The reasons maximoError accepts, with the Maximo code, HTTP status and default message of each.
 export { reasonCodes, type ReasonName } from './errors/codes';
+
+// The write pipeline
+// The request value the record routes become, and the write engine's entry points that take it (no hapi request).
+export type { ResourceRequest, RenderFlags } from './request';
+export type { WriteOptions } from './write/request';
+export { createRecord, updateRecord, syncRecord, removeRecord, type WriteOutcome } from './write/records';
+export { bulkWrite, type BulkResult } from './write/bulk';
+// After-commit hooks: what each committed write transaction of a server wrote, where events attach.
+export { onCommit, type Commit, type CommittedWrite, type CommitSubscriber } from './write/after-commit';
+export type { WriteKind } from './write/rights';

@@ -133,6 +133,19 @@ experiment('architecture', () => {
         expect(againstPipeline(wrong)).to.equal(['read/parse/a -> read/plan/b', 'read/execute/c -> write/apply/d']);
     });
 
+    test('the write engine, the structures and the API-key rules know nothing of hapi or of the plugins', () => {
+
+        // Every import, relative or a package, of the files under these folders (and the API-key modules).
+        const engine = sourceFiles(src).filter((file) => /[/\\](write|structures)[/\\]|[/\\]auth[/\\]api-key/.test(file));
+        const wrong = engine.flatMap((file) => Ts.preProcessFile(Fs.readFileSync(file, 'utf8'), true, true).importedFiles
+            .map((reference) => reference.fileName)
+            .filter((name) => name.startsWith('@hapi/') || Path.resolve(Path.dirname(file), name).startsWith(Path.join(src, '..', 'plugins')))
+            .map((name) => `${Path.relative(src, file)} -> ${name}`));
+
+        expect(engine.length).to.be.above(20);
+        expect(wrong).to.equal([]);
+    });
+
     test('the modules of the pipelines and of src/structures import each other without a cycle', () => {
 
         expect(findCycle(graph, (module) => ['read', 'write', 'structures'].some((folder) => inFolder(folder)(module)))).to.not.exist();

@@ -1,16 +1,20 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { keyInput } from '../resources/api-keys';
+import { keyInput } from '../../src/auth/api-key-create';
 import { maximoError } from '../../src/errors/maximo-error';
 import { homeRoutes } from '../../src/http/homes';
-import { runWrite } from '../../src/write/transaction';
+import { userOf } from '../../src/http/caller';
+import { recordBody } from '../../src/write/records';
+import { runWrite, writeSettingsFor } from '../../src/write/transaction';
 import type { Structure } from '../../src/structures/registry';
-import { bodyOf, settingsOf } from '../resources/request';
+import { writeOptions } from '../resources/request';
 
 
 // The caller's own key (CONTRACT §7): get (the current one, or a new one that never expires), create (a new one
 // with the given expiry, replacing the old) and revoke. They need a credential login, not a key: a leaked key
 // must not be able to mint or extend keys.
+
+const settingsOf = (request: Hapi.Request, structure: Structure) => writeSettingsFor(request.server.app.osprey, userOf(request), structure, writeOptions(request));
 
 const credentialOnly = (request: Hapi.Request) => {
 
@@ -47,8 +51,8 @@ export const apiKeyRoutes: Hapi.Plugin<unknown> = {
         const create: Hapi.Lifecycle.Method = async (request) => {
 
             const structure = credentialOnly(request);
-            const body = bodyOf(request);
-            const { expiration } = keyInput(request, structure, { expiration: body.expiration ?? -1 });
+            const body = recordBody(request.payload);
+            const { expiration } = keyInput(request.server.app.osprey, userOf(request), structure, { expiration: body.expiration ?? -1 });
             return await replaceKey(request, structure, expiration);
         };
 

@@ -4,6 +4,7 @@ import Joi from 'joi';
 import { purgeWhileRunning } from '../../src/housekeeping';
 import { header } from '../../src/http/headers';
 import { homeRoutes } from '../../src/http/homes';
+import { commitErrorsTo } from '../../src/write/after-commit';
 import { purgeTransactionIds } from '../../src/write/apply/transaction-ids';
 import { readLookup } from './lookups';
 import { readCollection } from './query';
@@ -31,6 +32,9 @@ export const resources: Hapi.Plugin<unknown> = {
 
         const osprey = server.app.osprey;
         server.ext('onRequest', methodOverride);
+
+        // An after-commit subscriber that fails is the server's to log: the write it heard of stays committed.
+        commitErrorsTo(osprey, (error) => server.log(['error', 'after-commit'], error instanceof Error ? { message: error.message, stack: error.stack } : String(error)));
 
         // Transaction ids are remembered for the retention; forgetting older ones is housekeeping.
         const retentionMs = osprey.options.transactionRetentionHours * 3600_000;

@@ -4,15 +4,10 @@ import { flag, flagOf } from '../../src/http/flags';
 import { header } from '../../src/http/headers';
 import { homeHref } from '../../src/http/hrefs';
 import { parseSelect } from '../../src/read/parse/select';
-import { ownerRule } from '../../src/auth/access';
 import type { UserProfile } from '../../src/auth/users';
 import { allowedActions } from '../../src/read/serialize/allowed-actions';
 import { hooksOf } from '../../src/structures/hooks';
-import type { WriteContext } from '../../src/write/context';
 import type { Row } from '../../src/read/execute/find';
-import { memberId } from '../../src/read/serialize/serialize';
-import type { WriteSettings } from '../../src/write/transaction';
-import { maximoError } from '../../src/errors/maximo-error';
 import { planSelect, type SelectPlan, type SelectSettings } from '../../src/read/plan/select-plan';
 import type { SerializeOptions } from '../../src/read/serialize/serialize';
 import type { Attribute, BusinessObject, Structure } from '../../src/structures/registry';
@@ -71,7 +66,8 @@ const readQuery = (query: Record<string, unknown>): ReadQuery => {
     };
 };
 
-const writeOptions = (request: Hapi.Request): WriteOptions => {
+// Also read by the API-token routes (plugins/apikeys), which write keys outside a record route.
+export const writeOptions = (request: Hapi.Request): WriteOptions => {
 
     const override = (header(request, 'x-method-override') ?? '').toUpperCase();
     return {
@@ -145,13 +141,6 @@ export const readSelect = (request: Hapi.Request, object: BusinessObject, settin
     return planSelect(object, source?.trim() ? parseSelect(source, parameter) : undefined, selectSettings(request, object, parameter, settings));
 };
 
-// The properties a write answers with (header or query parameter, or `source` where a bulk item names its own);
-// undefined: answer without a body.
-export const writeSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}, source = header(request, 'properties') ?? text(request.query.properties)): SelectPlan | undefined => {
-
-    return source?.trim() ? planSelect(object, parseSelect(source, 'properties'), selectSettings(request, object, 'properties', settings)) : undefined;
-};
-
 // A secret renders as the object's reveal hook says (an API key's value: to its owner and to administrators);
 // every other secret stays hidden.
 const reveal = (request: Hapi.Request) => {
@@ -172,63 +161,4 @@ export const serializeOptions = (request: Hapi.Request): SerializeOptions => {
         domains: request.server.app.osprey.registry.domains(),
         allowedActions: allowedActions(request.server.app.osprey.registry, request.auth.credentials.user as UserProfile)
     };
-};
-
-export const writeContext = (request: Hapi.Request): WriteContext => {
-
-    return {
-        registry: request.server.app.osprey.registry,
-        userid: request.auth.credentials.user!.userid,
-        now: new Date(),
-        batchErrors: flag(header(request, 'batcherror')),
-        allowEvents: !['0', 'false'].includes(header(request, 'x-allow-events') ?? ''),
-        transactionId: header(request, 'transactionid')
-    };
-};
-
-export const isMerge = (request: Hapi.Request): boolean => (header(request, 'patchtype') ?? '').toUpperCase() === 'MERGE' || request.app.mergeOverride === true;
-
-export interface Outcome {
-    readonly row?: Row;
-    readonly record?: Row;
-}
-
-export const settingsOf = (request: Hapi.Request, structure: Structure): WriteSettings => {
-
-    const osprey = request.server.app.osprey;
-    return { knex: osprey.knex, ctx: writeContext(request), structure, retentionMs: osprey.options.transactionRetentionHours * 3600_000 };
-};
-
-export const bodyOf = (request: Hapi.Request): Row => {
-
-    const body = request.payload ?? {};
-    if (typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) {
-        throw maximoError('badRequest', 'The body must be a JSON object with the attributes of the record.');
-    }
-
-    return body as Row;
-};
-
-export const created = (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure, outcome: Outcome) => {
-
-    const location = `${collectionHref(request, structure)}/${memberId(structure.root, outcome.row!)}`;
-    return h.response(outcome.record).code(201).header('Location', location);
-};
-
-export const updated = (h: Hapi.ResponseToolkit, outcome: Outcome) => (outcome.record ? h.response(outcome.record).code(200) : h.response().code(204));
-
-// access.owner: who is not an administrator creates records in their own name only.
-export const ownedBody = (request: Hapi.Request, structure: Structure, body: Row): Row => {
-
-    const owner = ownerRule(userOf(request), structure);
-    if (!owner) {
-        return body;
-    }
-
-    const given = body[owner.attribute];
-    if (given !== undefined && given !== null && String(given).toUpperCase() !== owner.userid) {
-        throw maximoError('forbidden', `User ${owner.userid} cannot create ${structure.name} records for ${String(given)}.`);
-    }
-
-    return { ...body, [owner.attribute]: owner.userid };
 };

@@ -1,69 +1,70 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { requireRight } from '../../src/auth/access';
+import { errorAnswer } from '../../src/errors/edge';
 import { maximoError } from '../../src/errors/maximo-error';
-import { header } from '../../src/http/headers';
-import { structureOf } from '../../src/http/structure';
-import { hooksOf } from '../../src/structures/hooks';
-import { runWrite } from '../../src/write/transaction';
-import { bulk } from './bulk';
-import { beforeChange, createIn, deleteIn, syncIn, updateIn } from './operations';
-import { bodyOf, created, isMerge, settingsOf, updated, writeSelect } from './request';
-import { userOf } from '../../src/http/caller';
+import type { Row } from '../../src/read/execute/find';
+import { bulkWrite, type BulkResult } from '../../src/write/bulk';
+import { createRecord, removeRecord, syncRecord, updateRecord, type WriteOutcome } from '../../src/write/records';
+import { resourceRequest } from './request';
 
 
-// The routes' handlers of single-record writes (CONTRACT §4), each one transaction.
+// The routes' handlers of writes (CONTRACT §4): each reads its request into the request value once, hands it to
+// the write engine (src/write/records.ts, src/write/bulk.ts), and turns the engine's outcome into HTTP.
 
-// POST {home}/os/{os}: create, or SYNC or BULK with x-method-override.
+const created = (h: Hapi.ResponseToolkit, outcome: WriteOutcome) => h.response(outcome.record).code(201).header('Location', outcome.location);
+
+const updated = (h: Hapi.ResponseToolkit, outcome: WriteOutcome) => (outcome.record ? h.response(outcome.record).code(200) : h.response().code(204));
+
+// A bulk item's answer in Maximo's form: `_responsemeta` (status, Location of a created record, the item's
+// _bulkid) and `_responsedata` (the record with properties, or the error's Maximo body).
+const itemAnswer = (request: Hapi.Request, result: BulkResult): Row => {
+
+    if (!result.ok) {
+        const { error: boom, body } = errorAnswer(request, result.error);
+        const meta: Row = { status: String(boom.output.statusCode), ...(result.bulkid !== undefined ? { _bulkid: result.bulkid } : {}) };
+        return { _responsemeta: meta, _responsedata: body };
+    }
+
+    const meta: Row = { status: String(result.status) };
+    if (result.status === 201) {
+        meta.Location = result.outcome!.location;
+    }
+
+    if (result.bulkid !== undefined) {
+        meta._bulkid = result.bulkid;
+    }
+
+    const record = result.outcome?.record;
+    return record ? { _responsemeta: meta, _responsedata: record } : { _responsemeta: meta };
+};
+
+// POST {home}/os/{os}: create, or SYNC or BULK with x-method-override. A bulk answers 200 whatever its items did.
 export const postCollection: Hapi.Lifecycle.Method = async (request, h) => {
 
-    const structure = structureOf(request);
-    const override = (header(request, 'x-method-override') ?? '').toUpperCase();
+    const req = resourceRequest(request);
+    const override = req.write.override;
     if (override === 'BULK') {
-        return await bulk(request, structure);
+        return (await bulkWrite(req)).map((result) => itemAnswer(request, result));
     }
 
     if (override === 'SYNC') {
-        beforeChange(structure);
-        const select = writeSelect(request, structure.root);
-        const body = bodyOf(request);
-        const outcome = await runWrite(settingsOf(request, structure), (scope) => syncIn(request, scope, body, isMerge(request), select));
-        return outcome.isNew ? created(request, h, structure, outcome) : updated(h, outcome);
+        const outcome = await syncRecord(req);
+        return outcome.isNew ? created(h, outcome) : updated(h, outcome);
     }
 
     if (override && override !== 'POST') {
         throw maximoError('badRequest', `x-method-override ${override} is not supported on a collection; send none to create, or SYNC or BULK.`);
     }
 
-    // A structure whose object makes its records itself (an API key): its create hook, not the generic create.
-    const create = hooksOf(structure.root).create;
-    if (create) {
-        return await create(request, h, structure);
-    }
-
-    const select = writeSelect(request, structure.root);
-    const body = bodyOf(request);
-    return created(request, h, structure, await runWrite(settingsOf(request, structure), (scope) => createIn(request, scope, body, select)));
+    return created(h, await createRecord(req));
 };
 
 // PATCH/PUT {home}/os/{os}/{id} (or POST with x-method-override: PATCH): update, or merge with patchtype MERGE.
-export const patchMember: Hapi.Lifecycle.Method = async (request, h) => {
-
-    const structure = structureOf(request);
-    requireRight(userOf(request), structure, 'update');
-    beforeChange(structure);
-    const select = writeSelect(request, structure.root);
-    const body = bodyOf(request);
-    const id = String(request.params.id);
-    return updated(h, await runWrite(settingsOf(request, structure), (scope) => updateIn(request, scope, id, body, isMerge(request), select)));
-};
+export const patchMember: Hapi.Lifecycle.Method = async (request, h) => updated(h, await updateRecord(resourceRequest(request)));
 
 export const deleteMember: Hapi.Lifecycle.Method = async (request, h) => {
 
-    const structure = structureOf(request);
-    requireRight(userOf(request), structure, 'delete');
-    const id = String(request.params.id);
-    await runWrite(settingsOf(request, structure), (scope) => deleteIn(request, scope, id));
+    await removeRecord(resourceRequest(request));
     return h.response().code(204);
 };
 

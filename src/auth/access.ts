@@ -1,6 +1,6 @@
 import { maximoError } from '../errors/maximo-error';
 import type { AccessDef } from '../structures/definition';
-import type { Structure } from '../structures/registry';
+import type { Row, Structure } from '../structures/registry';
 import type { UserProfile } from './users';
 
 
@@ -28,4 +28,21 @@ export const requireRight = (user: UserProfile, structure: Structure, right: Rig
     if (!isAllowed(user, structure, right)) {
         throw maximoError('forbidden', `User ${user.userid} is not authorized to ${verbs[right]} ${structure.name} records.`);
     }
+};
+
+// access.owner on a create: who is not an administrator creates records in their own name only. It depends on
+// the body, not only on the user, so it is checked where the body is read, not with the rights.
+export const ownedBody = (user: UserProfile, structure: Structure, body: Row): Row => {
+
+    const owner = ownerRule(user, structure);
+    if (!owner) {
+        return body;
+    }
+
+    const given = body[owner.attribute];
+    if (given !== undefined && given !== null && String(given).toUpperCase() !== owner.userid) {
+        throw maximoError('forbidden', `User ${owner.userid} cannot create ${structure.name} records for ${String(given)}.`);
+    }
+
+    return { ...body, [owner.attribute]: owner.userid };
 };

@@ -1,4 +1,4 @@
-import { createKey } from '../../plugins/resources/api-keys';
+import { createKey } from './api-key-create';
 import { maximoError } from '../errors/maximo-error';
 import { registerHooks } from '../structures/hooks';
 
@@ -10,7 +10,7 @@ export const apiKeyObject = 'APIKEYTOKEN';
 
 registerHooks(apiKeyObject, {
 
-    // POST {home}/os/mxapiapikey makes a key (random or supplied, sealed, expiry computed): plugins/resources/api-keys.ts.
+    // POST {home}/os/mxapiapikey makes a key (random or supplied, sealed, expiry computed): api-key-create.ts.
     create: createKey,
 
     // A key is made, used and revoked, never edited: its value and expiry are what was handed out.

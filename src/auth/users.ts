@@ -181,9 +181,10 @@ export class Users {
         }
     }
 
-    async exists(userid: string): Promise<boolean> {
+    // `trx`: inside a write's transaction, where SQLite's one pooled connection is the transaction's.
+    async exists(userid: string, trx: Knex | ((table: string) => Knex.QueryBuilder) = this.#knex): Promise<boolean> {
 
-        return Boolean(await this.#knex('osprey_user').where({ userid: userid.toUpperCase() }).first('userid'));
+        return Boolean(await trx('osprey_user').where({ userid: userid.toUpperCase() }).first('userid'));
     }
 
     async countAdministrators(): Promise<number> {

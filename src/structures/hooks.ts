@@ -1,7 +1,7 @@
-import type * as Hapi from '@hapi/hapi';
-
 import type { Osprey } from '../context';
 import type { UserProfile } from '../auth/users';
+import type { Db } from '../db/db';
+import type { ResourceRequest } from '../request';
 import type { Attribute, BusinessObject, Row, Structure } from './registry';
 
 
@@ -16,9 +16,19 @@ export interface Computed {
     readonly query: string;
 }
 
+/** What a create hook is given: the request, its body (a JSON object), and the write's transaction and time. */
+export interface CreateCall {
+    readonly req: ResourceRequest;
+    readonly body: Row;
+    readonly db: Db;
+    readonly now: Date;
+}
+
 export interface StructureHooks {
-    /** Before a create is planned (a POST to the collection): makes the record in place of the generic create. */
-    readonly create?: (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure) => Promise<Hapi.ResponseObject>;
+    /** A create (a POST to the collection) makes the record here in place of the generic create, in the write's
+     * transaction, and answers the stored row. The write engine has checked the insert right before, and renders
+     * the record, tells the after-commit subscribers and answers 201 with Location as for any create. */
+    readonly create?: (call: CreateCall) => Promise<Row>;
     /** Before an update, merge, sync or bulk is planned or applied: throws to refuse it. */
     readonly beforeChange?: (structure: Structure) => void;
     /** Attributes declared `persistent: false` whose value is worked out when a record is read, by attribute name. */

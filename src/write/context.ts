@@ -1,6 +1,10 @@
 import type { Db } from '../db/db';
 import type { AttributeError } from '../errors/maximo-error';
+import type { UserProfile } from '../auth/users';
+import type { ResourceRequest } from '../request';
 import type { Registry, Structure } from '../structures/registry';
+import type { CommittedWrite } from './after-commit';
+import type { WriteOptions } from './request';
 
 
 // Everything one write request carries through the write engine.
@@ -22,4 +26,21 @@ export interface WriteScope {
     readonly ctx: WriteContext;
     readonly structure: Structure;
     readonly errors: AttributeError[];
+    /** The records written so far, for the after-commit subscribers (after-commit.ts). */
+    readonly written: CommittedWrite[];
 }
+
+// The context of a write by `user` with these options; `now` is the one time every row of the write is stamped with.
+export const writeContextFor = (registry: Registry, user: UserProfile, options: Pick<WriteOptions, 'batchErrors' | 'allowEvents' | 'transactionId'>): WriteContext => {
+
+    return {
+        registry,
+        userid: user.userid,
+        now: new Date(),
+        batchErrors: options.batchErrors,
+        allowEvents: options.allowEvents,
+        transactionId: options.transactionId
+    };
+};
+
+export const writeContextOf = (req: ResourceRequest): WriteContext => writeContextFor(req.osprey.registry, req.user, req.write);

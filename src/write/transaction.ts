@@ -1,10 +1,15 @@
 import type { Knex } from 'knex';
 
+import type { UserProfile } from '../auth/users';
+import type { Osprey } from '../context';
 import { databaseInputError } from '../db/errors';
 import { transaction } from '../db/transaction';
 import { attributeError, batchedError } from '../errors/maximo-error';
+import type { ResourceRequest } from '../request';
 import type { Structure } from '../structures/registry';
-import type { WriteContext, WriteScope } from './context';
+import { notifyCommit } from './after-commit';
+import { writeContextFor, type WriteContext, type WriteScope } from './context';
+import type { WriteOptions } from './request';
 import { recordTransactionId } from './apply/transaction-ids';
 
 
@@ -13,7 +18,18 @@ export interface WriteSettings {
     readonly ctx: WriteContext;
     readonly structure: Structure;
     readonly retentionMs: number;
+    /** The server whose after-commit subscribers hear what the write wrote, and who wrote it; none: nobody hears. */
+    readonly commit?: { readonly osprey: Osprey; readonly user: UserProfile };
 }
+
+// The settings of a write by `user` on `structure` (the API-token routes write keys without a record route).
+export const writeSettingsFor = (osprey: Osprey, user: UserProfile, structure: Structure, options: Pick<WriteOptions, 'batchErrors' | 'allowEvents' | 'transactionId'>): WriteSettings => {
+
+    const ctx = writeContextFor(osprey.registry, user, options);
+    return { knex: osprey.knex, ctx, structure, retentionMs: osprey.options.transactionRetentionHours * 3600_000, commit: { osprey, user } };
+};
+
+export const writeSettingsOf = (req: ResourceRequest): WriteSettings => writeSettingsFor(req.osprey, req.user, req.structure, req.write);
 
 // The attribute errors found so far end the write: the first alone, or all with `batcherror: 1`.
 export const throwErrors = (scope: WriteScope): void => {
@@ -24,21 +40,29 @@ export const throwErrors = (scope: WriteScope): void => {
 };
 
 // Runs one write in one database transaction: any error rolls back everything, the transaction id included.
+// Once it committed, the after-commit subscribers hear what it wrote (never when it rolled back).
 export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteScope) => Promise<T>): Promise<T> => {
 
     const { knex, ctx, structure } = settings;
+    let done: { result: T; scope: WriteScope };
     try {
-        return await transaction(knex, async (db) => {
+        done = await transaction(knex, async (db) => {
 
-            const scope: WriteScope = { db, ctx, structure, errors: [] };
+            const scope: WriteScope = { db, ctx, structure, errors: [], written: [] };
             if (ctx.transactionId !== undefined) {
                 await recordTransactionId(db, ctx.transactionId, ctx.now.getTime(), settings.retentionMs);
             }
 
-            return await work(scope);
+            return { result: await work(scope), scope };
         });
     }
     catch (error) {
         throw databaseInputError(error) ?? error;
     }
+
+    if (settings.commit) {
+        await notifyCommit(settings.commit.osprey, { user: settings.commit.user, transactionId: ctx.transactionId, writes: done.scope.written });
+    }
+
+    return done.result;
 };

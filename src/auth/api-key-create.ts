@@ -1,35 +1,35 @@
-import type * as Hapi from '@hapi/hapi';
-
-import { requireRight } from '../../src/auth/access';
-import type { UserProfile } from '../../src/auth/users';
-import { attributeError, maximoError } from '../../src/errors/maximo-error';
-import type { Row } from '../../src/read/execute/find';
-import { memberId, serializeRows } from '../../src/read/serialize/serialize';
-import { runWrite } from '../../src/write/transaction';
-import type { Structure } from '../../src/structures/registry';
-import { bodyOf, collectionHref, created, ownedBody, serializeOptions, settingsOf, writeSelect } from './request';
-import { userOf } from '../../src/http/caller';
+import { ownedBody } from './access';
+import type { UserProfile } from './users';
+import type { Osprey } from '../context';
+import { attributeError, maximoError } from '../errors/maximo-error';
+import type { CreateCall } from '../structures/hooks';
+import type { Row, Structure } from '../structures/registry';
 
 
 // POST {home}/os/mxapiapikey: a key for a user (CONTRACT §7). The generic create would store what the body
-// says; a key is made here instead: random (or supplied, where configured), sealed, with its expiry computed.
+// says; a key is made here instead (the create hook of its object, api-key-hooks.ts): random (or supplied, where
+// configured), sealed, with its expiry computed.
 
 const maxExpiration = 60 * 24 * 366 * 10;           // ten years, in minutes
 
 const invalid = (structure: Structure, attribute: string, message: string) => attributeError({ attribute, objectPath: structure.root.name, message });
 
-// userid (default: the caller), expiration in minutes (-1: never; default -1) and, where allowed, apikey.
-export const keyInput = (request: Hapi.Request, structure: Structure, body: Row) => {
+export interface KeyInput {
+    readonly userid: string;
+    readonly expiration: number;
+    readonly apikey?: string;
+}
 
-    const osprey = request.server.app.osprey;
-    const user = request.auth.credentials.user as UserProfile;
+// userid (default: the caller), expiration in minutes (-1: never; default -1) and, where allowed, apikey.
+export const keyInput = (osprey: Osprey, user: UserProfile, structure: Structure, body: Row): KeyInput => {
+
     const unknown = Object.keys(body).filter((name) => !['userid', 'expiration', 'apikey', 'href', '_rowstamp'].includes(name.toLowerCase()));
     if (unknown.length) {
         throw invalid(structure, unknown[0]!, `${unknown[0]} cannot be set on an API key; send userid, expiration and (where allowed) apikey.`);
     }
 
     // access.owner (userid) keeps users to their own keys; administrators name anyone, by default themselves.
-    const owned = ownedBody(request, structure, body);
+    const owned = ownedBody(user, structure, body);
     const userid = owned.userid === undefined || owned.userid === null ? user.userid : String(owned.userid).toUpperCase();
 
     const expiration = body.expiration ?? -1;
@@ -51,27 +51,20 @@ export const keyInput = (request: Hapi.Request, structure: Structure, body: Row)
     return { userid, expiration: expiration as number, apikey: apikey as string | undefined };
 };
 
-export const createKey = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure) => {
+// The create hook: the key row, made in the write's transaction (its lookups too: on SQLite the transaction holds
+// the pool's one connection).
+export const createKey = async ({ req, body, db, now }: CreateCall): Promise<Row> => {
 
-    requireRight(userOf(request), structure, 'insert');
-    const osprey = request.server.app.osprey;
-    const select = writeSelect(request, structure.root);
-    const input = keyInput(request, structure, bodyOf(request));
-    if (!await osprey.users.exists(input.userid)) {
+    const { osprey, structure } = req;
+    const input = keyInput(osprey, req.user, structure, body);
+    if (!await osprey.users.exists(input.userid, (table) => db.query(table))) {
         throw invalid(structure, 'userid', `There is no active user ${input.userid}.`);
     }
 
-    if (input.apikey && await osprey.knex(structure.root.table).where('apikeyhash', osprey.apiKeys.digest(input.apikey)).first()) {
+    if (input.apikey && await db.query(structure.root.table).where('apikeyhash', osprey.apiKeys.digest(input.apikey)).first()) {
         throw maximoError('duplicateRecord', 'That API key value is already in use.');
     }
 
-    const outcome = await runWrite(settingsOf(request, structure), async (scope) => {
-
-        const { row } = await osprey.apiKeys.insert(scope.db, input, scope.ctx.now);
-        const href = `${collectionHref(request, structure)}/${memberId(structure.root, row)}`;
-        const [record] = select ? await serializeRows(scope.db, select, [row], [href], serializeOptions(request)) : [];
-        return { row, record };
-    });
-
-    return created(request, h, structure, outcome);
+    const { row } = await osprey.apiKeys.insert(db, input, now);
+    return row;
 };

@@ -1,0 +1,86 @@
+import type { Osprey } from '../context';
+import type { UserProfile } from '../auth/users';
+import type { Row, Structure } from '../structures/registry';
+import type { WriteKind } from './rights';
+
+
+// After-commit hooks (issue 17: plan → apply in one transaction → after commit): where events will attach.
+// A subscriber hears of each committed transaction of the write engine with what it wrote, after COMMIT, and
+// never of one that rolled back. Subscribers belong to a server (its Osprey), not to the process: two servers in
+// one process (tests, an embedder) do not hear each other's writes.
+
+/** One record a committed transaction wrote. */
+export interface CommittedWrite {
+    readonly structure: Structure;
+    /** What the request asked of the record (a bulk item's AddChange is a sync). */
+    readonly kind: WriteKind;
+    /** What happened to it: a sync is a create or an update, an update whose body said `_action: Delete` a delete. */
+    readonly operation: 'create' | 'update' | 'delete';
+    /** The record's id as its href ends with, and its primary key values. */
+    readonly id: string;
+    readonly key: Row;
+}
+
+export interface Commit {
+    readonly user: UserProfile;
+    /** The request's transactionid, where it sent one. */
+    readonly transactionId?: string;
+    /** In write order: one for a single write or a bulk item, every item's for an all-or-nothing bulk. */
+    readonly writes: readonly CommittedWrite[];
+}
+
+export type CommitSubscriber = (commit: Commit) => void | Promise<void>;
+
+interface Subscribers {
+    readonly list: Set<CommitSubscriber>;
+    report: (error: unknown) => void;
+}
+
+const servers = new WeakMap<Osprey, Subscribers>();
+
+const subscribersOf = (osprey: Osprey): Subscribers => {
+
+    let found = servers.get(osprey);
+    if (!found) {
+        // Until the server says where errors go (commitErrorsTo), a failing subscriber is ignored: see notifyCommit.
+        found = { list: new Set(), report: () => undefined };
+        servers.set(osprey, found);
+    }
+
+    return found;
+};
+
+// Subscribes to this server's committed writes; the answer unsubscribes.
+export const onCommit = (osprey: Osprey, subscriber: CommitSubscriber): (() => void) => {
+
+    const { list } = subscribersOf(osprey);
+    list.add(subscriber);
+    return () => list.delete(subscriber);
+};
+
+// Where the errors of this server's subscribers are reported (the resources plugin: the server's log).
+export const commitErrorsTo = (osprey: Osprey, report: (error: unknown) => void): void => {
+
+    subscribersOf(osprey).report = report;
+};
+
+// Tells every subscriber, one after the other, awaiting each, so that the answer follows them (an event is
+// handed on before the client hears the write succeeded). The write is committed whatever a subscriber does: a
+// subscriber's error is reported to the server's log and does not turn the answer into an error, which would
+// tell the client a write failed that is in the database, and have it sent again.
+export const notifyCommit = async (osprey: Osprey, commit: Commit): Promise<void> => {
+
+    const found = servers.get(osprey);
+    if (!found || !commit.writes.length) {
+        return;
+    }
+
+    for (const subscriber of [...found.list]) {
+        try {
+            await subscriber(commit);
+        }
+        catch (error) {
+            found.report(error);
+        }
+    }
+};

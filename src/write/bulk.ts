@@ -1,0 +1,143 @@
+import { maximoError } from '../errors/maximo-error';
+import type { SelectPlan } from '../read/plan/select-plan';
+import type { ResourceRequest } from '../request';
+import { recordHref, writeSelect } from './answer';
+import type { WriteScope } from './context';
+import { createIn, deleteIn, syncIn, updateIn, type Written } from './operations';
+import { bulkIdOf, bulkItem, keyId, type BulkItem } from './plan/bulk-items';
+import { beforeChange, type WriteOutcome } from './records';
+import { requireRights, rightsOf, unionOf } from './rights';
+import { runWrite, writeSettingsOf } from './transaction';
+
+
+// POST {home}/os/{os} + x-method-override: BULK (CONTRACT §4): an array of records, each with its operation.
+// Each item commits on its own, as in Maximo, so one bad record does not hold back the others; the answer lists
+// every item's outcome in input order. With `allornothing: 1` the items run in one transaction: when one fails
+// nothing is written, and every item answers which one failed. The rights of every item's operation are checked
+// once, before any transaction opens: a bulk with an item the user may not do is refused whole.
+
+/** One item's outcome, in input order; the resources plugin answers it in Maximo's `_responsemeta` form. */
+export type BulkResult =
+    | { readonly ok: true; readonly status: 200 | 201 | 204; readonly outcome?: WriteOutcome; readonly bulkid: unknown }
+    | { readonly ok: false; readonly error: unknown; readonly bulkid: unknown };
+
+// An item as read before anything runs: what it asks (with the select it answers with), or why it cannot be read.
+type Read = { readonly item: BulkItem; readonly select: SelectPlan | undefined } | { readonly error: unknown };
+
+const readItem = (req: ResourceRequest, raw: unknown, select: SelectPlan | undefined): Read => {
+
+    try {
+        const item = bulkItem(req.structure, raw);
+        return { item, select: item.properties ? writeSelect(req, req.structure.root, item.properties) : select };
+    }
+    catch (error) {
+        return { error };
+    }
+};
+
+// Runs one item in a write scope; an update names its record by href, or else by the key values it carries.
+const runItem = async (req: ResourceRequest, scope: WriteScope, read: Read): Promise<{ status: 200 | 201 | 204; written?: Written }> => {
+
+    if ('error' in read) {
+        throw read.error;
+    }
+
+    const { item: { kind, body, id }, select } = read;
+    if (kind === 'create') {
+        return { status: 201, written: await createIn(req, scope, body, select) };
+    }
+
+    if (kind === 'sync' && id === undefined) {
+        const written = await syncIn(req, scope, body, false, select);
+        return { status: written.isNew ? 201 : written.record ? 200 : 204, written };
+    }
+
+    const target = id ?? keyId(scope.structure, body);
+    if (kind === 'delete') {
+        await deleteIn(req, scope, target);
+        return { status: 204 };
+    }
+
+    const written = await updateIn(req, scope, target, body, kind === 'merge', select);
+    return { status: written.record ? 200 : 204, written };
+};
+
+const success = (req: ResourceRequest, status: 200 | 201 | 204, written: Written | undefined, bulkid: unknown): BulkResult => {
+
+    return { ok: true, status, bulkid, ...(written ? { outcome: { ...written, location: recordHref(req, written.row) } } : {}) };
+};
+
+// In one transaction. When an item fails nothing is written, and every item still has its answer, as Maximo's: the
+// failing item its error, every other one a 424 saying it was not written because of that one. A failure before
+// the first item (a repeated transactionid) is the request's own error.
+const allOrNothing = async (req: ResourceRequest, raws: readonly unknown[], reads: readonly Read[]): Promise<BulkResult[]> => {
+
+    let failed: number | undefined;
+    try {
+        return await runWrite(writeSettingsOf(req), async (scope) => {
+
+            const results: BulkResult[] = [];
+            for (const [index, read] of reads.entries()) {
+                try {
+                    const { status, written } = await runItem(req, scope, read);
+                    results.push(success(req, status, written, bulkIdOf(raws[index])));
+                }
+                catch (error) {
+                    failed = index + 1;
+                    throw error;
+                }
+            }
+
+            return results;
+        });
+    }
+    catch (error) {
+        if (failed === undefined) {
+            throw error;
+        }
+
+        // The error as runWrite throws it: a database's refusal (a duplicate key) is turned into Maximo's there.
+        const notWritten = maximoError('bulkNotWritten', `Not written: bulk item ${failed} of ${raws.length} failed, and the bulk is all or nothing (allornothing: 1).`);
+        return raws.map((raw, index) => ({ ok: false, error: index + 1 === failed ? error : notWritten, bulkid: bulkIdOf(raw) }));
+    }
+};
+
+export const bulkWrite = async (req: ResourceRequest): Promise<BulkResult[]> => {
+
+    const { structure, write } = req;
+    const raws = write.body;
+    if (!Array.isArray(raws)) {
+        throw maximoError('badRequest', 'The body of a BULK request is a JSON array of records.');
+    }
+
+    // The properties header applies to every item that names none of its own.
+    const select = writeSelect(req, structure.root);
+    const reads = raws.map((raw) => readItem(req, raw, select));
+    requireRights(req.user, structure, unionOf(reads.flatMap((read) => ('item' in read ? [rightsOf(read.item.kind, read.item.body)] : []))));
+    // A structure's beforeChange hook may refuse a bulk (API keys are made one at a time and never edited).
+    beforeChange(structure);
+    if (write.allOrNothing) {
+        return await allOrNothing(req, raws, reads);
+    }
+
+    // A transactionid stands for the whole bulk: it is recorded first, on its own, so that a repeat is refused
+    // even after some items committed; the items then commit one by one, each heard after its own commit.
+    const settings = writeSettingsOf(req);
+    if (settings.ctx.transactionId !== undefined) {
+        await runWrite(settings, () => Promise.resolve());
+    }
+
+    const each = { ...settings, ctx: { ...settings.ctx, transactionId: undefined } };
+    const results: BulkResult[] = [];
+    for (const [index, read] of reads.entries()) {
+        try {
+            const { status, written } = await runWrite(each, (scope) => runItem(req, scope, read));
+            results.push(success(req, status, written, bulkIdOf(raws[index])));
+        }
+        catch (error) {
+            results.push({ ok: false, error, bulkid: bulkIdOf(raws[index]) });
+        }
+    }
+
+    return results;
+};

@@ -1,0 +1,97 @@
+import { ownedBody } from '../auth/access';
+import { storedColumns } from '../db/migrate';
+import { selectOne } from '../db/statements';
+import { maximoError } from '../errors/maximo-error';
+import { keyOf } from '../read/execute/find';
+import { memberRow } from '../read/execute/member';
+import type { SelectPlan } from '../read/plan/select-plan';
+import { memberId } from '../read/serialize/serialize';
+import type { ResourceRequest } from '../request';
+import type { Row, Structure } from '../structures/registry';
+import { renderWritten } from './answer';
+import { applyPlan } from './apply/apply';
+import type { WriteScope } from './context';
+import { keyValues } from './plan/input';
+import { planInsert, planUpdate, type Plan } from './plan/plan';
+import type { WriteKind } from './rights';
+import { throwErrors } from './transaction';
+
+
+// Create, update/merge, sync and delete of one record inside a write scope (one transaction), so that a single
+// write (records.ts) and each item of a bulk (bulk.ts) write the same way. Rights were checked before the
+// transaction opened (rights.ts); what is checked here depends on the data: the owner rule, If-Match, the
+// record being there.
+
+/** What one record's write did: the row as stored (the deleted one for a delete) and, with properties, the
+ * record rendered as they select it. */
+export interface Written {
+    readonly row: Row;
+    readonly record?: Row;
+    /** A sync (or a bulk AddChange) created the record. */
+    readonly isNew: boolean;
+}
+
+// If-Match carries the ETag a client read; a different current rowstamp means someone wrote since.
+const checkIfMatch = (req: ResourceRequest, structure: Structure, current: Row) => {
+
+    const expected = req.write.ifMatch?.replace(/^W\//, '').replace(/"/g, '').trim();
+    if (expected && expected !== '*' && expected !== String(current.rowstamp)) {
+        throw maximoError('preconditionFailed', `The ${structure.root.name} record has changed since ETag ${expected}. Read it again and retry.`);
+    }
+};
+
+// Tells the after-commit subscribers of the scope's transaction about a written row.
+export const noteWritten = (scope: WriteScope, kind: WriteKind, operation: 'create' | 'update' | 'delete', row: Row): void => {
+
+    const root = scope.structure.root;
+    scope.written.push({ structure: scope.structure, kind, operation, id: memberId(root, row), key: keyOf(root, row) });
+};
+
+// Applies a checked plan and renders the written record with the requested properties, in the transaction.
+const finish = async (req: ResourceRequest, scope: WriteScope, kind: WriteKind, plan: Plan, select: SelectPlan | undefined): Promise<Written> => {
+
+    throwErrors(scope);
+    const applied = await applyPlan(scope, plan);
+    const operation = plan.op === 'insert' ? 'create' : plan.op;
+    // A delete answers no row: the one it deleted, as it was, names it.
+    const row = plan.op === 'delete' ? plan.current : applied!;
+    noteWritten(scope, kind, operation, row);
+    const isNew = operation === 'create';
+    return !applied || !select ? { row, isNew } : { row, record: await renderWritten(req, scope.db, select, row), isNew };
+};
+
+export const createIn = async (req: ResourceRequest, scope: WriteScope, body: Row, select: SelectPlan | undefined, kind: WriteKind = 'create'): Promise<Written> => {
+
+    const { structure } = scope;
+    return await finish(req, scope, kind, await planInsert(scope, structure.root, ownedBody(req.user, structure, body)), select);
+};
+
+// An update (or a merge) of the record with this id; `_action: "Delete"` in the body deletes it.
+export const updateIn = async (req: ResourceRequest, scope: WriteScope, id: string, body: Row, merge: boolean, select: SelectPlan | undefined): Promise<Written> => {
+
+    const { structure } = scope;
+    const current = await memberRow(scope.db, req.user, structure, id, { lock: true });
+    checkIfMatch(req, structure, current);
+    return await finish(req, scope, merge ? 'merge' : 'update', await planUpdate(scope, structure.root, current, body, merge), select);
+};
+
+export const deleteIn = async (req: ResourceRequest, scope: WriteScope, id: string): Promise<Written> => {
+
+    const { structure } = scope;
+    const current = await memberRow(scope.db, req.user, structure, id, { lock: true });
+    checkIfMatch(req, structure, current);
+    return await finish(req, scope, 'delete', { op: 'delete', object: structure.root, current }, undefined);
+};
+
+// SYNC: update the record the body's keys name, or create it when there is none.
+export const syncIn = async (req: ResourceRequest, scope: WriteScope, body: Row, merge: boolean, select: SelectPlan | undefined): Promise<Written> => {
+
+    const root = scope.structure.root;
+    const keys = keyValues(root, body);
+    const current = keys ? await selectOne(scope.db, root.table, keys, { columns: storedColumns(root), lock: scope.db.kind === 'postgresql' }) : undefined;
+    if (!current) {
+        return await createIn(req, scope, body, select, 'sync');
+    }
+
+    return await finish(req, scope, 'sync', await planUpdate(scope, root, current, body, merge), select);
+};

@@ -1,0 +1,112 @@
+import { maximoError } from '../../errors/maximo-error';
+import { memberId } from '../../read/serialize/serialize';
+import type { Row, Structure } from '../../structures/registry';
+import type { WriteKind } from '../rights';
+import { keyValues } from './input';
+
+
+// The items of a BULK (CONTRACT §4), read before anything runs: each one's operation (its `_action`, or its
+// `_meta.method`), so that the rights the bulk needs are known before a transaction opens, and the record it names.
+
+export interface BulkItem {
+    readonly kind: WriteKind;
+    readonly body: Row;
+    /** The record an update, merge or delete names by href; an AddChange without one is a sync by its keys. */
+    readonly id?: string;
+    /** The item's own properties (`_meta.properties`), else the request's apply. */
+    readonly properties?: string;
+}
+
+// The `_action` values of the IBM guide and the TypeScript client, and the `_meta.method` values of IBM's Java
+// client, by what they do.
+const kinds: Record<string, WriteKind> = {
+    add: 'create', create: 'create', post: 'create',
+    update: 'update', change: 'update', replace: 'update', patch: 'update', put: 'update',
+    merge: 'merge',
+    delete: 'delete',
+    addchange: 'sync', sync: 'sync'
+};
+
+const isObject = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// The member id an item's href (or `_meta.uri`) ends with; an href with /os/ must be a record of this structure.
+const idOf = (structure: Structure, href: unknown): string | undefined => {
+
+    if (href === undefined || href === null) {
+        return undefined;
+    }
+
+    const refused = () => maximoError('badRequest', `${JSON.stringify(href)} is not the href of a ${structure.name} record.`);
+    const segments = typeof href === 'string' ? href.split(/[?#]/)[0]!.split('/').filter(Boolean) : [];
+    const os = segments.findIndex((segment) => segment.toLowerCase() === 'os');
+    if (!segments.length || (os >= 0 && (segments.length !== os + 3 || segments[os + 1]!.toLowerCase() !== structure.id))) {
+        throw refused();
+    }
+
+    try {
+        return decodeURIComponent(segments[segments.length - 1]!);
+    }
+    catch {
+        throw refused();
+    }
+};
+
+const kindOf = (name: unknown): WriteKind => {
+
+    if (name === undefined) {
+        return 'create';
+    }
+
+    const kind = kinds[String(name).toLowerCase()];
+    if (!kind) {
+        throw maximoError('badRequest', `The bulk operation ${JSON.stringify(name)} is not one of Add, Update, Merge, Delete, AddChange.`);
+    }
+
+    return kind;
+};
+
+// One item in either form: `{...record, _action, href}` or `{_data: {...}, _meta: {method, uri, properties}}`.
+export const bulkItem = (structure: Structure, raw: unknown): BulkItem => {
+
+    if (!isObject(raw)) {
+        throw maximoError('badRequest', 'Each item of a bulk is a JSON object: a record with _action, or {"_data": …, "_meta": …}.');
+    }
+
+    if ('_data' in raw || '_meta' in raw) {
+        const data = raw._data ?? {};
+        const meta = raw._meta ?? {};
+        if (!isObject(data) || !isObject(meta)) {
+            throw maximoError('badRequest', '_data and _meta of a bulk item are JSON objects.');
+        }
+
+        const method = kindOf(meta.method);
+        const merge = method === 'update' && String(meta.patchtype ?? '').toUpperCase() === 'MERGE';
+        const properties = typeof meta.properties === 'string' ? meta.properties : undefined;
+        return { kind: merge ? 'merge' : method, body: data, id: idOf(structure, meta.uri), properties };
+    }
+
+    const { _action: action, ...body } = raw;
+    const item: BulkItem = { kind: kindOf(action), body, id: idOf(structure, body.href) };
+    // An item without _action is an Add, and an Add writes a new record whatever href it carries: one that names a
+    // record (as the npm client's BulkOperationBuilder.action builds) would create another instead of changing it.
+    if (action === undefined && item.id !== undefined) {
+        throw maximoError('badRequest', 'A bulk item that names a record by href needs an _action (Update, Merge, Delete or AddChange); without one it would be created anew.');
+    }
+
+    return item;
+};
+
+export const bulkIdOf = (raw: unknown): unknown => (isObject(raw) ? raw._bulkid ?? (isObject(raw._meta) ? raw._meta._bulkid : undefined) : undefined);
+
+// The id of the record an update or delete names by its keys, read as their attributes store them (an upper-case
+// key is upper-cased), as SYNC reads them.
+export const keyId = (structure: Structure, body: Row): string => {
+
+    const root = structure.root;
+    const keys = keyValues(root, body);
+    if (!keys) {
+        throw maximoError('badRequest', `A bulk update or delete names its ${root.name} by href, or by all of its keys (${root.primaryKey.join(', ')}).`);
+    }
+
+    return memberId(root, keys);
+};

@@ -1,0 +1,50 @@
+import { requireRight, type Right } from '../auth/access';
+import type { UserProfile } from '../auth/users';
+import type { Structure } from '../structures/registry';
+
+
+// The rights a write needs, worked out from what it asks before anything runs, and checked once, before its
+// transaction opens (issue 17): a refused write takes no lock and writes nothing, its transaction id included.
+
+/** What a write asks of one record: a create, an update (a merge keeps the children the body leaves out), a
+ * sync (update the record the keys name, or create it) or a delete. */
+export type WriteKind = 'create' | 'update' | 'merge' | 'sync' | 'delete';
+
+// A SYNC needs both insert and update, whichever it turns out to do: which one it does depends on the data
+// (whether the keys name a record), and a right that depended on the data would be checked in the transaction
+// and would tell a caller without insert whether a record exists. This is stricter than checking the one it
+// does, deliberately; a user with update alone updates with PATCH.
+const needs: Readonly<Record<WriteKind, readonly Right[]>> = {
+    create: ['insert'],
+    update: ['update'],
+    merge: ['update'],
+    sync: ['insert', 'update'],
+    delete: ['delete']
+};
+
+// A body whose `_action` is Delete deletes the record it updates (plan.ts reads it so): that needs delete too.
+export const bodyDeletes = (body: unknown): boolean => {
+
+    return typeof body === 'object' && body !== null && !Array.isArray(body) &&
+        Object.entries(body).some(([key, value]) => key.toLowerCase().replace(/^spi:/, '') === '_action' && String(value).toLowerCase() === 'delete');
+};
+
+// The rights of one write: its kind's, and delete where an update's (or a sync's) body asks for a delete.
+export const rightsOf = (kind: WriteKind, body?: unknown): Right[] => {
+
+    return kind !== 'create' && kind !== 'delete' && bodyDeletes(body) ? [...needs[kind], 'delete'] : [...needs[kind]];
+};
+
+// The union of the rights of several writes (the items of a bulk), each right once, in a stable order.
+export const unionOf = (rights: Iterable<readonly Right[]>): Right[] => {
+
+    const all = new Set([...rights].flat());
+    return (['insert', 'update', 'delete'] as const).filter((right) => all.has(right));
+};
+
+export const requireRights = (user: UserProfile, structure: Structure, rights: readonly Right[]): void => {
+
+    for (const right of rights) {
+        requireRight(user, structure, right);
+    }
+};
