@@ -8,7 +8,7 @@ import { apiHome, apimetaEntry, errorMessage, license, member, products, structu
 import { parseSelect } from '../../src/read/parse/select';
 import { planSelect } from '../../src/read/plan/select-plan';
 import { selectSettings } from '../resources/request';
-import { jsonSchema, mboSchema, selectionSchema } from './json-schema';
+import { jsonSchema, mboSchema, selectionSchema } from '../../src/read/serialize/json-schema';
 import { memberMetric, mmi } from './metrics';
 import { allowedAppOptions, allowedApps, osAuthorized, osAuthorizedUnnamed } from './permissions';
 

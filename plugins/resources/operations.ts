@@ -15,7 +15,7 @@ import type { SelectPlan } from '../../src/read/plan/select-plan';
 import { memberId, serializeRows } from '../../src/read/serialize/serialize';
 import { throwErrors } from '../../src/write/transaction';
 import type { Structure } from '../../src/structures/registry';
-import { memberRow } from './read';
+import { memberRow } from './member-row';
 import { collectionHref, ownedBody, serializeOptions, type Outcome } from './request';
 import { userOf } from '../../src/http/caller';
 

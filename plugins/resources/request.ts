@@ -136,15 +136,6 @@ export const selectSettings = (request: Hapi.Request, object: BusinessObject, pa
     return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: hooksOf(object).selectSecrets === true, ui, ...settings };
 };
 
-// The select of a read: oslc.select, else oslc.properties; undefined when neither is sent.
-export const readSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan => {
-
-    const select = text(request.query['oslc.select']);
-    const parameter = select !== undefined ? 'oslc.select' : 'oslc.properties';
-    const source = select ?? text(request.query['oslc.properties']);
-    return planSelect(object, source?.trim() ? parseSelect(source, parameter) : undefined, selectSettings(request, object, parameter, settings));
-};
-
 // The properties a write answers with (header or query parameter, or `source` where a bulk item names its own);
 // undefined: answer without a body.
 export const writeSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}, source = header(request, 'properties') ?? text(request.query.properties)): SelectPlan | undefined => {
