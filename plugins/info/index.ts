@@ -7,8 +7,8 @@ import { structureOf } from '../../src/http/structure';
 import { apiHome, apimetaEntry, errorMessage, license, member, products, structureList, systemInfo, whoami } from './documents';
 import { parseSelect } from '../../src/read/parse/select';
 import { planSelect } from '../../src/read/plan/select-plan';
-import { selectSettings } from '../resources/request';
-import { jsonSchema, mboSchema, selectionSchema } from './json-schema';
+import { selectSettings } from '../../src/read/plan/select-settings';
+import { jsonSchema, mboSchema, selectionSchema } from '../../src/read/serialize/json-schema';
 import { memberMetric, mmi } from './metrics';
 import { allowedAppOptions, allowedApps, osAuthorized, osAuthorizedUnnamed } from './permissions';
 
@@ -89,7 +89,7 @@ export const info: Hapi.Plugin<unknown> = {
                         }
 
                         // oslc.select keeps the part of the structure it names, as a record selected so renders it.
-                        const plan = planSelect(structure.root, parseSelect(select), selectSettings(request, structure.root, 'oslc.select'));
+                        const plan = planSelect(structure.root, parseSelect(select), selectSettings(request.server.app.osprey, structure.root, 'oslc.select'));
                         return selectionSchema(structure, structure.root, plan, { domains: osprey.registry.domains(), records: true, rowstamps: true, internalValues: false, collectionRefs: true }, { href });
                     }
                 }

@@ -6,9 +6,7 @@ import { header } from '../../src/http/headers';
 import { homeRoutes } from '../../src/http/homes';
 import { commitErrorsTo } from '../../src/write/after-commit';
 import { purgeTransactionIds } from '../../src/write/apply/transaction-ids';
-import { readLookup } from './lookups';
-import { readCollection } from './query';
-import { readChildren, readMember } from './read';
+import { getChildren, getCollection, getLookup, getMember } from './read';
 import { deleteMember, patchMember, postCollection, postMember } from './write';
 
 
@@ -49,17 +47,17 @@ export const resources: Hapi.Plugin<unknown> = {
         };
 
         server.route(homeRoutes(osprey.options.contextRoot, [
-            { method: 'GET', path: '/os/{os}', options: { id: 'resources.query', handler: readCollection, validate: paged } },
-            { method: 'GET', path: '/os/{os}/{id}/getlist~{attr}', options: { id: 'resources.lookup', handler: readLookup, validate: paged } },
-            { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}/getlist~{attr}', options: { id: 'resources.childLookup', handler: readLookup, validate: paged } },
+            { method: 'GET', path: '/os/{os}', options: { id: 'resources.query', handler: getCollection, validate: paged } },
+            { method: 'GET', path: '/os/{os}/{id}/getlist~{attr}', options: { id: 'resources.lookup', handler: getLookup, validate: paged } },
+            { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}/getlist~{attr}', options: { id: 'resources.childLookup', handler: getLookup, validate: paged } },
             { method: 'POST', path: '/os/{os}', options: { id: 'resources.create', handler: postCollection } },
-            { method: 'GET', path: '/os/{os}/{id}', options: { id: 'resources.read', handler: readMember } },
+            { method: 'GET', path: '/os/{os}/{id}', options: { id: 'resources.read', handler: getMember } },
             { method: 'PATCH', path: '/os/{os}/{id}', options: { id: 'resources.update', handler: patchMember } },
             { method: 'PUT', path: '/os/{os}/{id}', options: { id: 'resources.replace', handler: patchMember } },
             { method: 'DELETE', path: '/os/{os}/{id}', options: { id: 'resources.delete', handler: deleteMember } },
             { method: 'POST', path: '/os/{os}/{id}', options: { id: 'resources.post', handler: postMember } },
-            { method: 'GET', path: '/os/{os}/{id}/{child}', options: { id: 'resources.children', handler: readChildren, validate: paged } },
-            { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}', options: { id: 'resources.child', handler: readChildren } }
+            { method: 'GET', path: '/os/{os}/{id}/{child}', options: { id: 'resources.children', handler: getChildren, validate: paged } },
+            { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}', options: { id: 'resources.child', handler: getChildren } }
         ]));
     }
 };

@@ -3,14 +3,7 @@ import type * as Hapi from '@hapi/hapi';
 import { flag, flagOf } from '../../src/http/flags';
 import { header } from '../../src/http/headers';
 import { homeHref } from '../../src/http/hrefs';
-import { parseSelect } from '../../src/read/parse/select';
-import type { UserProfile } from '../../src/auth/users';
-import { allowedActions } from '../../src/read/serialize/allowed-actions';
-import { hooksOf } from '../../src/structures/hooks';
-import type { Row } from '../../src/read/execute/find';
-import { planSelect, type SelectPlan, type SelectSettings } from '../../src/read/plan/select-plan';
-import type { SerializeOptions } from '../../src/read/serialize/serialize';
-import type { Attribute, BusinessObject, Structure } from '../../src/structures/registry';
+import type { Structure } from '../../src/structures/registry';
 import type { ReadQuery } from '../../src/read/request';
 import type { RenderFlags, ResourceRequest } from '../../src/request';
 import { structureOf } from '../../src/http/structure';
@@ -119,46 +112,5 @@ export const resourceRequest = (request: Hapi.Request): ResourceRequest => {
         render: renderFlags(query),
         read: readQuery(query),
         write: writeOptions(request)
-    };
-};
-
-// How names of a select resolve on this object for this request (the jsonschemas route resolves them so too).
-export const selectSettings = (request: Hapi.Request, object: BusinessObject, parameter: string, settings: Partial<SelectSettings> = {}): SelectSettings => {
-
-    const { registry, options } = request.server.app.osprey;
-    const structure = registry.byObject(object.name);
-    const ui = options.uiBase === undefined ? undefined : `${options.uiBase}/${options.contextRoot}/ui/`;
-    // Secret attributes may be named where the object's hooks reveal them (an API key's value); others never render.
-    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: hooksOf(object).selectSecrets === true, ui, ...settings };
-};
-
-// The select of a read: oslc.select, else oslc.properties; undefined when neither is sent.
-export const readSelect = (request: Hapi.Request, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan => {
-
-    const select = text(request.query['oslc.select']);
-    const parameter = select !== undefined ? 'oslc.select' : 'oslc.properties';
-    const source = select ?? text(request.query['oslc.properties']);
-    return planSelect(object, source?.trim() ? parseSelect(source, parameter) : undefined, selectSettings(request, object, parameter, settings));
-};
-
-// A secret renders as the object's reveal hook says (an API key's value: to its owner and to administrators);
-// every other secret stays hidden.
-const reveal = (request: Hapi.Request) => {
-
-    const user = request.auth.credentials.user as UserProfile;
-    return (object: BusinessObject, attr: Attribute, row: Row) => hooksOf(object).reveal?.(attr, row, user, request.server.app.osprey);
-};
-
-export const serializeOptions = (request: Hapi.Request): SerializeOptions => {
-
-    return {
-        reveal: reveal(request),
-        home: homeHref(request, request.server.app.osprey.options.contextRoot),
-        dropNulls: flagOf(request.query._dropnulls) !== false,
-        collectionRefs: !flag(request.query.ignorecollectionref),
-        rowstamps: !flag(request.query.ignorers),
-        internalValues: flag(request.query.internalvalues),
-        domains: request.server.app.osprey.registry.domains(),
-        allowedActions: allowedActions(request.server.app.osprey.registry, request.auth.credentials.user as UserProfile)
     };
 };

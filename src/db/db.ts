@@ -20,8 +20,14 @@ export interface Db {
     readonly kind: DatabaseKind;
     /** A query builder whose statement runs where this Db runs. */
     query(table: string | Record<string, string>): Knex.QueryBuilder;
-    /** The rows of SQL text made once per shape, with `?` placeholders; none for a statement without rows. */
-    rows(sql: string, bindings?: readonly Knex.Value[]): Promise<Row[]>;
+    /** The rows of SQL text made once per shape, with `?` placeholders; none for a statement without rows.
+     * `shapes: 'client'`: the shape follows what a client sends (a where), so it is not kept as a named
+     * statement on PostgreSQL, whose connections would hold every shape ever sent until they close. */
+    rows(sql: string, bindings?: readonly Knex.Value[], options?: RowsOptions): Promise<Row[]>;
+}
+
+export interface RowsOptions {
+    readonly shapes?: 'server' | 'client';
 }
 
 export type Connection = object;
@@ -75,10 +81,14 @@ const planChanged = (error: unknown) => {
 // changed; the sqlite3 driver the rows.
 const rowsOf = (response: unknown): Row[] => (Array.isArray(response) ? response : (response as { rows?: Row[] }).rows ?? []);
 
-export const runRows = async (client: DriverClient, kind: DatabaseKind, connection: Connection, sql: string, bindings: readonly unknown[] = []): Promise<Row[]> => {
+export const runRows = async (client: DriverClient, kind: DatabaseKind, connection: Connection, sql: string, bindings: readonly unknown[] = [], options: RowsOptions = {}): Promise<Row[]> => {
 
     if (kind === 'sqlite') {
         return rowsOf((await client._query(connection, { sql, bindings })).response);
+    }
+
+    if (options.shapes === 'client') {
+        return rowsOf((await client._query(connection, { sql: numbered(sql), bindings })).response);
     }
 
     const { name, text } = namedOf(sql);
@@ -107,11 +117,11 @@ export const poolDb = (knex: Knex): Db => {
         knex,
         kind,
         query: (table) => knex(table),
-        rows: async (sql, bindings) => {
+        rows: async (sql, bindings, options) => {
 
             const connection = await client.acquireConnection();
             try {
-                return await runRows(client, kind, connection, sql, bindings);
+                return await runRows(client, kind, connection, sql, bindings, options);
             }
             finally {
                 await client.releaseConnection(connection);
@@ -129,6 +139,6 @@ export const connectionDb = (knex: Knex, connection: Connection): Db => {
         knex,
         kind,
         query: (table) => knex(table).connection(connection),
-        rows: (sql, bindings) => runRows(client, kind, connection, sql, bindings)
+        rows: (sql, bindings, options) => runRows(client, kind, connection, sql, bindings, options)
     };
 };

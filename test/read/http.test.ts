@@ -150,8 +150,9 @@ onEachDatabase(lab, 'queries and selects through HTTP', (t, database) => {
         const small = await page(5);
         const large = await page(100);
         expect(large.count).to.equal(small.count);
-        // The page, three related-row loads, the child rows and three aggregates.
-        expect(large.count).to.equal(8);
+        // Three related-row loads, the child rows and three aggregates; the page itself runs as SQL compiled once
+        // per shape (src/read/compile/compiled-sql.ts), straight to the driver, so knex does not announce it.
+        expect(large.count).to.equal(7);
         const first = large.members[0];
         expect(first.asset.description).to.be.a.string();
         expect(first.asset.href).to.contain('/maximo/oslc/os/mxapiasset/_');

@@ -1,5 +1,6 @@
 import { ownerRule } from '../../auth/access';
 import type { UserProfile } from '../../auth/users';
+import type { Osprey } from '../../context';
 import type { Db } from '../../db/db';
 import { maximoError } from '../../errors/maximo-error';
 import type { Structure } from '../../structures/registry';
@@ -22,4 +23,17 @@ export const memberRow = async (db: Db, user: UserProfile, structure: Structure,
     }
 
     return row;
+};
+
+// Who reads which record: any request value (a ResourceRequest) carries these.
+export interface MemberRequest {
+    readonly osprey: Osprey;
+    readonly user: UserProfile;
+    readonly id?: string;
+}
+
+// The record the request's id (or `options.id`) names, as the request's user may see it.
+export const requestedRow = async (req: MemberRequest, structure: Structure, options: { id?: string; lock?: boolean; db?: Db } = {}): Promise<Row> => {
+
+    return await memberRow(options.db ?? req.osprey.db, req.user, structure, options.id ?? String(req.id), options);
 };

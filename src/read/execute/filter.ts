@@ -1,19 +1,18 @@
-import type * as Hapi from '@hapi/hapi';
 import type { Knex } from 'knex';
 
-import { ownerRule } from '../../src/auth/access';
-import type { Where } from '../../src/read/parse/ast';
-import { applyWhere, type WhereScope } from '../../src/read/compile/compile-where';
-import { QueryError } from '../../src/read/parse/query-error';
-import { foldedColumn } from '../../src/read/compile/sql-types';
-import { parseSearchTerms } from '../../src/read/parse/search';
-import { parseTimelineAttribute, parseTimelineRange } from '../../src/read/parse/timeline';
-import { parseWhere, withOperatorMode } from '../../src/read/parse/where';
-import type { Attribute, BusinessObject, Child, Structure } from '../../src/structures/registry';
-import { typeTable } from '../../src/structures/types';
-import { flag, text } from './request';
-import { own } from '../../src/structures/own';
-import { userOf } from '../../src/http/caller';
+import { ownerRule } from '../../auth/access';
+import type { ResourceRequest } from '../../request';
+import type { Attribute, BusinessObject, Child, Structure } from '../../structures/registry';
+import { own } from '../../structures/own';
+import { typeTable } from '../../structures/types';
+import type { Where } from '../parse/ast';
+import { QueryError } from '../parse/query-error';
+import { parseSearchTerms } from '../parse/search';
+import { parseTimelineAttribute, parseTimelineRange } from '../parse/timeline';
+import { parseWhere, withOperatorMode } from '../parse/where';
+import { applyWhere, type WhereScope } from '../compile/compile-where';
+import { slot } from '../compile/compiled-sql';
+import { foldedColumn } from '../compile/sql-types';
 
 
 // The rows a collection request names, on the root table (or a child object's) aliased q0: oslc.where
@@ -21,9 +20,9 @@ import { userOf } from '../../src/http/caller';
 // and search terms — all AND-ed.
 
 // savedQuery=NAME (case-sensitive, as declared) with its parameters from sqp:NAME query parameters.
-const savedQuery = (request: Hapi.Request, structure: Structure, query: Knex.QueryBuilder, scope: WhereScope) => {
+const savedQuery = (req: ResourceRequest, structure: Structure, query: Knex.QueryBuilder, scope: WhereScope) => {
 
-    const name = text(request.query.savedQuery ?? request.query.savedquery);
+    const name = req.read.savedQuery;
     if (name === undefined || name === '') {
         return;
     }
@@ -40,7 +39,7 @@ const savedQuery = (request: Hapi.Request, structure: Structure, query: Knex.Que
 
     const params: Record<string, unknown> = {};
     for (const [param, def] of Object.entries(saved.params)) {
-        const value = text(request.query[`sqp:${param}`]);
+        const value = req.read.parameters[`sqp:${param}`];
         if (value === undefined && def.required) {
             throw new QueryError('savedQuery', 1, `${name} needs the parameter sqp:${param}`);
         }
@@ -70,14 +69,14 @@ export const searchable = (root: BusinessObject, names: string | undefined, para
 };
 
 // oslc.searchTerms: any word in any of the attributes (LIKE, case-insensitive); a quoted phrase matches whole.
-const searchTerms = (request: Hapi.Request, object: BusinessObject, query: Knex.QueryBuilder) => {
+const searchTerms = (req: ResourceRequest, object: BusinessObject, query: Knex.QueryBuilder) => {
 
-    const terms = parseSearchTerms(text(request.query['oslc.searchTerms']) ?? '');
+    const terms = parseSearchTerms(req.read.searchTerms ?? '');
     if (!terms.length) {
         return;
     }
 
-    const attributes = searchable(object, text(request.query.searchAttributes), 'searchAttributes');
+    const attributes = searchable(object, req.read.searchAttributes, 'searchAttributes');
     if (!attributes.length) {
         throw new QueryError('oslc.searchTerms', 1, `${object.name} declares no search attributes; send searchAttributes`);
     }
@@ -87,7 +86,7 @@ const searchTerms = (request: Hapi.Request, object: BusinessObject, query: Knex.
         for (const term of terms) {
             for (const attr of attributes) {
                 const pattern = term.exact ? term.text : `%${term.text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-                builder.orWhereRaw(`${foldedColumn(request.server.app.osprey.kind)} ${term.exact ? '=' : 'like'} lower(?)${term.exact ? '' : ' escape \'\\\''}`, [`q0.${attr.name}`, pattern]);
+                builder.orWhereRaw(`${foldedColumn(req.osprey.kind)} ${term.exact ? '=' : 'like'} lower(?)${term.exact ? '' : ' escape \'\\\''}`, [`q0.${attr.name}`, pattern]);
             }
         }
     });
@@ -95,10 +94,10 @@ const searchTerms = (request: Hapi.Request, object: BusinessObject, query: Knex.
 
 // tlrange=-3M&tlattribute=reportdate[=date]: the rows whose date attribute lies in the range
 // (src/read/parse/timeline.ts). Each needs the other.
-const timeline = (request: Hapi.Request, scope: WhereScope, query: Knex.QueryBuilder) => {
+const timeline = (req: ResourceRequest, scope: WhereScope, query: Knex.QueryBuilder) => {
 
-    const range = text(request.query.tlrange)?.replace(/^ /, '+').trim() || undefined;
-    const attribute = text(request.query.tlattribute)?.trim() || undefined;
+    const range = req.read.tlrange?.replace(/^ /, '+').trim() || undefined;
+    const attribute = req.read.tlattribute?.trim() || undefined;
     if (range === undefined && attribute === undefined) {
         return;
     }
@@ -127,10 +126,10 @@ const timeline = (request: Hapi.Request, scope: WhereScope, query: Knex.QueryBui
 
 // opmodeor=1 is Maximo's switch (IBM's REST API guide, "opmodeor"); opmode=or|and is what the npm client's
 // opMode() sends. Either turns the where's ands into ors; a value that is neither is refused, not read as `and`.
-const operatorMode = (request: Hapi.Request): 'and' | 'or' => {
+const operatorMode = (req: ResourceRequest): 'and' | 'or' => {
 
-    const or = flag(request.query.opmodeor);
-    const opmode = text(request.query.opmode);
+    const or = req.read.opmodeor;
+    const opmode = req.read.opmode;
     if (opmode === undefined) {
         return or ? 'or' : 'and';
     }
@@ -155,11 +154,13 @@ export interface FilterOptions {
     /** The rows of this child object of the root instead (a record's child collection; the caller joins them to
      * their record, whose owner rule was checked when it was read). Names resolve against the child object. */
     readonly child?: Child;
+    /** The owner rule's userid is bound as the slot `owner` (../compile/compiled-sql.ts), for SQL kept by shape. */
+    readonly ownerSlot?: boolean;
 }
 
-export const filtered = (request: Hapi.Request, structure: Structure, options: FilterOptions = {}): Knex.QueryBuilder => {
+export const filtered = (req: ResourceRequest, structure: Structure, options: FilterOptions = {}): Knex.QueryBuilder => {
 
-    const osprey = request.server.app.osprey;
+    const osprey = req.osprey;
     const object = options.child?.object ?? structure.root;
     const query = options.from ?? osprey.knex({ q0: object.table });
     // Relations are the structure's, so only its root follows them; every scope shares the alias counter.
@@ -169,19 +170,34 @@ export const filtered = (request: Hapi.Request, structure: Structure, options: F
         applyWhere(query, { ...scope, parameter, params }, where);
     }
 
-    const mode = operatorMode(request);
-    const where = text(request.query['oslc.where']);
+    const mode = operatorMode(req);
+    const where = req.read.where;
     if (where?.trim()) {
         applyWhere(query, scope, withOperatorMode(parseWhere(where), mode));
     }
 
-    timeline(request, { ...scope, parameter: 'tlattribute' }, query);
-    savedQuery(request, structure, query, scope);
-    searchTerms(request, object, query);
-    const owner = options.child ? undefined : ownerRule(userOf(request), structure);
+    timeline(req, { ...scope, parameter: 'tlattribute' }, query);
+    savedQuery(req, structure, query, scope);
+    searchTerms(req, object, query);
+    const owner = options.child ? undefined : ownerRule(req.user, structure);
     if (owner) {
-        query.where(`q0.${owner.attribute}`, owner.userid);
+        query.where(`q0.${owner.attribute}`, options.ownerSlot ? slot('owner') : owner.userid);
     }
 
     return query;
+};
+
+// The text of everything the request's filters compile from, for a key of SQL kept by shape: two requests with
+// the same text compile to the same SQL with the same bindings but the owner's userid (a slot). Undefined for
+// a timeline: its range is relative to the time of the request, so its SQL is never kept.
+export const filterKey = (req: ResourceRequest, structure: Structure, options: Pick<FilterOptions, 'child'> = {}): string | undefined => {
+
+    const { read } = req;
+    if (read.tlrange !== undefined || read.tlattribute !== undefined) {
+        return undefined;
+    }
+
+    const owner = options.child ? undefined : ownerRule(req.user, structure);
+    const sqp = Object.keys(read.parameters).filter((name) => name.startsWith('sqp:')).sort().map((name) => [name, read.parameters[name]]);
+    return JSON.stringify([structure.name, options.child?.name, read.where, read.opmodeor, read.opmode, read.searchTerms, read.searchAttributes, read.savedQuery, sqp, owner?.attribute]);
 };

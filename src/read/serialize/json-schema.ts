@@ -1,7 +1,7 @@
-import type { DomainDef } from '../../src/structures/definition';
-import type { Attribute, BusinessObject, Structure } from '../../src/structures/registry';
-import type { SelectPlan } from '../../src/read/plan/select-plan';
-import { typeTable } from '../../src/structures/types';
+import type { DomainDef } from '../../structures/definition';
+import type { Attribute, BusinessObject, Structure } from '../../structures/registry';
+import type { SelectPlan } from '../plan/select-plan';
+import { typeTable } from '../../structures/types';
 
 
 type Schema = Record<string, unknown>;

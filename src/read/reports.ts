@@ -1,24 +1,23 @@
 import { Readable } from 'node:stream';
 
-import type * as Hapi from '@hapi/hapi';
 import type { Knex } from 'knex';
 
-import { maximoError } from '../../src/errors/maximo-error';
-import { parameterNames } from '../../src/read/parse/params';
-import { parseWhere } from '../../src/read/parse/where';
-import type { Row } from '../../src/read/execute/find';
-import { applyAfter, applyOrder } from '../../src/read/compile/compile-order';
-import { orderColumns, type OrderColumn } from '../../src/read/plan/ordering';
-import { memberId, serializeRows } from '../../src/read/serialize/serialize';
-import { reportLayout, type ReportLayout } from '../../src/reports/columns';
-import { csvLines } from '../../src/reports/csv';
-import { jsonChunks } from '../../src/reports/json';
-import { pdfStream } from '../../src/reports/pdf';
-import type { ReportDef } from '../../src/structures/definition';
-import { own } from '../../src/structures/own';
-import type { Structure } from '../../src/structures/registry';
-import { filtered } from './filter';
-import { collectionHref, flag, serializeOptions, text } from './request';
+import { maximoError } from '../errors/maximo-error';
+import { reportLayout, type ReportLayout } from '../reports/columns';
+import { csvLines } from '../reports/csv';
+import { jsonChunks } from '../reports/json';
+import { pdfStream } from '../reports/pdf';
+import type { ResourceRequest } from '../request';
+import type { ReportDef } from '../structures/definition';
+import { own } from '../structures/own';
+import { parameterNames } from './parse/params';
+import { parseWhere } from './parse/where';
+import { orderColumns, type OrderColumn } from './plan/ordering';
+import { applyAfter, applyOrder } from './compile/compile-order';
+import { filtered } from './execute/filter';
+import type { Row } from './execute/find';
+import { serializeOptions } from './serialize/options';
+import { memberId, serializeRows } from './serialize/serialize';
 
 
 // Reports (CONTRACT §6), the built-in global actions of every structure: `?action=listreports` lists the
@@ -28,9 +27,9 @@ import { collectionHref, flag, serializeOptions, text } from './request';
 // come, so a report of any size holds one page of records in memory.
 
 // Both actions run from the collection's GET, which has checked the read right.
-export const listReports = (request: Hapi.Request, structure: Structure): Row[] => {
+export const listReports = (req: ResourceRequest, base: string): Row[] => {
 
-    const base = collectionHref(request, structure);
+    const { structure } = req;
     return structure.def.reports.map((report) => ({ reportname: report.name, description: report.title, genreport: `${base}?action=genreport&reportname=${encodeURIComponent(report.name)}` }));
 };
 
@@ -42,9 +41,10 @@ const formats = {
 
 const batchSize = 500;
 
-const reportOf = (request: Hapi.Request, structure: Structure): ReportDef => {
+const reportOf = (req: ResourceRequest): ReportDef => {
 
-    const name = text(request.query.reportname);
+    const { structure } = req;
+    const name = req.read.reportName;
     const report = structure.def.reports.find((candidate) => candidate.name === name);
     if (!report) {
         const known = structure.def.reports.map((candidate) => candidate.name);
@@ -56,7 +56,7 @@ const reportOf = (request: Hapi.Request, structure: Structure): ReportDef => {
 };
 
 // The report's own where, with its parameters from the query parameters of the same name.
-const reportWhere = (request: Hapi.Request, report: ReportDef) => {
+const reportWhere = (req: ResourceRequest, report: ReportDef) => {
 
     if (!report.where) {
         return undefined;
@@ -65,7 +65,7 @@ const reportWhere = (request: Hapi.Request, report: ReportDef) => {
     const where = parseWhere(report.where, `report ${report.name}`);
     const params: Row = {};
     for (const name of parameterNames(where)) {
-        const value = text(request.query[name]);
+        const value = req.read.parameters[name];
         if (value === undefined) {
             throw maximoError('badRequest', `The report ${report.name} needs the parameter ${name} (&${name}=…).`);
         }
@@ -77,11 +77,10 @@ const reportWhere = (request: Hapi.Request, report: ReportDef) => {
 };
 
 // The records in pages of `batchSize`, each page the rows after the last one read (keyset paging).
-const recordBatches = async function* (request: Hapi.Request, structure: Structure, layout: ReportLayout, rows: Knex.QueryBuilder, order: readonly OrderColumn[]): AsyncGenerator<Row[]> {
+const recordBatches = async function* (req: ResourceRequest, base: string, layout: ReportLayout, rows: Knex.QueryBuilder, order: readonly OrderColumn[]): AsyncGenerator<Row[]> {
 
-    const { db, kind } = request.server.app.osprey;
-    const base = collectionHref(request, structure);
-    const options = serializeOptions(request);
+    const { osprey: { db, kind }, structure } = req;
+    const options = serializeOptions(req);
     let after: unknown[] | undefined;
     for (;;) {
         const query = applyOrder(rows.clone(), kind, 'q0', order);
@@ -95,21 +94,29 @@ const recordBatches = async function* (request: Hapi.Request, structure: Structu
     }
 };
 
-export const generateReport = async (request: Hapi.Request, h: Hapi.ResponseToolkit, structure: Structure): Promise<Hapi.ResponseObject> => {
+// A report as the answer carries it: the document streamed as its records are read, its content type and its
+// content-disposition (inline, or attachment=1, with the file's name).
+export interface ReportDocument {
+    readonly stream: Readable;
+    readonly type: string;
+    readonly disposition: string;
+}
 
-    const report = reportOf(request, structure);
-    const formatName = (text(request.query.reportformat) ?? 'pdf').toLowerCase();
+export const generateReport = async (req: ResourceRequest, base: string): Promise<ReportDocument> => {
+
+    const { structure, read } = req;
+    const report = reportOf(req);
+    const formatName = (read.reportFormat ?? 'pdf').toLowerCase();
     const format = own(formats, formatName);
     if (!format) {
         throw maximoError('badRequest', `reportformat ${formatName} is not one of pdf, csv, json.`);
     }
 
-    const osprey = request.server.app.osprey;
-    const layout = reportLayout(osprey.registry, structure, report);
-    const also = reportWhere(request, report);
-    const rows = filtered(request, structure, also ? { also } : {});
-    const order = orderColumns(structure.root, text(request.query['oslc.orderBy']));
-    const batches = recordBatches(request, structure, layout, rows, order);
+    const layout = reportLayout(req.osprey.registry, structure, report);
+    const also = reportWhere(req, report);
+    const rows = filtered(req, structure, also ? { also } : {});
+    const order = orderColumns(structure.root, read.orderBy);
+    const batches = recordBatches(req, base, layout, rows, order);
     // The first page is read before the answer starts, so that a query the database refuses is still an error
     // answer and not a document cut short.
     const first = await batches.next();
@@ -119,13 +126,12 @@ export const generateReport = async (request: Hapi.Request, h: Hapi.ResponseTool
         yield* batches;
     })();
 
-    const where = text(request.query['oslc.where']);
+    const where = read.where;
     const generated = new Date().toISOString();
-    const user = request.auth.credentials.user!.userid;
+    const user = req.user.userid;
     const stream = formatName === 'csv' ? Readable.from(csvLines(layout.columns, records), { objectMode: false }) :
         formatName === 'json' ? Readable.from(jsonChunks({ reportname: report.name, title: report.title, structure: structure.name, generated, ...(where ? { where } : {}) }, layout.columns, records), { objectMode: false }) :
             pdfStream({ title: report.title, subtitle: `${structure.name} · ${report.name}${where ? ` · where ${where}` : ''} · ${generated} · ${user}`, footer: `${report.title} · Osprey` }, layout.columns, records);
-    const disposition = flag(text(request.query.attachment)) ? 'attachment' : 'inline';
     const file = `${report.name.replace(/\.rptdesign$/i, '')}.${format.extension}`;
-    return h.response(stream).type(format.type).header('content-disposition', `${disposition}; filename="${file}"`);
+    return { stream, type: format.type, disposition: `${read.attachment ? 'attachment' : 'inline'}; filename="${file}"` };
 };

@@ -1,0 +1,139 @@
+import type { Knex } from 'knex';
+
+import { maximoError } from '../../errors/maximo-error';
+import type { ResourceRequest } from '../../request';
+import type { BusinessObject } from '../../structures/registry';
+import { orderColumns, type OrderColumn } from '../plan/ordering';
+import { decodeCursor, encodeCursor, queryDigest, type Cursor } from '../plan/stable-cursor';
+import { applyAfter, applyOrder } from '../compile/compile-order';
+import { bindingsOf, compiledOnce, compileSql, slotBinding, type CompiledSql } from '../compile/compiled-sql';
+import type { Row } from './find';
+
+
+// One page of a collection's rows (CONTRACT §3) — a structure's records, a lookup's, a record's child rows —
+// with its count: offset paging (pageno), or with stablepaging=1 a keyset cursor: the next page starts after
+// the last row served, whatever was inserted or deleted before it meanwhile. A cursor only moves forward.
+//
+// The count and the page run as SQL compiled once per shape (../compile/compiled-sql.ts): a request whose
+// shape was seen before neither parses its where nor builds a query; only its slots (the owner's userid, the
+// parent's key, the offset) are bound afresh.
+
+// The page size a request asks for (oslc.pageSize, else the given default, else 100), within the server's limit.
+export const pageSizeOf = (req: ResourceRequest, defaultSize?: number): number => {
+
+    const max = req.osprey.options.maxPageSize;
+    const pageSize = req.read.pageSize ?? defaultSize ?? 100;
+    if (pageSize > max) {
+        throw maximoError('badRequest', `oslc.pageSize ${pageSize} is above the maximum of ${max}.`);
+    }
+
+    return pageSize;
+};
+
+// What a page reads: the filtered rows of an object (aliased q0), its default page size and order.
+export interface PageQuery {
+    readonly object: BusinessObject;
+    /** The page size when the request sends no oslc.pageSize (100 when undefined). */
+    readonly pageSize: number | undefined;
+    /** The ordering when the request sends no oslc.orderBy (the unique id always ends it). */
+    readonly defaultOrder?: string;
+    /** The filtered rows, with slots (../compile/compiled-sql.ts) for the values that vary within a shape. */
+    readonly rows: () => Knex.QueryBuilder;
+    /** The text of everything `rows` compiles from but the slots; undefined: never kept (built every time). */
+    readonly shape: string | undefined;
+}
+
+interface CompiledPage {
+    readonly columns: readonly OrderColumn[];
+    readonly count?: CompiledSql;
+    readonly page?: CompiledSql;
+}
+
+// A page ready to run: compiled (so a bad query has failed already), its slots still to bind.
+export interface PreparedPage {
+    readonly pageSize: number;
+    /** The page's number: pageno, or the cursor's page after the last one served. */
+    readonly page: number;
+    readonly stable: boolean;
+    /** count=1: the total only. */
+    readonly countOnly: boolean;
+    readonly compiled: CompiledPage;
+    readonly offset: number;
+    /** The link of page n (with a stable page's cursor) of the collection at `base`, with the request's query. */
+    readonly href: (base: string, n: number, stableId?: string) => string;
+    /** The link of the page after the one that ends with this row. */
+    readonly next: (base: string, last: Row) => string;
+}
+
+const compilePage = (req: ResourceRequest, query: PageQuery, pageSize: number, counting: boolean, countOnly: boolean, cursor?: Cursor): CompiledPage => {
+
+    const { kind } = req.osprey;
+    const rows = query.rows();
+    const count = counting ? compileSql(rows.clone().count({ n: '*' })) : undefined;
+    if (countOnly) {
+        return { columns: [], count };
+    }
+
+    const columns = orderColumns(query.object, req.read.orderBy ?? query.defaultOrder);
+
+    const ordered = applyOrder(rows.select('q0.*'), kind, 'q0', columns);
+    const { sql, bindings } = compileSql(cursor ? applyAfter(ordered, kind, 'q0', columns, cursor.values) : ordered);
+    // The limit is the shape's (the page size); the offset is a slot's, bound on each run.
+    return { columns, count, page: { sql: `${sql} limit ? offset ?`, bindings: [...bindings, pageSize + 1, slotBinding('offset')] } };
+};
+
+export const preparePage = (req: ResourceRequest, query: PageQuery, url: URL): PreparedPage => {
+
+    const { osprey, read } = req;
+    const pageSize = pageSizeOf(req, query.pageSize);
+    // Only a stable page needs the query's digest: it binds the cursor to this query.
+    const stable = read.stablePaging;
+    const digest = stable ? queryDigest(url.pathname, url.searchParams) : '';
+    const countOnly = read.count;
+    // count=1 answers before any page is read: neither its order nor its cursor matter.
+    const cursor = stable && read.stableId && !countOnly ? decodeCursor(osprey.secret, digest, read.stableId) : undefined;
+    const page = cursor ? cursor.page + 1 : read.pageno;
+    const counting = read.collectionCount || read.count;
+    // A cursor's values decide the SQL (a null is `is null`), so a stable page after the first is never kept.
+    const key = query.shape === undefined || cursor ? undefined : JSON.stringify([query.shape, read.orderBy ?? query.defaultOrder, pageSize, counting, countOnly]);
+    const compile = () => compilePage(req, query, pageSize, counting, countOnly, cursor);
+    const compiled = key === undefined ? compile() : compiledOnce(osprey, key, compile);
+    const href = (base: string, n: number, stableId?: string) => {
+
+        url.searchParams.set('pageno', String(n));
+        if (stableId) {
+            url.searchParams.set('stableId', stableId);
+        }
+
+        return `${base}?${url.searchParams.toString()}`;
+    };
+
+    return {
+        pageSize,
+        page,
+        stable,
+        countOnly,
+        compiled,
+        offset: cursor ? 0 : (read.pageno - 1) * pageSize,
+        href,
+        next: (base, last) => (stable ? href(base, page + 1, encodeCursor(osprey.secret, digest, { page, values: compiled.columns.map(({ attr }) => last[attr.name] ?? null) })) : href(base, page + 1))
+    };
+};
+
+export interface PageRows {
+    /** count=1 or collectioncount=1: the number of rows the query names. */
+    readonly total?: number;
+    /** The page's rows, one more than the page size when another page follows. */
+    readonly rows: readonly Row[];
+}
+
+// Runs a prepared page: its count, then its rows, with the slots' values.
+export const runPage = async (req: ResourceRequest, prepared: PreparedPage, slots: Readonly<Record<string, unknown>> = {}): Promise<PageRows> => {
+
+    const { db } = req.osprey;
+    const { count, page } = prepared.compiled;
+    const values = { ...slots, offset: prepared.offset };
+    // The shapes follow what clients send: not kept as named statements on PostgreSQL (Db.rows).
+    const total = count ? Number((await db.rows(count.sql, bindingsOf(count, values), { shapes: 'client' }))[0]!.n) : undefined;
+    return { total, rows: page ? await db.rows(page.sql, bindingsOf(page, values), { shapes: 'client' }) : [] };
+};

@@ -1,0 +1,30 @@
+import type { Osprey } from '../../context';
+import type { ResourceRequest } from '../../request';
+import { hooksOf } from '../../structures/hooks';
+import type { BusinessObject } from '../../structures/registry';
+import { parseSelect } from '../parse/select';
+import { planSelect, type SelectPlan, type SelectSettings } from './select-plan';
+
+
+// How the names of a select resolve on an object of this server: the registry and the structure its relations
+// belong to (root objects only), whether secrets may be named, and the UI `_weblink` points into.
+export const selectSettings = (osprey: Osprey, object: BusinessObject, parameter: string, settings: Partial<SelectSettings> = {}): SelectSettings => {
+
+    const { registry, options } = osprey;
+    const structure = registry.byObject(object.name);
+    const ui = options.uiBase === undefined ? undefined : `${options.uiBase}/${options.contextRoot}/ui/`;
+    // Secret attributes may be named where the object's hooks reveal them (an API key's value); others never render.
+    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: hooksOf(object).selectSecrets === true, ui, ...settings };
+};
+
+// The select of a read (oslc.select, else oslc.properties) planned on `object`; without either, the plan of
+// no select (a record's every attribute, a collection's hrefs only).
+export const readSelect = (req: ResourceRequest, object: BusinessObject, settings: Partial<SelectSettings> = {}): SelectPlan => {
+
+    const select = req.read.select;
+    const parameter = select?.parameter ?? 'oslc.properties';
+    return planSelect(object, select?.text.trim() ? parseSelect(select.text, parameter) : undefined, selectSettings(req.osprey, object, parameter, settings));
+};
+
+// Whether the request selects anything (an empty select is none).
+export const selects = (req: ResourceRequest): boolean => Boolean(req.read.select?.text.trim());
