@@ -12,6 +12,7 @@ import { createKnex, databaseKind, databaseVersion } from './db/knex';
 import { migrate } from './db/migrate';
 import { changesHeard, notifyChanges } from './db/pg-client';
 import { createModels } from './db/models';
+import { decorate } from './decorations';
 import { ensureUsers } from './demo/users';
 import { seedDemoData } from './demo/seed';
 import { errorEdge } from './errors/edge';
@@ -59,7 +60,7 @@ const addedBy = (names: ReadonlySet<string | undefined>) => {
 export const app: Hapi.Plugin<AppOptions> = {
     name: 'osprey',
     version,
-    register: async (server, { options, log = createLogger(options.logLevel), features = firstParty, plugins = [] }) => {
+    register: async (server, { options, log = createLogger(options.logLevel), features = firstParty(), plugins = [] }) => {
 
         const registry = loadRegistry(options.structures);
         const secret = loadSecret(options.secret, options.dataDir);
@@ -106,6 +107,7 @@ export const app: Hapi.Plugin<AppOptions> = {
             products: [{ name: 'Osprey', version, description: 'Open server for the Maximo REST/JSON API' }]
         };
         server.app.osprey = osprey;
+        decorate(server);
 
         server.auth.scheme('osprey', ospreyScheme);
         server.auth.strategy('osprey', 'osprey');

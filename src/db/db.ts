@@ -22,6 +22,8 @@ export interface Db {
     query(table: string | Record<string, string>): Knex.QueryBuilder;
     /** The rows of SQL text made once per shape, with `?` placeholders; none for a statement without rows. */
     rows(sql: string, bindings?: readonly Knex.Value[]): Promise<Row[]>;
+    /** The connection of a transaction's Db, which every statement runs on; none on the pool. */
+    readonly connection?: Connection;
 }
 
 export type Connection = object;
@@ -128,7 +130,21 @@ export const connectionDb = (knex: Knex, connection: Connection): Db => {
     return {
         knex,
         kind,
+        connection,
         query: (table) => knex(table).connection(connection),
         rows: (sql, bindings) => runRows(client, kind, connection, sql, bindings)
     };
+};
+
+// A knex instance of its own whose every statement runs on one connection, as knex's own transactions are made:
+// a copy of the client (withUserParams) that hands out that connection and never gives it back to the pool.
+// Objection binds models to it (models.ts), so that their queries, relation queries included, run there.
+export const connectionKnex = (knex: Knex, connection: Connection): Knex => {
+
+    const bound = knex.withUserParams({ ...knex.userParams });
+    Object.assign(bound.client, {
+        acquireConnection: () => Promise.resolve(connection),
+        releaseConnection: () => Promise.resolve()
+    });
+    return bound;
 };
