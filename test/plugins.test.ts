@@ -132,10 +132,14 @@ experiment('the package root', () => {
 
         const pkg = JSON.parse(Fs.readFileSync(Path.join(root, 'package.json'), 'utf8')) as { main: string; types: string };
         const names = ChildProcess.execFileSync(process.execPath, ['-e', 'console.log(JSON.stringify(Object.keys(require("./")).sort()))'], { cwd: root, encoding: 'utf8' });
-        expect(JSON.parse(names)).to.equal(['app', 'createServer', 'maximoError', 'modelsOf', 'reasonCodes', 'relationName', 'validateOptions']);
+        expect(JSON.parse(names)).to.equal([
+            'app', 'boundModels', 'createServer', 'header', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed', 'loginsOf', 'maximoError', 'modelsOf', 'notProvided', 'parseSelect',
+            'passwordCredentials', 'planSelect', 'purgeWhileRunning', 'reasonCodes', 'relationName', 'runWrite', 'sessionCookieHeader', 'sessionToken', 'structureOf', 'typeTable',
+            'unservedMetric', 'unservedRoutes', 'userOf', 'validateOptions'
+        ]);
         expect(Fs.existsSync(Path.join(root, pkg.main))).to.be.true();
         const types = Fs.readFileSync(Path.join(root, pkg.types), 'utf8');
-        for (const name of ['Osprey', 'Credentials', 'Registry', 'Structure', 'BusinessObject', 'Attribute', 'OspreyOptions', 'AppOptions', 'ServerSetup', 'ReasonName', 'MaximoErrorData', 'ObjectModel']) {
+        for (const name of ['Osprey', 'Credentials', 'Registry', 'Structure', 'BusinessObject', 'Attribute', 'OspreyOptions', 'AppOptions', 'ServerSetup', 'ReasonName', 'MaximoErrorData', 'ObjectModel', 'TransactionScope', 'Db', 'UserProfile', 'HomeRoute', 'DomainDef', 'SelectPlan', 'Member']) {
             expect(types).to.contain(name);
         }
     });

@@ -1,10 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
+import { homeRoutes, maximoError, runWrite, type Structure } from '../../src';
 import { keyInput } from '../resources/api-keys';
-import { maximoError } from '../../src/errors/maximo-error';
-import { homeRoutes } from '../../src/http/homes';
-import { runWrite } from '../../src/write/transaction';
-import type { Structure } from '../../src/structures/registry';
 import { bodyOf, settingsOf } from '../resources/request';
 
 
@@ -35,6 +32,8 @@ const replaceKey = async (request: Hapi.Request, structure: Structure, expiratio
 
 export const apiKeyRoutes: Hapi.Plugin<unknown> = {
     name: 'apikeys',
+    // The app (src/app.ts): server.app.osprey (options, API keys) and the login strategy its routes sit behind.
+    dependencies: ['osprey'],
     register: (server) => {
 
         const get: Hapi.Lifecycle.Method = async (request) => {

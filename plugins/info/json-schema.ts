@@ -1,7 +1,4 @@
-import type { DomainDef } from '../../src/structures/definition';
-import type { Attribute, BusinessObject, Structure } from '../../src/structures/registry';
-import type { SelectPlan } from '../../src/read/plan/select-plan';
-import { typeTable } from '../../src/structures/types';
+import { typeTable, type Attribute, type BusinessObject, type DomainDef, type SelectPlan, type Structure } from '../../src';
 
 
 type Schema = Record<string, unknown>;
