@@ -4,6 +4,11 @@ const HapiPlugin = require('@hapi/eslint-plugin');
 const TsEslint = require('typescript-eslint');
 
 
+// Exempt from the rule that plugins import only src/index.ts, until the read and write logic has moved from
+// plugins/resources into src/read and src/write (issue 17): the lead removes this entry then.
+const surfaceExempt = ['plugins/resources/**'];
+
+
 module.exports = [
     { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bench/results/**'] },
     ...HapiPlugin.configs.module,
@@ -15,6 +20,20 @@ module.exports = [
             '@typescript-eslint/no-explicit-any': 'off',
             '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
             '@typescript-eslint/no-require-imports': 'off'
+        }
+    },
+    {
+        // Issue 17: a plugin uses Osprey through its public surface, src/index.ts (the package root), as a user
+        // plugin does; what it needs there is exported with a comment, never reached for in src's modules.
+        files: ['plugins/**/*.ts'],
+        ignores: surfaceExempt,
+        rules: {
+            'no-restricted-imports': ['error', {
+                patterns: [{
+                    regex: '(^|/)src/(?!index(\\.js)?$)',
+                    message: 'A plugin imports Osprey from its public surface, src/index.ts (`../../src`), not from src\'s internal modules: export what it needs there, with a comment.'
+                }]
+            }]
         }
     },
     {
