@@ -12,6 +12,7 @@ import { createKnex, databaseKind, databaseVersion } from './db/knex';
 import { migrate } from './db/migrate';
 import { changesHeard, notifyChanges } from './db/pg-client';
 import { createModels } from './db/models';
+import { decorate } from './decorations';
 import { ensureUsers } from './demo/users';
 import { seedDemoData } from './demo/seed';
 import { errorEdge } from './errors/edge';
@@ -23,6 +24,9 @@ import { refuseMalformedHost } from './http/hrefs';
 import { securityHeaders } from './http/security-headers';
 import { loadRegistry } from './load-registry';
 import { loadSecret } from './secret';
+import { purgeWhileRunning } from './housekeeping';
+import { commitErrorsTo } from './write/after-commit';
+import { purgeTransactionIds } from './write/apply/transaction-ids';
 import { pluginName } from './user-plugins';
 
 
@@ -61,7 +65,7 @@ const addedBy = (names: ReadonlySet<string | undefined>) => {
 export const app: Hapi.Plugin<AppOptions> = {
     name: 'osprey',
     version,
-    register: async (server, { options, log = createLogger(options.logLevel), features = firstParty, plugins = [] }) => {
+    register: async (server, { options, log = createLogger(options.logLevel), features = firstParty(), plugins = [] }) => {
 
         const registry = loadRegistry(options.structures);
         const secret = loadSecret(options.secret, options.dataDir);
@@ -108,6 +112,7 @@ export const app: Hapi.Plugin<AppOptions> = {
             products: [{ name: 'Osprey', version, description: 'Open server for the Maximo REST/JSON API' }]
         };
         server.app.osprey = osprey;
+        decorate(server);
 
         server.auth.scheme('osprey', ospreyScheme);
         server.auth.strategy('osprey', 'osprey');
@@ -121,6 +126,12 @@ export const app: Hapi.Plugin<AppOptions> = {
         securityHeaders(server);
         refuseMalformedHost(server);
         requestLogging(server, log);
+
+        // The write engine's housekeeping: an after-commit subscriber that fails is the server's to log (the write it
+        // heard of stays committed), and transaction ids are forgotten after their retention.
+        commitErrorsTo(osprey, (error) => server.log(['error', 'after-commit'], error instanceof Error ? { message: error.message, stack: error.stack } : String(error)));
+        const retentionMs = options.transactionRetentionHours * 3600_000;
+        purgeWhileRunning(server, retentionMs, () => purgeTransactionIds(knex, Date.now(), retentionMs));
 
         server.ext('onPreStart', () => osprey.members.join(`http://${options.host}:${options.port}/${options.contextRoot}`));
         server.ext('onPreStop', () => osprey.members.leave());

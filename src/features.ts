@@ -8,5 +8,7 @@ import { resources } from '../plugins/resources';
 import { unserved } from '../plugins/unserved';
 
 
-// The feature plugins, registered in this order. Wiring is explicit: only YAML is discovered from disk.
-export const features = [health, authRoutes, apiKeyRoutes, info, resources, unserved] as Hapi.Plugin<unknown>[];
+// The feature plugins, registered in this order. Wiring is explicit: only YAML is discovered from disk. A function,
+// called when the app registers: the plugins import the package root (src/index.ts), which loads this module
+// through src/server.ts, so where a plugin's module is loaded first its plugin is not yet defined when this loads.
+export const features = (): Hapi.Plugin<unknown>[] => [health, authRoutes, apiKeyRoutes, info, resources, unserved] as Hapi.Plugin<unknown>[];

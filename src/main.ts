@@ -1,5 +1,5 @@
 import { ConfigError, loadOptions } from './config';
-import { databaseKind, sqliteFile } from './db/knex';
+import { databaseKind, DriverError, sqliteFile } from './db/knex';
 import { MigrationError } from './db/migrate';
 import { NoAdministratorError } from './demo/users';
 import { createLogger } from './http/request-log';
@@ -14,7 +14,7 @@ const argValue = (name: string): string | undefined => {
     return index >= 0 ? process.argv[index + 1] : process.argv.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1);
 };
 
-const known = [ConfigError, StructureError, MigrationError, NoAdministratorError, PluginError];
+const known = [ConfigError, StructureError, MigrationError, NoAdministratorError, PluginError, DriverError];
 
 // `npm start`: read the settings, compose the server, listen, and drain requests on SIGTERM/SIGINT.
 const main = async () => {

@@ -5,7 +5,6 @@ import type { OspreyOptions } from './config';
 import { maximoError } from './errors/maximo-error';
 import { answerParseErrors } from './http/parse-errors';
 import type { Logger } from './http/request-log';
-import { features } from './features';
 import { loadPlugins } from './user-plugins';
 
 
@@ -38,7 +37,7 @@ export const createServer = async ({ options, log, plugins = [] }: ServerSetup):
         }
     });
 
-    await server.register({ plugin: app, options: { options, log, features, plugins: user } });
+    await server.register({ plugin: app, options: { options, log, plugins: user } });
     answerParseErrors(server);
 
     return server;

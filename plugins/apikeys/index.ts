@@ -1,12 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { keyInput } from '../../src/auth/api-key-create';
-import { maximoError } from '../../src/errors/maximo-error';
-import { homeRoutes } from '../../src/http/homes';
-import { userOf } from '../../src/http/caller';
-import { recordBody } from '../../src/write/records';
-import { runWrite, writeSettingsFor } from '../../src/write/transaction';
-import type { Structure } from '../../src/structures/registry';
+import { homeRoutes, keyInput, maximoError, recordBody, runWrite, userOf, writeSettingsFor, type Structure } from '../../src';
 import { writeOptions } from '../resources/request';
 
 
@@ -39,6 +33,8 @@ const replaceKey = async (request: Hapi.Request, structure: Structure, expiratio
 
 export const apiKeyRoutes: Hapi.Plugin<unknown> = {
     name: 'apikeys',
+    // The app (src/app.ts): server.app.osprey (options, API keys) and the login strategy its routes sit behind.
+    dependencies: ['osprey'],
     register: (server) => {
 
         const get: Hapi.Lifecycle.Method = async (request) => {

@@ -1,8 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { passwordCredentials } from '../../src/auth/credentials';
-import { maximoError } from '../../src/errors/maximo-error';
-import { header } from '../../src/http/headers';
+import { header, maximoError, passwordCredentials } from '../../src';
 
 
 // A form another site's page posts would log the browser in as the attacker's user (login CSRF), and a link or

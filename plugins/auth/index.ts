@@ -1,11 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { sessionCookieHeader, sessionToken } from '../../src/auth/credentials';
-import { clientAddress } from '../../src/http/client-address';
-import { loginsOf } from '../../src/auth/scheme';
-import { maximoError } from '../../src/errors/maximo-error';
-import { purgeWhileRunning } from '../../src/housekeeping';
-import { homeRoutes } from '../../src/http/homes';
+import { clientAddress, homeRoutes, loginsOf, maximoError, purgeWhileRunning, sessionCookieHeader, sessionToken } from '../../src';
 import { whoami } from '../info/documents';
 import { formCredentials, refuseCrossSite } from './form';
 import { liftLock, listLocks } from './locks';
@@ -22,6 +17,8 @@ const formLoginQuery = /\/j_security_check$/;
 
 export const authRoutes: Hapi.Plugin<unknown> = {
     name: 'auth',
+    // The app (src/app.ts): server.app.osprey (options, sessions) and the login strategy its login routes use.
+    dependencies: ['osprey'],
     register: (server) => {
 
         const osprey = server.app.osprey;

@@ -1,9 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { loginsOf } from '../../src/auth/scheme';
-import { userKey } from '../../src/auth/throttle';
-import type { UserProfile } from '../../src/auth/users';
-import { maximoError } from '../../src/errors/maximo-error';
+import { loginsOf, maximoError, type UserProfile } from '../../src';
 
 
 // {home}/loginlocks: the users and addresses that failed logins have locked out, and lifting a lock before its
@@ -38,8 +35,7 @@ export const liftLock = (kind: 'users' | 'addresses'): Hapi.Lifecycle.Method => 
 
         administrator(request);
         const name = String(request.params.name);
-        const key = kind === 'users' ? userKey(name) : `address:${name}`;
-        if (!loginsOf(request.server).lift(key)) {
+        if (!loginsOf(request.server).lift(kind === 'users' ? 'user' : 'address', name)) {
             throw maximoError('notFound', `There is no login lock on ${kind === 'users' ? 'the user' : 'the address'} ${name}.`);
         }
 

@@ -4,6 +4,8 @@ import type * as Hapi from '@hapi/hapi';
 // Liveness and readiness for load balancers: no login, and a database round trip.
 export const health: Hapi.Plugin<unknown> = {
     name: 'health',
+    // The app (src/app.ts): server.app.osprey (options, the database).
+    dependencies: ['osprey'],
     register: (server) => {
 
         const { contextRoot } = server.app.osprey.options;

@@ -2,12 +2,7 @@ import * as Os from 'node:os';
 
 import type * as Hapi from '@hapi/hapi';
 
-import type { UserProfile } from '../../src/auth/users';
-import type { Member } from '../../src/cluster/members';
-import { reasonCodes } from '../../src/errors/codes';
-import { maximoError } from '../../src/errors/maximo-error';
-import { homeHref } from '../../src/http/hrefs';
-import type { Structure } from '../../src/structures/registry';
+import { homeHref, maximoError, reasonCodes, type Member, type Structure, type UserProfile } from '../../src';
 
 
 // The information documents of CONTRACT §9, built from the request (for hrefs) and the app state.

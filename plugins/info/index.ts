@@ -1,14 +1,8 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { maximoError } from '../../src/errors/maximo-error';
-import { homeHref } from '../../src/http/hrefs';
-import { homeRoutes } from '../../src/http/homes';
-import { structureOf } from '../../src/http/structure';
+import { homeHref, homeRoutes, maximoError, parseSelect, planSelect, structureOf } from '../../src';
 import { apiHome, apimetaEntry, errorMessage, license, member, products, structureList, systemInfo, whoami } from './documents';
-import { parseSelect } from '../../src/read/parse/select';
-import { planSelect } from '../../src/read/plan/select-plan';
-import { selectSettings } from '../../src/read/plan/select-settings';
-import { jsonSchema, mboSchema, selectionSchema } from '../../src/read/serialize/json-schema';
+import { jsonSchema, mboSchema, selectionSchema, selectSettings } from '../../src';
 import { memberMetric, mmi } from './metrics';
 import { allowedAppOptions, allowedApps, osAuthorized, osAuthorizedUnnamed } from './permissions';
 
@@ -16,6 +10,8 @@ import { allowedAppOptions, allowedApps, osAuthorized, osAuthorizedUnnamed } fro
 // The information documents (CONTRACT §9), under both homes.
 export const info: Hapi.Plugin<unknown> = {
     name: 'info',
+    // The app (src/app.ts): server.app.osprey (options, registry, members) and the login strategy.
+    dependencies: ['osprey'],
     register: (server) => {
 
         const osprey = server.app.osprey;

@@ -4,10 +4,7 @@ import * as V8 from 'node:v8';
 
 import type * as Hapi from '@hapi/hapi';
 
-import type { UserProfile } from '../../src/auth/users';
-import { maximoError } from '../../src/errors/maximo-error';
-import { homeHref } from '../../src/http/hrefs';
-import { notProvided, unservedMetric } from '../../src/http/unserved';
+import { homeHref, maximoError, notProvided, unservedMetric, type UserProfile } from '../../src';
 
 
 // The Maximo Management Interface (MMI) of a node: GET {home}/mmi lists the metrics this node measures, and

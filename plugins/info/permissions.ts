@@ -1,10 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { isAllowed, type Right } from '../../src/auth/access';
-import type { UserProfile } from '../../src/auth/users';
-import { maximoError } from '../../src/errors/maximo-error';
-import { structureOf } from '../../src/http/structure';
-import type { Structure } from '../../src/structures/registry';
+import { isAllowed, maximoError, structureOf, type Right, type Structure, type UserProfile } from '../../src';
 
 
 // {home}/permission/…: what the caller may do, from the rights the structures' YAML grants (access:). An

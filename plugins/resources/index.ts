@@ -1,11 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 import Joi from 'joi';
 
-import { purgeWhileRunning } from '../../src/housekeeping';
-import { header } from '../../src/http/headers';
-import { homeRoutes } from '../../src/http/homes';
-import { commitErrorsTo } from '../../src/write/after-commit';
-import { purgeTransactionIds } from '../../src/write/apply/transaction-ids';
+import { header, homeRoutes } from '../../src';
 import { getChildren, getCollection, getLookup, getMember } from './read';
 import { deleteMember, patchMember, postCollection, postMember } from './write';
 
@@ -26,17 +22,11 @@ const methodOverride: Hapi.Lifecycle.Method = (request, h) => {
 // Records: reads, queries and single-record writes of every object structure.
 export const resources: Hapi.Plugin<unknown> = {
     name: 'resources',
+    dependencies: ['osprey'],
     register: (server) => {
 
         const osprey = server.app.osprey;
         server.ext('onRequest', methodOverride);
-
-        // An after-commit subscriber that fails is the server's to log: the write it heard of stays committed.
-        commitErrorsTo(osprey, (error) => server.log(['error', 'after-commit'], error instanceof Error ? { message: error.message, stack: error.stack } : String(error)));
-
-        // Transaction ids are remembered for the retention; forgetting older ones is housekeeping.
-        const retentionMs = osprey.options.transactionRetentionHours * 3600_000;
-        purgeWhileRunning(server, retentionMs, () => purgeTransactionIds(osprey.knex, Date.now(), retentionMs));
 
         // Collections (queries and lookups) page by these; any other query parameter is the handler's to read.
         const paged = {

@@ -1,7 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { readLookup } from '../../src/read/lookups';
-import { readChildren, readCollection, readMember } from '../../src/read/records';
+import { readChildren, readCollection, readLookup, readMember } from '../../src';
 import { resourceRequest } from './request';
 
 

@@ -1,14 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { flag, flagOf } from '../../src/http/flags';
-import { header } from '../../src/http/headers';
-import { homeHref } from '../../src/http/hrefs';
-import type { Structure } from '../../src/structures/registry';
-import type { ReadQuery } from '../../src/read/request';
-import type { RenderFlags, ResourceRequest } from '../../src/request';
-import { structureOf } from '../../src/http/structure';
-import type { WriteOptions } from '../../src/write/request';
-import { userOf } from '../../src/http/caller';
+import { flag, flagOf, header, homeHref, structureOf, userOf, type ReadQuery, type RenderFlags, type ResourceRequest, type Structure, type WriteOptions } from '../../src';
 
 
 // The one reader of a record route's request (issue 17): the hapi request becomes a ResourceRequest

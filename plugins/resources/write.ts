@@ -1,10 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { errorAnswer } from '../../src/errors/edge';
-import { maximoError } from '../../src/errors/maximo-error';
-import type { Row } from '../../src/read/execute/find';
-import { bulkWrite, type BulkResult } from '../../src/write/bulk';
-import { createRecord, removeRecord, syncRecord, updateRecord, type WriteOutcome } from '../../src/write/records';
+import { bulkWrite, createRecord, errorAnswer, maximoError, removeRecord, syncRecord, updateRecord, type BulkResult, type Row, type WriteOutcome } from '../../src';
 import { resourceRequest } from './request';
 
 

@@ -1,13 +1,14 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { homeRoutes, type HomeRoute } from '../../src/http/homes';
-import { notProvided, unservedRoutes } from '../../src/http/unserved';
+import { homeRoutes, notProvided, unservedRoutes, type HomeRoute } from '../../src';
 
 
 // The routes of Maximo services Osprey does not provide (src/http/unserved.ts): any method, any body, answered
 // 501 naming the service once the caller has logged in, as every API route is.
 export const unserved: Hapi.Plugin<unknown> = {
     name: 'unserved',
+    // The app (src/app.ts): server.app.osprey (options) and the login strategy the 501s answer behind.
+    dependencies: ['osprey'],
     register: (server) => {
 
         const { contextRoot } = server.app.osprey.options;

@@ -7,7 +7,7 @@ import { clientAddress } from '../http/client-address';
 import { header } from '../http/headers';
 import type { UserProfile } from './users';
 import { passwordCredentials, sessionCookieHeader, sessionToken } from './credentials';
-import { LoginThrottle, throttleKeys, type Attempt, type Lock } from './throttle';
+import { LoginThrottle, throttleKeys, userKey, type Attempt, type Lock } from './throttle';
 
 
 // Credential checks behind one throttle per server: the authentication scheme's and the form login's
@@ -18,8 +18,8 @@ export interface Logins {
     apiKey(key: string, address: string): Promise<UserProfile>;
     /** The users and addresses locked out now, for an administrator. */
     locks(): Lock[];
-    /** Lifts the lock of a user (`user:ID`) or an address (`address:IP`); whether there was one to lift. */
-    lift(key: string): boolean;
+    /** Lifts the lock of a user or an address; whether there was one (or a count of failures) to lift. */
+    lift(kind: 'user' | 'address', name: string): boolean;
 }
 
 // Keyed by the application state, which every plugin's view of the server shares (the server objects differ).
@@ -120,7 +120,7 @@ export const loginsOf = (server: Hapi.Server): Logins => {
             return await osprey.apiKeys.verify(key) ?? await failed(attempt(keys));
         },
         locks: () => throttle.locks(),
-        lift: (key) => throttle.lift(key)
+        lift: (kind, name) => throttle.lift(kind === 'user' ? userKey(name) : `address:${name}`)
     };
     logins.set(osprey, made);
     return made;

@@ -24,6 +24,8 @@ export interface Db {
      * `shapes: 'client'`: the shape follows what a client sends (a where), so it is not kept as a named
      * statement on PostgreSQL, whose connections would hold every shape ever sent until they close. */
     rows(sql: string, bindings?: readonly Knex.Value[], options?: RowsOptions): Promise<Row[]>;
+    /** The connection of a transaction's Db, which every statement runs on; none on the pool. */
+    readonly connection?: Connection;
 }
 
 export interface RowsOptions {
@@ -138,7 +140,21 @@ export const connectionDb = (knex: Knex, connection: Connection): Db => {
     return {
         knex,
         kind,
+        connection,
         query: (table) => knex(table).connection(connection),
         rows: (sql, bindings, options) => runRows(client, kind, connection, sql, bindings, options)
     };
+};
+
+// A knex instance of its own whose every statement runs on one connection, as knex's own transactions are made:
+// a copy of the client (withUserParams) that hands out that connection and never gives it back to the pool.
+// Objection binds models to it (models.ts), so that their queries, relation queries included, run there.
+export const connectionKnex = (knex: Knex, connection: Connection): Knex => {
+
+    const bound = knex.withUserParams({ ...knex.userParams });
+    Object.assign(bound.client, {
+        acquireConnection: () => Promise.resolve(connection),
+        releaseConnection: () => Promise.resolve()
+    });
+    return bound;
 };

@@ -16,6 +16,24 @@ export interface DatabaseOptions {
     poolMax?: number;
 }
 
+// A database driver that configuration selects and that is not installed: the start stops naming it.
+export class DriverError extends Error { }
+
+// How a driver's module is looked up; a seam, so that the tests can take a driver away without uninstalling it.
+export const driverModules = { resolve: (name: string): string => require.resolve(name) };
+
+// sqlite3 is an optional dependency (package.json), so that `npm install` does not have to build two SQLite
+// drivers; selecting it where it is not installed stops the start, saying how to install it.
+const requireInstalled = (name: string, setting: string): void => {
+
+    try {
+        driverModules.resolve(name);
+    }
+    catch {
+        throw new DriverError(`The SQLite driver ${name} (${setting}) is not installed: it is an optional dependency of Osprey. Install it with \`npm install ${name}\`, or leave the setting out to use better-sqlite3.`);
+    }
+};
+
 export const databaseKind = (url: string): DatabaseKind => (url.startsWith('sqlite:') ? 'sqlite' : 'postgresql');
 
 export const sqliteFile = (url: string): string => {
@@ -70,6 +88,7 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
     const synchronous = options.sqliteSynchronous ?? 'NORMAL';
     const pragmas = ['journal_mode = WAL', `synchronous = ${synchronous}`, 'foreign_keys = ON', 'busy_timeout = 5000'];
     if (options.sqliteDriver === 'sqlite3') {
+        requireInstalled('sqlite3', 'OSPREY_SQLITE_DRIVER=sqlite3');
         return Knex({
             client: 'sqlite3',
             connection: { filename },

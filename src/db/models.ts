@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { Model, type RelationMapping, type RelationMappings } from 'objection';
 
 import type { BusinessObject, Registry } from '../structures/registry';
+import { connectionKnex, type Db } from './db';
 
 
 export type ObjectModel = typeof Model & { readonly businessObject: BusinessObject };
@@ -80,3 +81,25 @@ export const createModels = (registry: Registry, knex: Knex): Map<string, Object
 
 // The models of a running server by business-object name (`WORKORDER`, `WOACTIVITY`): the plugin author's data API.
 export const modelsOf = (server: Hapi.Server): ReadonlyMap<string, ObjectModel> => server.app.osprey.models;
+
+const bound = new WeakMap<Db, ReadonlyMap<string, ObjectModel>>();
+
+// The models bound to where a Db runs: a transaction's Db (src/db/transaction.ts) gets the models bound to its
+// connection, so their queries, the relation queries of withGraphFetched and $relatedQuery included, see the
+// transaction's uncommitted rows and are undone with it; the pool's Db gets the models as they are. Made once
+// per Db.
+export const boundModels = (models: ReadonlyMap<string, ObjectModel>, db: Db): ReadonlyMap<string, ObjectModel> => {
+
+    if (db.connection === undefined) {
+        return models;
+    }
+
+    let map = bound.get(db);
+    if (!map) {
+        const knex = connectionKnex(db.knex, db.connection);
+        map = new Map([...models].map(([name, model]) => [name, model.bindKnex(knex) as unknown as ObjectModel]));
+        bound.set(db, map);
+    }
+
+    return map;
+};

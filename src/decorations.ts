@@ -1,0 +1,57 @@
+import type * as Hapi from '@hapi/hapi';
+
+import type { Db } from './db/db';
+import { boundModels, type ObjectModel } from './db/models';
+import { transaction } from './db/transaction';
+import type { Registry } from './structures/registry';
+
+
+// The registries a plugin reads and the work it runs, as decorations of every server object (each plugin's
+// included), named by what they give or do: `server.structures()`, `server.models()`, `server.inTransaction(work)`.
+// The osprey app plugin (src/app.ts) adds them when it has made `server.app.osprey`, before any feature plugin.
+
+// What the work of inTransaction is given: the transaction's Db (statements on its connection) and the models
+// bound to that connection.
+export interface TransactionScope {
+    readonly db: Db;
+    readonly models: ReadonlyMap<string, ObjectModel>;
+}
+
+// Runs work in one Osprey transaction (src/db/transaction.ts): committed when it resolves, rolled back when it
+// throws. Its models' queries, relations fetched with withGraphFetched included, run on the transaction's
+// connection. Inside it use only its `db` and `models`: on SQLite the pool holds one connection, which the
+// transaction has, so a statement on the pool (`osprey.knex`, `server.models()`) would wait for it to end.
+export const inTransaction = <T>(server: Hapi.Server, work: (scope: TransactionScope) => Promise<T>): Promise<T> => {
+
+    const osprey = server.app.osprey;
+    return transaction(osprey.knex, (db) => work({ db, models: boundModels(osprey.models, db) }));
+};
+
+export const decorate = (server: Hapi.Server): void => {
+
+    server.decorate('server', 'structures', function (this: Hapi.Server) {
+
+        return this.app.osprey.registry;
+    });
+    server.decorate('server', 'models', function (this: Hapi.Server) {
+
+        return this.app.osprey.models;
+    });
+    server.decorate('server', 'inTransaction', function (this: Hapi.Server, work: (scope: TransactionScope) => Promise<unknown>) {
+
+        return inTransaction(this, work);
+    });
+};
+
+declare module '@hapi/hapi' {
+    // The class's own type parameter, which a merged declaration must repeat.
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    interface Server<A = ServerApplicationState> {
+        /** The object-structure registry: the structures loaded from YAML, their business objects and domains. */
+        structures(): Registry;
+        /** The Objection model of each business object by name (`WORKORDER`), bound to the pool: raw data access. */
+        models(): ReadonlyMap<string, ObjectModel>;
+        /** Runs work in one Osprey transaction, with its Db and the models bound to its connection. */
+        inTransaction<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T>;
+    }
+}
