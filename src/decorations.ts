@@ -4,10 +4,12 @@ import type { Db } from './db/db';
 import { boundModels, type ObjectModel } from './db/models';
 import { transaction } from './db/transaction';
 import type { Registry } from './structures/registry';
+import { onCommit, type CommitSubscriber } from './write/after-commit';
 
 
 // The registries a plugin reads and the work it runs, as decorations of every server object (each plugin's
-// included), named by what they give or do: `server.structures()`, `server.models()`, `server.inTransaction(work)`.
+// included), named by what they give or do: `server.structures()`, `server.models()`, `server.inTransaction(work)`,
+// `server.onCommit(subscriber)`.
 // The osprey app plugin (src/app.ts) adds them when it has made `server.app.osprey`, before any feature plugin.
 
 // What the work of inTransaction is given: the transaction's Db (statements on its connection) and the models
@@ -41,6 +43,10 @@ export const decorate = (server: Hapi.Server): void => {
 
         return inTransaction(this, work);
     });
+    server.decorate('server', 'onCommit', function (this: Hapi.Server, subscriber: CommitSubscriber) {
+
+        return onCommit(this.app.osprey, subscriber);
+    });
 };
 
 declare module '@hapi/hapi' {
@@ -53,5 +59,8 @@ declare module '@hapi/hapi' {
         models(): ReadonlyMap<string, ObjectModel>;
         /** Runs work in one Osprey transaction, with its Db and the models bound to its connection. */
         inTransaction<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T>;
+        /** Subscribes to what each committed write transaction of this server wrote (where events attach); the
+         * answer unsubscribes. */
+        onCommit(subscriber: CommitSubscriber): () => void;
     }
 }

@@ -29,12 +29,23 @@ onEachDatabase(lab, 'the registries are server decorations', (t) => {
 
         expect(t.server.structures()).to.shallow.equal(t.server.app.osprey.registry);
         expect(t.server.models()).to.shallow.equal(modelsOf(t.server));
-        expect(t.server.decorations.server).to.include(['structures', 'models', 'inTransaction']);
+        expect(t.server.decorations.server).to.include(['structures', 'models', 'inTransaction', 'onCommit']);
 
         let seen: [unknown, unknown] | undefined;
         await t.server.register({ name: 'reader', register: (server) => void (seen = [server.structures(), server.models()]) });
         expect(seen![0]).to.shallow.equal(t.server.app.osprey.registry);
         expect(seen![1]).to.shallow.equal(t.server.app.osprey.models);
+    });
+
+    test('server.onCommit(subscriber) hears this server\'s committed writes until it unsubscribes', async () => {
+
+        const heard: string[] = [];
+        const stop = t.server.onCommit((commit) => void heard.push(...commit.writes.map((write) => `${write.operation} ${write.structure.name}`)));
+        const create = () => t.inject({ method: 'POST', url: '/maximo/oslc/os/mxapiwodetail', headers: maxadmin, payload: { siteid: 'BEDFORD', description: 'heard' } });
+        expect((await create()).statusCode).to.equal(201);
+        stop();
+        expect((await create()).statusCode).to.equal(201);
+        expect(heard).to.equal(['create MXAPIWODETAIL']);
     });
 });
 
