@@ -47,10 +47,15 @@ const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
         t.bigInteger('started').notNullable();
         t.bigInteger('heartbeat').notNullable();
     },
+    // A transactionid is its user's on one structure (transaction-ids.ts). Rows of a database made before the
+    // scope have userid and objectstructure '' (upgradeSystemTables): remembered for anyone until they expire.
     osprey_transaction: (t) => {
 
-        t.string('id', 250).primary();
+        t.string('id', 250).notNullable();
+        t.string('userid', 100).notNullable().defaultTo('');
+        t.string('objectstructure', 100).notNullable().defaultTo('');
         t.bigInteger('created').notNullable().index();
+        t.primary(['id', 'userid', 'objectstructure']);
     },
     // The last key handed out per generated attribute and scope (the other key values, e.g. the site).
     osprey_autokey: (t) => {
@@ -79,11 +84,34 @@ const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
 
 export const systemTableNames = Object.keys(tables);
 
+// A system table of an existing database changed since: brought to the declaration above in place, keeping its rows.
+const upgrades: readonly { readonly table: string; readonly done: (knex: Knex) => Promise<boolean>; readonly upgrade: (t: Knex.AlterTableBuilder) => void }[] = [
+    {
+        // transactionids were global, keyed by the id alone; they are scoped by user and structure.
+        table: 'osprey_transaction',
+        done: (knex) => knex.schema.hasColumn('osprey_transaction', 'userid'),
+        upgrade: (t) => {
+
+            t.string('userid', 100).notNullable().defaultTo('');
+            t.string('objectstructure', 100).notNullable().defaultTo('');
+            t.dropPrimary();
+            t.primary(['id', 'userid', 'objectstructure']);
+        }
+    }
+];
+
 export const createSystemTables = async (knex: Knex): Promise<void> => {
 
     for (const [name, build] of Object.entries(tables)) {
         if (!await knex.schema.hasTable(name)) {
             await knex.schema.createTable(name, build);
+        }
+    }
+
+    for (const { table, done, upgrade } of upgrades) {
+        if (!await done(knex)) {
+            // In one transaction (SQLite rebuilds the table to change its key), so a crash leaves the old table.
+            await knex.transaction((trx) => trx.schema.alterTable(table, upgrade));
         }
     }
 };

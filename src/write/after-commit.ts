@@ -23,7 +23,7 @@ export interface CommittedWrite {
 
 export interface Commit {
     readonly user: UserProfile;
-    /** The request's transactionid, where it sent one. */
+    /** The transactionid recorded with the commit, where the request sent one: a bulk item's `ID#n` without allornothing. */
     readonly transactionId?: string;
     /** In write order: one for a single write or a bulk item, every item's for an all-or-nothing bulk. */
     readonly writes: readonly CommittedWrite[];

@@ -1,3 +1,4 @@
+import { poolDb } from '../db/db';
 import { maximoError } from '../errors/maximo-error';
 import type { SelectPlan } from '../read/plan/select-plan';
 import type { ResourceRequest } from '../request';
@@ -7,7 +8,8 @@ import { createIn, deleteIn, syncIn, updateIn, type Written } from './operations
 import { bulkIdOf, bulkItem, keyId, type BulkItem } from './plan/bulk-items';
 import { beforeChange, type WriteOutcome } from './records';
 import { requireRights, rightsOf, unionOf } from './rights';
-import { runWrite, writeSettingsOf } from './transaction';
+import { refuseRecordedTransactionId } from './apply/transaction-ids';
+import { runWrite, transactionKey, writeSettingsOf } from './transaction';
 
 
 // POST {home}/os/{os} + x-method-override: BULK (CONTRACT §4): an array of records, each with its operation.
@@ -69,7 +71,7 @@ const success = (req: ResourceRequest, status: 200 | 201 | 204, written: Written
 
 // In one transaction. When an item fails nothing is written, and every item still has its answer, as Maximo's: the
 // failing item its error, every other one a 424 saying it was not written because of that one. A failure before
-// the first item (a repeated transactionid) is the request's own error.
+// the first item (a repeated transactionid, recorded in this one transaction) is the request's own error.
 const allOrNothing = async (req: ResourceRequest, raws: readonly unknown[], reads: readonly Read[]): Promise<BulkResult[]> => {
 
     let failed: number | undefined;
@@ -120,16 +122,19 @@ export const bulkWrite = async (req: ResourceRequest): Promise<BulkResult[]> => 
         return await allOrNothing(req, raws, reads);
     }
 
-    // A transactionid stands for the whole bulk: it is recorded first, on its own, so that a repeat is refused
-    // even after some items committed; the items then commit one by one, each heard after its own commit.
+    // The items commit one by one, each heard after its own commit. A transactionid ID is recorded per item, in the
+    // item's transaction: `ID#n`, n counted from 1 as the bulk's answers count items. A bulk sent again after a crash
+    // writes exactly the items not written yet; each item written before answers 409 (BMXAA5646E). ID itself
+    // recorded (an all-or-nothing bulk, or a single write, by the same user on the structure) refuses the bulk whole.
     const settings = writeSettingsOf(req);
-    if (settings.ctx.transactionId !== undefined) {
-        await runWrite(settings, () => Promise.resolve());
+    const id = settings.ctx.transactionId;
+    if (id !== undefined) {
+        await refuseRecordedTransactionId(poolDb(settings.knex), transactionKey(settings, id), settings.ctx.now.getTime(), settings.retentionMs);
     }
 
-    const each = { ...settings, ctx: { ...settings.ctx, transactionId: undefined } };
     const results: BulkResult[] = [];
     for (const [index, read] of reads.entries()) {
+        const each = { ...settings, ctx: { ...settings.ctx, transactionId: id === undefined ? undefined : `${id}#${index + 1}` } };
         try {
             const { status, written } = await runWrite(each, (scope) => runItem(req, scope, read));
             results.push(success(req, status, written, bulkIdOf(raws[index])));

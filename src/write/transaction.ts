@@ -10,7 +10,7 @@ import type { Structure } from '../structures/registry';
 import { notifyCommit } from './after-commit';
 import { writeContextFor, type WriteContext, type WriteScope } from './context';
 import type { WriteOptions } from './request';
-import { recordTransactionId } from './apply/transaction-ids';
+import { recordTransactionId, type TransactionKey } from './apply/transaction-ids';
 
 
 export interface WriteSettings {
@@ -31,6 +31,9 @@ export const writeSettingsFor = (osprey: Osprey, user: UserProfile, structure: S
 
 export const writeSettingsOf = (req: ResourceRequest): WriteSettings => writeSettingsFor(req.osprey, req.user, req.structure, req.write);
 
+// A transactionid is the user's on the structure the write is on.
+export const transactionKey = (settings: WriteSettings, id: string): TransactionKey => ({ id, userid: settings.ctx.userid, structure: settings.structure.id });
+
 // The attribute errors found so far end the write: the first alone, or all with `batcherror: 1`.
 export const throwErrors = (scope: WriteScope): void => {
 
@@ -50,7 +53,7 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
 
             const scope: WriteScope = { db, ctx, structure, errors: [], written: [] };
             if (ctx.transactionId !== undefined) {
-                await recordTransactionId(db, ctx.transactionId, ctx.now.getTime(), settings.retentionMs);
+                await recordTransactionId(db, transactionKey(settings, ctx.transactionId), ctx.now.getTime(), settings.retentionMs);
             }
 
             return { result: await work(scope), scope };

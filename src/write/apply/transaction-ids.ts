@@ -8,27 +8,72 @@ import { maximoError } from '../../errors/maximo-error';
 // remembered exactly when the write commits. A second request with the id fails on the primary key — on any
 // node sharing the database, and even while the first is still running (PostgreSQL makes the second insert
 // wait for the first transaction, SQLite runs one write transaction at a time).
+//
+// An id is its user's on one structure: the key is (id, userid, objectstructure), so two users, or one user on
+// two structures, may send the same id. Rows recorded before ids were scoped (and by a node of an older version
+// during an upgrade) have userid and objectstructure '': whose they were is unknown, so they refuse the id to
+// everyone, as they did, until they expire.
 
 const table = 'osprey_transaction';
 
+/** A transactionid and whose it is. */
+export interface TransactionKey {
+    readonly id: string;
+    readonly userid: string;
+    /** The structure's id (its lowercase name). */
+    readonly structure: string;
+}
+
 const duplicate = (id: string) => maximoError('duplicateTransaction', `The transaction ${id} has already been processed.`);
 
-export const recordTransactionId = async (db: Db, id: string, now: number, retentionMs: number): Promise<void> => {
+interface Seen {
+    readonly userid: string;
+    readonly objectstructure: string;
+    readonly created: number | string;
+}
 
-    const seen = await db.query(table).where({ id }).first() as { created: number | string } | undefined;
-    if (seen && Number(seen.created) >= now - retentionMs) {
-        throw duplicate(id);
+const seenRows = async (db: Db, key: TransactionKey): Promise<Seen[]> => {
+
+    return await db.query(table).select('userid', 'objectstructure', 'created').where({ id: key.id }).andWhere((where) => {
+
+        void where.where({ userid: key.userid, objectstructure: key.structure }).orWhere({ userid: '', objectstructure: '' });
+    }) as Seen[];
+};
+
+// The id as remembered within the retention, or nothing; an expired row is deleted, so the id can be used again.
+const remembered = async (db: Db, key: TransactionKey, now: number, retentionMs: number): Promise<boolean> => {
+
+    const seen = await seenRows(db, key);
+    if (seen.some((row) => Number(row.created) >= now - retentionMs)) {
+        return true;
     }
 
-    if (seen) {
-        await db.query(table).where({ id }).delete();
+    for (const row of seen) {
+        await db.query(table).where({ id: key.id, userid: row.userid, objectstructure: row.objectstructure }).delete();
+    }
+
+    return false;
+};
+
+export const recordTransactionId = async (db: Db, key: TransactionKey, now: number, retentionMs: number): Promise<void> => {
+
+    if (await remembered(db, key, now, retentionMs)) {
+        throw duplicate(key.id);
     }
 
     try {
-        await db.query(table).insert({ id, created: now });
+        await db.query(table).insert({ id: key.id, userid: key.userid, objectstructure: key.structure, created: now });
     }
     catch {
-        throw duplicate(id);
+        throw duplicate(key.id);
+    }
+};
+
+// Refuses an id already remembered, without recording it (a bulk's own id before its items record theirs).
+export const refuseRecordedTransactionId = async (db: Db, key: TransactionKey, now: number, retentionMs: number): Promise<void> => {
+
+    if (await remembered(db, key, now, retentionMs)) {
+        throw duplicate(key.id);
     }
 };
 

@@ -46,7 +46,7 @@ export interface State {
     records: Record<string, MRow[]>;
     /** autokey counters by object, attribute and scope */
     counters: Record<string, number>;
-    /** transactionids remembered */
+    /** transactionids remembered, as `userid/structure/id` */
     transactions: string[];
 }
 
@@ -408,7 +408,7 @@ export class Reference {
         const body = () => (request.payload ?? {}) as Record<string, unknown>;
         return this.transaction(state, (next) => {
 
-            this.recordTransaction(next, transactionId);
+            this.recordTransaction(next, structure, transactionId);
             if (method === 'POST' && request.id === undefined) {
                 return override === 'SYNC' ? this.sync(next, structure, body(), merge) : this.create(next, structure, body());
             }
@@ -425,18 +425,21 @@ export class Reference {
         });
     }
 
-    // A transactionid is remembered with the write that carries it: a repeat is a 409.
-    private recordTransaction(state: State, id: string | undefined) {
+    // A transactionid is remembered with the write that carries it, as its user's on its structure: a repeat is a 409.
+    private recordTransaction(state: State, structure: MStructure, id: string | undefined, record = true) {
 
         if (id === undefined) {
             return;
         }
 
-        if (state.transactions.includes(id)) {
+        const key = `${this.userid}/${structure.id}/${id}`;
+        if (state.transactions.includes(key)) {
             refuse(409, `transaction ${id} again`);
         }
 
-        state.transactions.push(id);
+        if (record) {
+            state.transactions.push(key);
+        }
     }
 
     // One transaction: the changes of `work` on a copy, or none when it refuses.
@@ -791,7 +794,7 @@ export class Reference {
             let failed: { index: number; status: number } | undefined;
             const outcome = this.transaction(state, (next) => {
 
-                this.recordTransaction(next, transactionId);
+                this.recordTransaction(next, structure, transactionId);
                 items = raws.map((raw, index) => {
 
                     try {
@@ -813,20 +816,25 @@ export class Reference {
             return { expected: { status: 200, items: raws.map((raw, index) => ({ status: index === at ? status : 424, bulkid: bulkIdOf(raw) })) }, state };
         }
 
-        // Without allornothing the transactionid is recorded first, on its own; then each item commits alone.
-        const recorded = this.transaction(state, (next) => {
+        // Without allornothing each item commits alone, with its own transactionid `ID#n` (n from 1); ID itself
+        // remembered refuses the bulk whole.
+        const checked = this.transaction(state, (next) => {
 
-            this.recordTransaction(next, transactionId);
+            this.recordTransaction(next, structure, transactionId, false);
             return 200;
         });
-        if (recorded.expected.status !== 200) {
-            return recorded;
+        if (checked.expected.status !== 200) {
+            return checked;
         }
 
-        let current = recorded.state;
+        let current = state;
         const items: { status: number; bulkid?: unknown }[] = [];
-        for (const raw of raws) {
-            const outcome = this.transaction(current, (next) => this.bulkItem(next, structure, raw));
+        for (const [index, raw] of raws.entries()) {
+            const outcome = this.transaction(current, (next) => {
+
+                this.recordTransaction(next, structure, transactionId === undefined ? undefined : `${transactionId}#${index + 1}`);
+                return this.bulkItem(next, structure, raw);
+            });
             items.push({ status: outcome.expected.status, bulkid: bulkIdOf(raw) });
             current = outcome.state;
         }

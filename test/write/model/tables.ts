@@ -16,7 +16,7 @@ export interface DumpRow {
 export interface Dump {
     /** table → rows by unique id */
     readonly tables: Record<string, DumpRow[]>;
-    /** the transactionids remembered */
+    /** the transactionids remembered, as `userid/structure/id` */
     readonly transactions: string[];
     /** the autokey counters (compared only before and after a refused write: the model counts its own way) */
     readonly counters: string[];
@@ -55,7 +55,8 @@ export const dumpTables = async (knex: Knex, structures: ReadonlyMap<string, MSt
             v: Object.fromEntries(columns.map((column) => [column, stored(object.attrs.get(column)!.type, row[column])]))
         }));
     }));
-    const transactions = (await knex('osprey_transaction').select('id').orderBy('id') as { id: string }[]).map((row) => row.id);
+    const transactions = (await knex('osprey_transaction').select('userid', 'objectstructure', 'id') as { userid: string; objectstructure: string; id: string }[])
+        .map((row) => `${row.userid}/${row.objectstructure}/${row.id}`).sort();
     const counters = (await knex('osprey_autokey').select('objectname', 'attribute', 'scope', 'last') as Record<string, unknown>[])
         .map((row) => `${String(row.objectname)}.${String(row.attribute)} ${String(row.scope)} = ${String(row.last)}`).sort();
     return { tables: Object.fromEntries(objects.map((object, i) => [object.table, tables[i]!])), transactions, counters };
