@@ -37,10 +37,12 @@ export interface Reached {
 export const reachRelation = (registry: Registry, structure: Structure, name: string, reach: Reach | undefined): Reached | undefined => {
 
     const relation = own(structure.def.relations, name);
-    const target = relation && registry.get(relation.structure);
-    if (!relation || !target) {
+    if (!relation) {
         return undefined;
     }
+
+    // A relation names a structure of the registry (checked at start, src/structures/link.ts).
+    const target = registry.get(relation.structure)!;
 
     if (!reach) {
         return { relation, target };
