@@ -28,6 +28,9 @@ export interface ResourceRequest {
     readonly osprey: Osprey;
     /** Who asks; rights and owner rules are checked against them. */
     readonly user: UserProfile;
+    /** They signed in with an API key, not a credential login: records of an object whose hooks say
+     * `credentialOnly` (API keys) are not created, revealed or deleted so (issue 18). */
+    readonly apiKey?: boolean;
     /** The object structure of the route's {os}. */
     readonly structure: Structure;
     /** The route's record id ({id}), child object ({child}), child row id ({childid}) and lookup attribute. */

@@ -94,6 +94,7 @@ export const resourceRequest = (request: Hapi.Request): ResourceRequest => {
     return {
         osprey,
         user: userOf(request),
+        apiKey: request.auth.credentials.method === 'apikey',
         structure: structureOf(request),
         id: params.id,
         child: params.child,

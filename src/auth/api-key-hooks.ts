@@ -27,8 +27,10 @@ registerHooks(apiKeyObject, {
         }
     },
 
-    // The key's value may be named in a select; it renders to its owner and to administrators only.
+    // The key's value may be named in a select; it renders to its owner and to administrators only, and only to a
+    // credential login, as keys are only made and revoked by one.
     selectSecrets: true,
+    credentialOnly: true,
     reveal: (attr, row, user, osprey) => {
 
         const mine = user.isAdmin || row.userid === user.userid;

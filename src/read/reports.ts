@@ -112,7 +112,7 @@ export const generateReport = async (req: ResourceRequest, base: string): Promis
         throw maximoError('badRequest', `reportformat ${formatName} is not one of pdf, csv, json.`);
     }
 
-    const layout = reportLayout(req.osprey.registry, structure, report);
+    const layout = reportLayout(req.osprey.registry, structure, report, { user: req.user });
     const also = reportWhere(req, report);
     const rows = filtered(req, structure, also ? { also } : {});
     const order = orderColumns(structure.root, read.orderBy);

@@ -1,4 +1,5 @@
 import { parseSelect } from '../read/parse/select';
+import type { Reach } from '../read/plan/reach';
 import { planSelect, type SelectPlan } from '../read/plan/select-plan';
 import type { ReportDef } from '../structures/definition';
 import type { Attribute, Registry, Structure } from '../structures/registry';
@@ -63,18 +64,24 @@ const column = (structure: Structure, registry: Registry, name: string): ReportC
 
 const layouts = new WeakMap<ReportDef, ReportLayout>();
 
+const planOf = (registry: Registry, structure: Structure, report: ReportDef, reach: Reach | undefined): SelectPlan => {
+
+    const names = report.columns ?? [];
+    return planSelect(structure.root, parseSelect(names.join(','), `reports.${report.name}.columns`), { parameter: `reports.${report.name}.columns`, registry, structure, reach });
+};
+
 // Throws a QueryError naming the column when a column cannot be rendered (checked at start, structures/link.ts).
-export const reportLayout = (registry: Registry, structure: Structure, report: ReportDef): ReportLayout => {
+// With `reach`, the columns of related records are planned for that reader (their read right and owner rule,
+// ../read/plan/reach.ts): a report for a user follows relations as their read would.
+export const reportLayout = (registry: Registry, structure: Structure, report: ReportDef, reach?: Reach): ReportLayout => {
 
     let layout = layouts.get(report);
     if (!layout) {
-        const names = report.columns ?? [];
-        const plan = planSelect(structure.root, parseSelect(names.join(','), `reports.${report.name}.columns`), { parameter: `reports.${report.name}.columns`, registry, structure });
-        layout = { plan, columns: names.map((name) => column(structure, registry, name)) };
+        layout = { plan: planOf(registry, structure, report, undefined), columns: (report.columns ?? []).map((name) => column(structure, registry, name)) };
         layouts.set(report, layout);
     }
 
-    return layout;
+    return reach ? { ...layout, plan: planOf(registry, structure, report, reach) } : layout;
 };
 
 // A column's value in a record rendered with the layout's plan; null when the record has none.

@@ -35,6 +35,9 @@ export interface StructureHooks {
     readonly computed?: Readonly<Record<string, Computed>>;
     /** Whether a select may name the object's secret attributes (they render through `reveal`). */
     readonly selectSecrets?: boolean;
+    /** Records are created, deleted and their secrets read with a credential login only, never with an API key
+     * (a leaked key must not mint, read or revoke keys): a 403 otherwise. */
+    readonly credentialOnly?: boolean;
     /** How a secret attribute of a row renders for this user: its value, or undefined (null, hidden). */
     readonly reveal?: (attr: Attribute, row: Row, user: UserProfile, osprey: Osprey) => string | undefined;
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../db/db';
 import { parseSelect } from '../read/parse/select';
-import { planSelect, type SelectPlan } from '../read/plan/select-plan';
-import { selectSettings } from '../read/plan/select-settings';
+import type { SelectPlan } from '../read/plan/select-plan';
+import { requestPlan } from '../read/plan/select-settings';
 import { serializeOptions } from '../read/serialize/options';
 import { memberId, serializeRows } from '../read/serialize/serialize';
 import type { ResourceRequest } from '../request';
@@ -17,7 +17,7 @@ export const recordHref = (req: ResourceRequest, row: Row): string => `${req.hom
 // answer without a body.
 export const writeSelect = (req: ResourceRequest, object: BusinessObject, source = req.write.properties): SelectPlan | undefined => {
 
-    return source?.trim() ? planSelect(object, parseSelect(source, 'properties'), selectSettings(req.osprey, object, 'properties')) : undefined;
+    return source?.trim() ? requestPlan(req, object, parseSelect(source, 'properties'), 'properties') : undefined;
 };
 
 // The written record as the request's properties select it, read in the write's transaction.

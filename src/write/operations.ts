@@ -1,4 +1,4 @@
-import { ownedBody } from '../auth/access';
+import { ownedBody, ownedChange, ownedRecord } from '../auth/access';
 import { storedColumns } from '../db/migrate';
 import { selectOne } from '../db/statements';
 import { maximoError } from '../errors/maximo-error';
@@ -72,6 +72,7 @@ export const updateIn = async (req: ResourceRequest, scope: WriteScope, id: stri
     const { structure } = scope;
     const current = await memberRow(scope.db, req.user, structure, id, { lock: true });
     checkIfMatch(req, structure, current);
+    ownedChange(req.user, structure, body);
     return await finish(req, scope, merge ? 'merge' : 'update', await planUpdate(scope, structure.root, current, body, merge), select);
 };
 
@@ -93,5 +94,8 @@ export const syncIn = async (req: ResourceRequest, scope: WriteScope, body: Row,
         return await createIn(req, scope, body, select, 'sync');
     }
 
+    // access.owner: another user's record is not theirs to change; their own is not theirs to give away.
+    ownedRecord(req.user, scope.structure, current);
+    ownedChange(req.user, scope.structure, body);
     return await finish(req, scope, 'sync', await planUpdate(scope, root, current, body, merge), select);
 };

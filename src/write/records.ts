@@ -1,3 +1,4 @@
+import { requireCredentials } from '../auth/access';
 import { maximoError } from '../errors/maximo-error';
 import type { ResourceRequest } from '../request';
 import { hooksOf } from '../structures/hooks';
@@ -59,6 +60,7 @@ export const createRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
 
     const { structure } = req;
     requireRights(req.user, structure, rightsOf('create'));
+    requireCredentials(req, structure, 'created');
     const select = writeSelect(req, structure.root);
     const body = recordBody(req.write.body);
     const create = hooksOf(structure.root).create;
@@ -104,5 +106,6 @@ export const removeRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
     const { structure } = req;
     const id = idOf(req);
     requireRights(req.user, structure, rightsOf('delete'));
+    requireCredentials(req, structure, 'deleted');
     return outcomeOf(req, await runWrite(writeSettingsOf(req), (scope) => deleteIn(req, scope, id)));
 };

@@ -22,7 +22,7 @@ const compile = (os: string, where: string, params: Record<string, unknown> = {}
     const structure = registry.get(os)!;
     const knex = kind === 'postgresql' ? pg : sqlite;
     const query = knex({ q0: structure.root.table }).select('q0.*');
-    applyWhere(query, { registry, kind, parameter: 'oslc.where', params, structure, object: structure.root, alias: 'q0', aliases: { next: 0 } }, parseWhere(where));
+    applyWhere(query, { registry, kind, parameter: 'oslc.where', params, structure, object: structure.root, alias: 'q0', aliases: { next: 0 }, reach: undefined }, parseWhere(where));
     const { sql, bindings } = query.toSQL();
     return { sql: sql.replace(/^select ["`]q0["`]\.\* from ["`]\w+["`] as ["`]q0["`] where /, ''), bindings };
 };

@@ -6,8 +6,8 @@ import { toDb, typeTable } from '../../structures/types';
 import type { Literal, Path, Where } from '../parse/ast';
 import { QueryError } from '../parse/query-error';
 import { foldedColumn, isText, orderedColumn, valuePlaceholder } from './sql-types';
-import { own } from '../../structures/own';
 import { notStored } from '../../structures/computed';
+import { reachRelation, type OwnerFilter, type Reach } from '../plan/reach';
 
 
 // Compiles a parsed oslc.where onto a knex query. Names are resolved against the structure here: an
@@ -32,6 +32,9 @@ export interface WhereScope {
     readonly object: BusinessObject;
     readonly alias: string;
     readonly aliases: { next: number };
+    /** Who reads: a relation is followed with their read right and owner rule on its target (../plan/reach.ts);
+     * undefined only for the server's own checks (a written value's lookup). */
+    readonly reach: Reach | undefined;
 }
 
 type Builder = Knex.QueryBuilder;
@@ -46,6 +49,7 @@ interface Hop {
     readonly on: [string, string][];          // [outer column, inner column]
     readonly structure: Structure | undefined;
     readonly object: BusinessObject;
+    readonly owner?: OwnerFilter;
 }
 
 // The related rows a name reaches from the scope's object: a child collection or a relation.
@@ -56,10 +60,10 @@ const hopOf = (scope: WhereScope, name: string, position: number): Hop => {
         return { table: child.object.table, on: Object.entries(child.join), structure: undefined, object: child.object };
     }
 
-    const relation = scope.structure?.root === scope.object ? own(scope.structure.def.relations, name) : undefined;
-    if (relation) {
-        const target = scope.registry.get(relation.structure)!;
-        return { table: target.root.table, on: Object.entries(relation.join), structure: target, object: target.root };
+    const reached = scope.structure?.root === scope.object ? reachRelation(scope.registry, scope.structure, name, scope.reach) : undefined;
+    if (reached) {
+        const { relation, target, owner } = reached;
+        return { table: target.root.table, on: Object.entries(relation.join), structure: target, object: target.root, owner };
     }
 
     return fail(scope, position, `${name} is not an attribute, child object or relationship of ${scope.object.name}.`);
@@ -75,6 +79,10 @@ const viaHop = (builder: Builder, scope: WhereScope, hop: Hop, inner: (sub: Buil
         this.select(this.client.raw('1')).from({ [alias]: hop.table });
         for (const [outerColumn, innerColumn] of hop.on) {
             this.whereRaw('?? = ??', [`${alias}.${innerColumn}`, `${scope.alias}.${outerColumn}`]);
+        }
+
+        if (hop.owner) {
+            this.where(`${alias}.${hop.owner.attribute}`, hop.owner.value);
         }
 
         inner(this, subScope);

@@ -13,6 +13,7 @@ import { parseWhere, withOperatorMode } from '../parse/where';
 import { applyWhere, type WhereScope } from '../compile/compile-where';
 import { slot } from '../compile/compiled-sql';
 import { foldedColumn } from '../compile/sql-types';
+import { reachKey } from '../plan/reach';
 
 
 // The rows a collection request names, on the root table (or a child object's) aliased q0: oslc.where
@@ -164,7 +165,9 @@ export const filtered = (req: ResourceRequest, structure: Structure, options: Fi
     const object = options.child?.object ?? structure.root;
     const query = options.from ?? osprey.knex({ q0: object.table });
     // Relations are the structure's, so only its root follows them; every scope shares the alias counter.
-    const scope: WhereScope = { registry: osprey.registry, kind: osprey.kind, parameter: 'oslc.where', params: {}, structure: options.child ? undefined : structure, object, alias: 'q0', aliases: { next: 0 } };
+    // Relations follow the user's read rights and owner rules (../plan/reach.ts); the userid is a slot where kept.
+    const reach = { user: req.user, ...options.ownerSlot ? { owner: slot('owner') } : {} };
+    const scope: WhereScope = { registry: osprey.registry, kind: osprey.kind, parameter: 'oslc.where', params: {}, structure: options.child ? undefined : structure, object, alias: 'q0', aliases: { next: 0 }, reach };
     if (options.also) {
         const { where, params, parameter } = options.also;
         applyWhere(query, { ...scope, parameter, params }, where);
@@ -199,5 +202,5 @@ export const filterKey = (req: ResourceRequest, structure: Structure, options: P
 
     const owner = options.child ? undefined : ownerRule(req.user, structure);
     const sqp = Object.keys(read.parameters).filter((name) => name.startsWith('sqp:')).sort().map((name) => [name, read.parameters[name]]);
-    return JSON.stringify([structure.name, options.child?.name, read.where, read.opmodeor, read.opmode, read.searchTerms, read.searchAttributes, read.savedQuery, sqp, owner?.attribute]);
+    return JSON.stringify([structure.name, options.child?.name, read.where, read.opmodeor, read.opmode, read.searchTerms, read.searchAttributes, read.savedQuery, sqp, owner?.attribute, reachKey(req.user)]);
 };

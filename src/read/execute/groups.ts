@@ -159,7 +159,7 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
             throw new QueryError('gbfilter', ranged.position, `${ranged.names[0]} is grouped in ranges (gbrange), so a group has no one value of it to compare`);
         }
 
-        applyWhere(grouped, { registry: osprey.registry, kind: osprey.kind, parameter: 'gbfilter', params: {}, structure: undefined, object, alias: 'g', aliases: { next: 0 } }, where);
+        applyWhere(grouped, { registry: osprey.registry, kind: osprey.kind, parameter: 'gbfilter', params: {}, structure: undefined, object, alias: 'g', aliases: { next: 0 }, reach: undefined }, where);
     }
 
     const gbsortby = outputSpelling(req.read.gbsortby);

@@ -1,9 +1,9 @@
 import type { Aggregate, SelectItem } from '../parse/ast';
 import { QueryError } from '../parse/query-error';
 import type { Attribute, BusinessObject, Registry, Structure } from '../../structures/registry';
-import { own } from '../../structures/own';
 import { typeTable } from '../../structures/types';
 import { computedOf, renderedAttributes, type Computed } from '../../structures/computed';
+import { reachRelation, type OwnerFilter, type Reach } from './reach';
 
 
 // What a record is rendered with: attributes (under their alias), embedded child collections, related records
@@ -19,6 +19,8 @@ export interface Link {
     /** The structure of a relation's target (its own relations can be followed); undefined for children. */
     readonly structure?: Structure;
     readonly child: boolean;
+    /** A relation's target keeps its records to their owners: the reader's related rows are theirs only. */
+    readonly owner?: OwnerFilter;
 }
 
 export interface AggregatePlan {
@@ -58,6 +60,8 @@ export interface SelectSettings {
     readonly secrets?: boolean;
     /** The UI that `_weblink` points into, `{uiBase}/{contextRoot}/ui/`; undefined where none is configured. */
     readonly ui?: string;
+    /** Who reads: a relation is followed with their read right and owner rule on its target (./reach.ts). */
+    readonly reach?: Reach;
 }
 
 // Names the server always renders, or computes without a column.
@@ -70,9 +74,13 @@ const linkOf = (object: BusinessObject, name: string, settings: SelectSettings):
         return { name, object: child.object, join: child.join, many: true, child: true };
     }
 
-    const relation = settings.structure?.root === object ? own(settings.structure.def.relations, name) : undefined;
-    const target = relation && settings.registry?.get(relation.structure);
-    return target ? { name, object: target.root, join: relation.join, many: relation.cardinality === 'many', structure: target, child: false } : undefined;
+    const reached = settings.structure?.root === object && settings.registry ? reachRelation(settings.registry, settings.structure, name, settings.reach) : undefined;
+    if (!reached) {
+        return undefined;
+    }
+
+    const { relation, target, owner } = reached;
+    return { name, object: target.root, join: relation.join, many: relation.cardinality === 'many', structure: target, child: false, ...owner ? { owner } : {} };
 };
 
 const fail = (settings: SelectSettings, item: Pick<SelectItem, 'position'>, message: string): never => {

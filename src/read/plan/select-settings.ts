@@ -1,7 +1,9 @@
+import { requireCredentials } from '../../auth/access';
 import type { Osprey } from '../../context';
 import type { ResourceRequest } from '../../request';
 import { hooksOf } from '../../structures/hooks';
 import type { BusinessObject } from '../../structures/registry';
+import type { SelectItem } from '../parse/ast';
 import { parseSelect } from '../parse/select';
 import { planSelect, type SelectPlan, type SelectSettings } from './select-plan';
 
@@ -23,7 +25,20 @@ export const readSelect = (req: ResourceRequest, object: BusinessObject, setting
 
     const select = req.read.select;
     const parameter = select?.parameter ?? 'oslc.properties';
-    return planSelect(object, select?.text.trim() ? parseSelect(select.text, parameter) : undefined, selectSettings(req.osprey, object, parameter, settings));
+    return requestPlan(req, object, select?.text.trim() ? parseSelect(select.text, parameter) : undefined, parameter, settings);
+};
+
+// A select planned for the request's user: relations followed with their rights and owner rules (./reach.ts); a
+// secret named (an API key's value) only with a credential login where its object says so.
+export const requestPlan = (req: ResourceRequest, object: BusinessObject, items: readonly SelectItem[] | undefined, parameter: string, settings: Partial<SelectSettings> = {}): SelectPlan => {
+
+    const plan = planSelect(object, items, selectSettings(req.osprey, object, parameter, { reach: { user: req.user }, ...settings }));
+    const structure = req.osprey.registry.byObject(object.name);
+    if (structure && plan.attributes.some(({ attr }) => attr.secret)) {
+        requireCredentials(req, structure, 'read with their secrets');
+    }
+
+    return plan;
 };
 
 // Whether the request selects anything (an empty select is none).

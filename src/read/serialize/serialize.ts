@@ -86,12 +86,14 @@ const joinKey = (values: unknown[]) => JSON.stringify(values.map((value) => (val
 
 const chunked = <T>(items: readonly T[], size = 500) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-// The rows matching any of the parents' join values, restricted by one statement per 500 parents (parameter
+// The rows matching any of the parents' join values (and the link's owner filter), restricted by one statement per 500 parents (parameter
 // limits), so a page of records costs the same number of statements whatever its size.
 const whereLinked = (query: Knex.QueryBuilder, link: Link, tuples: unknown[][]) => {
 
     const columns = Object.values(link.join);
-    return columns.length === 1 ? query.whereIn(columns[0]!, tuples.map((tuple) => tuple[0]) as Knex.Value[]) : query.whereIn(columns, tuples as Knex.Value[][]);
+    // A relation to records kept to their owners (access.owner) reaches the reader's own only (../plan/reach.ts).
+    const owned = link.owner ? query.where(link.owner.attribute, link.owner.value) : query;
+    return columns.length === 1 ? owned.whereIn(columns[0]!, tuples.map((tuple) => tuple[0]) as Knex.Value[]) : owned.whereIn(columns, tuples as Knex.Value[][]);
 };
 
 const tuplesOf = (link: Link, parents: readonly Row[]) => {

@@ -100,7 +100,7 @@ export const checkLookups = async (scope: WriteScope, object: BusinessObject, va
             const query = scope.db.knex({ q0: target.root.table }).where(`q0.${column}`, value as string).first(`q0.${column}`);
             const where = whereOf(lookup);
             if (where) {
-                applyWhere(query, { registry, kind, parameter: 'lookup where', params, structure: target, object: target.root, alias: 'q0', aliases: { next: 0 } }, where);
+                applyWhere(query, { registry, kind, parameter: 'lookup where', params, structure: target, object: target.root, alias: 'q0', aliases: { next: 0 }, reach: undefined }, where);
             }
 
             return query;
