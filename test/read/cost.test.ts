@@ -6,7 +6,11 @@ import { clientOf } from '../../src/db/db';
 import { transaction } from '../../src/db/transaction';
 import { asBoom } from '../../src/errors/edge';
 import { costLimits, whereCost } from '../../src/read/plan/cost';
+import { QueryError } from '../../src/read/parse/query-error';
+import { parseSelect } from '../../src/read/parse/select';
 import { parseWhere } from '../../src/read/parse/where';
+import { planSelect } from '../../src/read/plan/select-plan';
+import { selectSettings } from '../../src/read/plan/select-settings';
 import { onEachDatabase } from '../helpers/experiments';
 import type { TestServer } from '../helpers/server';
 import { wilson } from '../helpers/server';
@@ -88,6 +92,16 @@ onEachDatabase(lab, 'the cost limits of a read, at their defaults', (t) => {
         expect(res.statusCode, res.payload).to.equal(200);
         const withAsset = res.result.member.find((member: any) => member.asset);
         expect(withAsset.asset.openwo[0].asset.assetnum).to.equal(withAsset.asset.assetnum);
+    });
+
+    test('relation hops of a select count relationships, not child objects', () => {
+
+        const osprey = t.server.app.osprey;
+        const root = osprey.registry.get('MXAPIWODETAIL')!.root;
+        const plan = (text: string, relationHops: number) => planSelect(root, parseSelect(text), selectSettings(osprey, root, 'oslc.select', { limits: { ...costLimits(t.options), relationHops } }));
+        expect(plan('asset{assetnum,assetmeter{metername}}', 1).links[0]!.plan.links[0]!.key).to.equal('assetmeter');
+        const error = expect(() => plan('asset{openwo{wonum}}', 1)).to.throw(QueryError) as unknown as QueryError;
+        expect(error.message).to.equal('oslc.select: asset.openwo follows 2 relationships; the limit is 1 (OSPREY_MAX_RELATION_HOPS) at column 7');
     });
 
     test('a select loading more than 20 collections and aggregates is refused', async () => {

@@ -107,7 +107,7 @@ const firstPosition = (where: Where): number => {
 
     switch (where.kind) {
         case 'and':
-        case 'or': return where.terms.length ? firstPosition(where.terms[0]!) : 1;
+        case 'or': return firstPosition(where.terms[0]!);
         case 'not': return firstPosition(where.term);
         default: return where.path.position;
     }
