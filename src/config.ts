@@ -24,6 +24,15 @@ export interface OspreyOptions {
     dataDir: string;
     maxPageSize: number;
     maxBody: number;
+    /** The cost limits of a read (src/read/plan/cost.ts, README "Limits"). */
+    maxSelectDepth: number;
+    maxRelationHops: number;
+    maxSelectCollections: number;
+    maxWhereTerms: number;
+    maxWhereJoins: number;
+    maxAnswerRows: number;
+    /** PostgreSQL: the longest a read's statement may run (0: no limit). */
+    statementTimeoutMs: number;
     sqliteDriver: 'better-sqlite3' | 'sqlite3';
     sqliteSynchronous: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
     adminUser?: string;
@@ -70,6 +79,13 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     dataDir: Joi.string().default('./data').description('OSPREY_DATA: folder for the generated secret (and the default SQLite file)'),
     maxPageSize: Joi.number().integer().min(1).max(100000).default(1000).description('OSPREY_MAX_PAGE_SIZE: the largest oslc.pageSize a client may ask for'),
     maxBody: byteSize.default(10 * 1024 * 1024).description('OSPREY_MAX_BODY: the largest JSON body accepted (bytes, or e.g. 10mb)'),
+    maxSelectDepth: Joi.number().integer().min(1).max(32).default(3).description('OSPREY_MAX_SELECT_DEPTH: levels of nested child collections and related records one oslc.select may name'),
+    maxRelationHops: Joi.number().integer().min(1).max(32).default(8).description('OSPREY_MAX_RELATION_HOPS: relationships one path of oslc.select follows, and relationships and child objects one term of oslc.where follows'),
+    maxSelectCollections: Joi.number().integer().min(1).default(20).description('OSPREY_MAX_SELECT_COLLECTIONS: child collections, related records and aggregates one oslc.select loads, at all levels'),
+    maxWhereTerms: Joi.number().integer().min(1).default(100).description('OSPREY_MAX_WHERE_TERMS: conditions in one oslc.where'),
+    maxWhereJoins: Joi.number().integer().min(1).default(32).description('OSPREY_MAX_WHERE_JOINS: relationships and child objects (EXISTS subqueries) one oslc.where follows in all'),
+    maxAnswerRows: Joi.number().integer().min(1).default(10000).description('OSPREY_MAX_ANSWER_ROWS: rows one answer renders, its records and their child and related rows'),
+    statementTimeoutMs: Joi.number().integer().min(0).default(30000).description('OSPREY_STATEMENT_TIMEOUT_MS: PostgreSQL cancels a read statement that runs longer (0: never); SQLite cannot interrupt one'),
     sqliteDriver: Joi.string().valid('better-sqlite3', 'sqlite3').default('better-sqlite3').description('OSPREY_SQLITE_DRIVER: better-sqlite3 (fast, default) or sqlite3'),
     sqliteSynchronous: Joi.string().uppercase().valid('OFF', 'NORMAL', 'FULL', 'EXTRA').default('NORMAL').description('OSPREY_SQLITE_SYNCHRONOUS: SQLite durability; NORMAL survives a process crash, FULL also a power loss'),
     adminUser: Joi.string().pattern(/^[A-Za-z0-9_.@-]+$/).max(30).description('OSPREY_ADMIN_USER: an administrator created at start when missing'),
@@ -109,6 +125,13 @@ const envNames: Record<string, keyof OspreyOptions> = {
     OSPREY_DATA: 'dataDir',
     OSPREY_MAX_PAGE_SIZE: 'maxPageSize',
     OSPREY_MAX_BODY: 'maxBody',
+    OSPREY_MAX_SELECT_DEPTH: 'maxSelectDepth',
+    OSPREY_MAX_RELATION_HOPS: 'maxRelationHops',
+    OSPREY_MAX_SELECT_COLLECTIONS: 'maxSelectCollections',
+    OSPREY_MAX_WHERE_TERMS: 'maxWhereTerms',
+    OSPREY_MAX_WHERE_JOINS: 'maxWhereJoins',
+    OSPREY_MAX_ANSWER_ROWS: 'maxAnswerRows',
+    OSPREY_STATEMENT_TIMEOUT_MS: 'statementTimeoutMs',
     OSPREY_SQLITE_DRIVER: 'sqliteDriver',
     OSPREY_SQLITE_SYNCHRONOUS: 'sqliteSynchronous',
     OSPREY_ADMIN_USER: 'adminUser',

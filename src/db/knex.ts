@@ -14,6 +14,8 @@ export interface DatabaseOptions {
     sqliteDriver?: 'better-sqlite3' | 'sqlite3';
     sqliteSynchronous?: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
     poolMax?: number;
+    /** PostgreSQL: statements outside a write transaction are cancelled after this long (0 or none: never). */
+    statementTimeoutMs?: number;
 }
 
 // A database driver that configuration selects and that is not installed: the start stops naming it.
@@ -73,9 +75,16 @@ interface BetterConnection {
 export const createKnex = (options: DatabaseOptions): KnexType => {
 
     if (databaseKind(options.databaseUrl) === 'postgresql') {
+        // Every connection starts with the statement timeout (a startup parameter, no statement of its own), so a
+        // read that runs too long is cancelled by the server (57014, answered 503: src/errors/edge.ts). Every
+        // transaction (writes, the migration, the demo seed) lifts it for itself (pg-client.ts).
+        // SQLite has no such limit: better-sqlite3 runs a statement to its end on the event loop and offers no
+        // interrupt or progress handler to JavaScript, so there only the cost limits checked before a read runs
+        // (src/read/plan/cost.ts) bound it.
+        const timeout = options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {};
         return Knex({
             client: notifyingPgClient(),
-            connection: { connectionString: options.databaseUrl, types: pgTypes } as KnexType.PgConnectionConfig,
+            connection: { connectionString: options.databaseUrl, types: pgTypes, ...timeout } as KnexType.PgConnectionConfig,
             pool: { min: 0, max: options.poolMax ?? 10 }
         });
     }

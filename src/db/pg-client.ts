@@ -33,6 +33,7 @@ interface BaseClient {
 // Statements that change nothing; anything else not naming its table counts against every table.
 const reads = /^\s*(?:select|begin|commit|rollback|savepoint|release|set|show|listen|explain|values)\b/i;
 const ends = /^\s*(?:commit|rollback(?!\s+to))\b/i;
+const beginOnly = /^\s*begin\s*;?\s*$/i;
 
 interface State {
     readonly writes: WriteCounts;
@@ -131,7 +132,10 @@ export const notifyingPgClient = (): typeof Knex.Client => {
             const sql = obj.sql ?? '';
             const { writes, pending } = stateOf(this);
             if (reads.test(sql)) {
-                const result = await super._query(connection, obj);
+                // A read's statement timeout (knex.ts) is lifted for every transaction — writes, the migration, the
+                // demo seed — in the same round trip (a simple query of two statements): a read's limit is not theirs.
+                const lift = beginOnly.test(sql) && (this.config as { connection?: { statement_timeout?: number } }).connection?.statement_timeout;
+                const result = await super._query(connection, lift ? { ...obj, sql: 'BEGIN; SET LOCAL statement_timeout = 0' } : obj);
                 if (/^\s*begin\b/i.test(sql)) {
                     pending.set(connection, new Set());
                 }

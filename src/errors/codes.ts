@@ -26,6 +26,8 @@ export const reasonCodes = {
     // An item of an all-or-nothing bulk that was not written because another item failed (WebDAV's 424).
     bulkNotWritten: { code: 'BMXAA1727E', status: 424, text: 'Not written: another item of the all-or-nothing bulk failed.' },
     schemaChanged: { code: 'BMXAA1725E', status: 503, text: 'The database tables changed while the request ran (another server migrated them). Send the request again.' },
+    // PostgreSQL cancelled a read's statement after OSPREY_STATEMENT_TIMEOUT_MS (src/db/knex.ts).
+    statementTimeout: { code: 'BMXAA1728E', status: 503, text: 'A statement of this request ran longer than the limit (OSPREY_STATEMENT_TIMEOUT_MS) and was cancelled. Narrow the query, or send it again later.' },
     internal: { code: 'BMXAA1724E', status: 500, text: 'An internal error occurred. The request id identifies it in the server log.' }
 } as const;
 

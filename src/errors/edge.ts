@@ -30,9 +30,10 @@ const ownData = (error: Boom.Boom): MaximoErrorData | undefined => {
     return data && typeof data === 'object' && typeof data.reasonCode === 'string' ? data : undefined;
 };
 
-// A server fault: a 5xx, save the catalog's 501, which names a service not provided and is no fault of the server;
-// a fault's message and stack are logged, never answered.
-const isFault = (error: Boom.Boom): boolean => error.output.statusCode >= 500 && !(ownData(error) && error.output.statusCode === reasonCodes.notProvided.status);
+// A server fault: a 5xx, save the catalog's 501, which names a service not provided, and its statement timeout,
+// a limit the request met: neither is a fault of the server. A fault's message and stack are logged, never answered.
+const told = new Set<string>([reasonCodes.notProvided.code, reasonCodes.statementTimeout.code]);
+const isFault = (error: Boom.Boom): boolean => error.output.statusCode >= 500 && !told.has(ownData(error)?.reasonCode ?? '');
 
 // Turns any Boom into Maximo's `{"Error": …}`. Errors that did not come from the catalog (hapi's router,
 // payload parsing, Joi) get the code of their status; a fault never shows its message, only the request id.
@@ -83,6 +84,12 @@ export const asBoom = (error: unknown): Boom.Boom => {
 
     if (error instanceof QueryError) {
         return maximoError('badQuery', error.message);
+    }
+
+    // PostgreSQL's query_canceled, sent when a statement outlives statement_timeout (src/db/knex.ts).
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    if (code === '57014' && /statement timeout/.test(String(message))) {
+        return maximoError('statementTimeout');
     }
 
     return Boom.isBoom(error) ? error : Boom.boomify(error instanceof Error ? error : new Error(String(error)));

@@ -70,6 +70,11 @@ const reportWhere = (req: ResourceRequest, report: ReportDef) => {
             throw maximoError('badRequest', `The report ${report.name} needs the parameter ${name} (&${name}=…).`);
         }
 
+        // PostgreSQL cannot compare text holding NUL (as in every query parameter, src/read/parse/lexer.ts).
+        if (value.includes('\u0000')) {
+            throw maximoError('badRequest', `The parameter ${name} of the report ${report.name} holds a NUL character.`);
+        }
+
         params[name] = value;
     }
 
@@ -80,7 +85,8 @@ const reportWhere = (req: ResourceRequest, report: ReportDef) => {
 const recordBatches = async function* (req: ResourceRequest, base: string, layout: ReportLayout, rows: Knex.QueryBuilder, order: readonly OrderColumn[]): AsyncGenerator<Row[]> {
 
     const { osprey: { db, kind }, structure } = req;
-    const options = serializeOptions(req);
+    // A report streams any number of rows, a page at a time: no answer's row limit.
+    const options = { ...serializeOptions(req), answerRows: undefined };
     let after: unknown[] | undefined;
     for (;;) {
         const query = applyOrder(rows.clone(), kind, 'q0', order);

@@ -130,6 +130,12 @@ export const bindValue = (scope: Pick<WhereScope, 'parameter'>, attr: Attribute,
     const family = typeTable[attr.type].family;
     if (family === 'string' || family === 'text') {
         const text = String(raw);
+        // Parameters (a lookup's, a report's) may come from elsewhere than a query's text: PostgreSQL cannot
+        // compare text holding NUL, so no query can hold it on either database.
+        if (text.includes('\u0000')) {
+            return fail(scope, position, `${attr.name} is text; a value with a NUL character is not.`);
+        }
+
         return attr.type === 'upper' ? text.toUpperCase() : attr.type === 'lower' ? text.toLowerCase() : text;
     }
 

@@ -7,9 +7,11 @@ import { own } from '../../structures/own';
 import { typeTable } from '../../structures/types';
 import type { Where } from '../parse/ast';
 import { QueryError } from '../parse/query-error';
+import { checkText } from '../parse/lexer';
 import { parseSearchTerms } from '../parse/search';
 import { parseTimelineAttribute, parseTimelineRange } from '../parse/timeline';
 import { parseWhere, withOperatorMode } from '../parse/where';
+import { checkWhereCost, costLimits } from '../plan/cost';
 import { applyWhere, type WhereScope } from '../compile/compile-where';
 import { slot } from '../compile/compiled-sql';
 import { foldedColumn } from '../compile/sql-types';
@@ -46,7 +48,7 @@ const savedQuery = (req: ResourceRequest, structure: Structure, query: Knex.Quer
         }
 
         // IBM's Java client quotes a text value (sqp:site="BEDFORD"): one pair of surrounding quotes is not part of it.
-        params[param] = value?.replace(/^"(.*)"$/s, '$1') ?? null;
+        params[param] = value === undefined ? null : checkText(value, `sqp:${param}`).replace(/^"(.*)"$/s, '$1');
     }
 
     applyWhere(query, { ...scope, parameter: `savedQuery ${name}`, params }, parseWhere(saved.where, `savedQuery ${name}`));
@@ -176,7 +178,10 @@ export const filtered = (req: ResourceRequest, structure: Structure, options: Fi
     const mode = operatorMode(req);
     const where = req.read.where;
     if (where?.trim()) {
-        applyWhere(query, scope, withOperatorMode(parseWhere(where), mode));
+        // The client's where is held to the cost limits (../plan/cost.ts) before it is compiled.
+        const parsed = parseWhere(where);
+        checkWhereCost(parsed, costLimits(osprey.options), 'oslc.where');
+        applyWhere(query, scope, withOperatorMode(parsed, mode));
     }
 
     timeline(req, { ...scope, parameter: 'tlattribute' }, query);

@@ -7,6 +7,7 @@ import { parseGroupBy } from '../parse/group';
 import { parseOrderBy } from '../parse/order';
 import { QueryError } from '../parse/query-error';
 import { parseWhere } from '../parse/where';
+import { checkWhereCost, costLimits } from '../plan/cost';
 import { applyWhere } from '../compile/compile-where';
 import { leastColumn, quote, rangeColumn, rangedRows, rangesOf, valueColumn, type Range } from '../compile/group-ranges';
 import { filtered } from './filter';
@@ -126,7 +127,14 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
 
         const name = outputName(column);
         const attribute = column.kind === 'column' ? name : column.attribute;
-        return { column, name, attr: attribute === undefined ? undefined : attributeOf(structure, attribute, 'gbcols', column.position) };
+        const attr = attribute === undefined ? undefined : attributeOf(structure, attribute, 'gbcols', column.position);
+        // Sums, averages and extremes are of numbers (as in oslc.select): of text or dates they answer nonsense on
+        // SQLite and fail on PostgreSQL, and a group's aggregate answers a number.
+        if (attr && column.kind === 'aggregate' && column.aggregate !== 'count' && !['integer', 'decimal'].includes(typeTable[attr.type].family)) {
+            throw new QueryError('gbcols', column.position, `${column.aggregate}.${attr.name} needs a number, and ${structure.root.name}.${attr.name.toUpperCase()} is of type ${attr.type}`);
+        }
+
+        return { column, name, attr };
     });
     const keys = columns.filter(({ column }) => column.kind === 'column').map(({ attr }) => attr!);
     const outputs = new Set(columns.map(({ name }) => name));
@@ -154,6 +162,7 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
     if (gbfilter?.trim()) {
         const object = groupObject(structure, columns.map(({ column }) => column), keys);
         const where = aggregateNames(parseWhere(gbfilter, 'gbfilter'));
+        checkWhereCost(where, costLimits(osprey.options), 'gbfilter');
         const ranged = pathsOf(where).find((path) => ranges.has(path.names[0]!));
         if (ranged) {
             throw new QueryError('gbfilter', ranged.position, `${ranged.names[0]} is grouped in ranges (gbrange), so a group has no one value of it to compare`);

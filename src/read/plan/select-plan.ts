@@ -4,6 +4,7 @@ import type { Attribute, BusinessObject, Registry, Structure } from '../../struc
 import { typeTable } from '../../structures/types';
 import { computedOf, renderedAttributes, type Computed } from '../../structures/computed';
 import { reachRelation, type OwnerFilter, type Reach } from './reach';
+import { beyond, type CostLimits } from './cost';
 
 
 // What a record is rendered with: attributes (under their alias), embedded child collections, related records
@@ -62,6 +63,10 @@ export interface SelectSettings {
     readonly ui?: string;
     /** Who reads: a relation is followed with their read right and owner rule on its target (./reach.ts). */
     readonly reach?: Reach;
+    /** The cost limits the select is held to (./cost.ts); none for the server's own selects. */
+    readonly limits?: CostLimits;
+    /** Where a nested select sits: the links that lead to it, and what the whole select has loaded so far. */
+    readonly level?: { readonly path: readonly string[]; readonly hops: number; readonly loads: { count: number } };
 }
 
 // Names the server always renders, or computes without a column.
@@ -127,7 +132,16 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
     const links: { link: Link; key: string; plan: SelectPlan }[] = [];
     const aggregates: AggregatePlan[] = [];
     // 1:1 related attributes (`asset.description`, `asset.status`) gather into one nested select per relation.
-    const nested = new Map<string, { link: Link; items: SelectItem[] }>();
+    const nested = new Map<string, { link: Link; items: SelectItem[]; position: number }>();
+    const level = settings.level ?? { path: [], hops: 0, loads: { count: 0 } };
+    // Each link and aggregate is a statement per level of the answer: the select's fan-out (./cost.ts).
+    const load = (item: Pick<SelectItem, 'position'>) => {
+
+        if (settings.limits && ++level.loads.count > settings.limits.selectCollections) {
+            fail(settings, item, `the select loads more than ${settings.limits.selectCollections} child collections, related records and aggregates; ${beyond(settings.limits, 'selectCollections')}`);
+        }
+    };
+
     let all = false;
     let allowedActions = false;
     let weblink: SelectPlan['weblink'];
@@ -179,6 +193,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
 
             const aggregatePath = item.alias ? [item.alias] : [link.name, ...attr ? [attr.name] : [], `_db${item.aggregate}`];
             claim(aggregatePath[0]!, item.alias ? `aggregate ${item.alias}` : `aggregates of ${aggregatePath[0]}`, item, item.alias ?? `${[name!, ...rest].join('.')}._db${item.aggregate}`);
+            load(item);
             aggregates.push({ path: aggregatePath, link, fn: item.aggregate, attr, position: item.position });
             continue;
         }
@@ -192,7 +207,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             const inner: SelectItem[] = item.kind === 'nested' ? (rest.length ? [{ ...item, path: rest }] : item.select) : [{ ...item, path: rest }];
             const key = item.kind === 'nested' && !rest.length ? item.alias ?? name! : name!;
             claim(key, `the rows of ${link.name}`, item);
-            const entry = nested.get(key) ?? { link, items: [] };
+            const entry = nested.get(key) ?? { link, items: [], position: item.position };
             entry.items.push(...inner);
             nested.set(key, entry);
             continue;
@@ -202,7 +217,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
         if (item.kind === 'attr' && !object.attributes.has(name!) && object.children.has(name!)) {
             const key = item.alias ?? name!;
             claim(key, `the rows of ${name!}`, item);
-            const entry = nested.get(key) ?? { link: linkOf(object, name!, settings)!, items: [] };
+            const entry = nested.get(key) ?? { link: linkOf(object, name!, settings)!, items: [], position: item.position };
             entry.items.push({ kind: 'star', position: item.position });
             nested.set(key, entry);
             continue;
@@ -235,8 +250,20 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
         attributes.set(item.alias ?? attr!.name, { attr: attr!, key: item.alias ?? attr!.name, computed });
     }
 
-    for (const [key, { link, items: inner }] of nested) {
-        links.push({ link, key, plan: planSelect(link.object, inner, { ...settings, structure: link.structure }) });
+    for (const [key, { link, items: inner, position }] of nested) {
+        const path = [...level.path, link.name];
+        const hops = level.hops + (link.child ? 0 : 1);
+        const { limits } = settings;
+        if (limits && path.length > limits.selectDepth) {
+            fail(settings, { position }, `${path.join('.')} nests ${path.length} levels of child or related rows; ${beyond(limits, 'selectDepth')}`);
+        }
+
+        if (limits && hops > limits.relationHops) {
+            fail(settings, { position }, `${path.join('.')} follows ${hops} relationships; ${beyond(limits, 'relationHops')}`);
+        }
+
+        load({ position });
+        links.push({ link, key, plan: planSelect(link.object, inner, { ...settings, structure: link.structure, level: { path, hops, loads: level.loads } }) });
     }
 
     return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions, weblink };

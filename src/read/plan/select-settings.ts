@@ -5,18 +5,20 @@ import { hooksOf } from '../../structures/hooks';
 import type { BusinessObject } from '../../structures/registry';
 import type { SelectItem } from '../parse/ast';
 import { parseSelect } from '../parse/select';
+import { costLimits } from './cost';
 import { planSelect, type SelectPlan, type SelectSettings } from './select-plan';
 
 
 // How the names of a select resolve on an object of this server: the registry and the structure its relations
-// belong to (root objects only), whether secrets may be named, and the UI `_weblink` points into.
+// belong to (root objects only), whether secrets may be named, the UI `_weblink` points into, and the cost
+// limits of the server's options (./cost.ts).
 export const selectSettings = (osprey: Osprey, object: BusinessObject, parameter: string, settings: Partial<SelectSettings> = {}): SelectSettings => {
 
     const { registry, options } = osprey;
     const structure = registry.byObject(object.name);
     const ui = options.uiBase === undefined ? undefined : `${options.uiBase}/${options.contextRoot}/ui/`;
     // Secret attributes may be named where the object's hooks reveal them (an API key's value); others never render.
-    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: hooksOf(object).selectSecrets === true, ui, ...settings };
+    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: hooksOf(object).selectSecrets === true, ui, limits: costLimits(options), ...settings };
 };
 
 // The select of a read (oslc.select, else oslc.properties) planned on `object`; without either, the plan of

@@ -36,8 +36,10 @@ const refuse = (): never => {
 export const decodeCursor = (secret: Buffer, digest: string, token: string): Cursor => {
 
     const [body = '', signature = ''] = token.split('.');
-    const expected = sign(secret, body);
-    if (signature.length !== expected.length || !Crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) {
+    // Compared as bytes: a signature of as many characters as the real one, some beyond ASCII, has more bytes.
+    const given = Buffer.from(signature);
+    const expected = Buffer.from(sign(secret, body));
+    if (given.length !== expected.length || !Crypto.timingSafeEqual(given, expected)) {
         return refuse();
     }
 

@@ -8,7 +8,8 @@ import type { SerializeOptions } from './serialize';
 
 // How records render for this request: its render flags, the home its links are built on, and what its user
 // may see — a secret renders as the object's reveal hook says (an API key's value: to its owner and to
-// administrators), every other secret stays hidden. The read and the write pipelines render so alike.
+// administrators), every other secret stays hidden. The read and the write pipelines render so alike. One
+// answer renders at most OSPREY_MAX_ANSWER_ROWS rows (./serialize.ts).
 export const serializeOptions = (req: ResourceRequest): SerializeOptions => {
 
     const { osprey, user, render } = req;
@@ -20,6 +21,7 @@ export const serializeOptions = (req: ResourceRequest): SerializeOptions => {
         rowstamps: render.rowstamps,
         internalValues: render.internalValues,
         domains: osprey.registry.domains(),
-        allowedActions: allowedActions(osprey.registry, user)
+        allowedActions: allowedActions(osprey.registry, user),
+        answerRows: { limit: osprey.options.maxAnswerRows, parameter: req.read.select?.parameter ?? 'oslc.select', used: 0 }
     };
 };

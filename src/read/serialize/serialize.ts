@@ -8,7 +8,9 @@ import { encodeBase64Id } from '../../structures/resource-id';
 import { toJson } from '../../structures/types';
 import type { Row } from '../execute/find';
 import { domainEntry, internalOf } from './synonyms';
+import { limitSettings } from '../plan/cost';
 import type { AggregatePlan, Link, SelectPlan } from '../plan/select-plan';
+import { QueryError } from '../parse/query-error';
 
 
 export interface SerializeOptions {
@@ -25,7 +27,30 @@ export interface SerializeOptions {
     readonly allowedActions?: (object: BusinessObject, row: Row) => Row;
     /** The value of a secret attribute as this reader may see it; undefined leaves it out. */
     readonly reveal?: (object: BusinessObject, attr: Attribute, row: Row) => string | undefined;
+    /** The rows one answer may render, and how many it has (OSPREY_MAX_ANSWER_ROWS); none: any number (a report
+     * streams its pages). */
+    readonly answerRows?: AnswerRows;
 }
+
+export interface AnswerRows {
+    readonly limit: number;
+    readonly parameter: string;
+    used: number;
+}
+
+// Counts the rows an answer renders, refusing it as soon as they are more than the limit: linked rows are read
+// at most one beyond what is left (loadLinkedRows), so an answer that would be too large never is in memory.
+const spend = (budget: AnswerRows | undefined, rows: number): void => {
+
+    if (!budget) {
+        return;
+    }
+
+    budget.used += rows;
+    if (budget.used > budget.limit) {
+        throw new QueryError(budget.parameter, 1, `the answer would render more than ${budget.limit} rows (its records with their child and related rows); the limit is ${budget.limit} (${limitSettings.answerRows}): select fewer child or related rows, or ask for a smaller oslc.pageSize`);
+    }
+};
 
 export const memberId = (object: BusinessObject, row: Row): string => {
 
@@ -111,12 +136,20 @@ const tuplesOf = (link: Link, parents: readonly Row[]) => {
 
 const parentKey = (link: Pick<Link, 'join'>, parent: Row): string => joinKey(Object.keys(link.join).map((attr) => parent[attr]));
 
-export const loadLinkedRows = async (db: Db, link: Link, parents: readonly Row[]): Promise<Map<string, Row[]>> => {
+export const loadLinkedRows = async (db: Db, link: Link, parents: readonly Row[], budget?: AnswerRows): Promise<Map<string, Row[]>> => {
 
     const columns = Object.values(link.join);
     const byParent = new Map<string, Row[]>();
+    let read = 0;
     for (const chunk of chunked(tuplesOf(link, parents))) {
-        const rows = await whereLinked(db.query(link.object.table).orderBy(link.object.uniqueColumn), link, chunk) as Row[];
+        const query = whereLinked(db.query(link.object.table).orderBy(link.object.uniqueColumn), link, chunk);
+        // One row more than the answer may still hold tells that it would hold too many (spend, in serializeRows).
+        const rows = await (budget ? query.limit(Math.max(budget.limit - budget.used - read, 0) + 1) : query) as Row[];
+        read += rows.length;
+        if (budget && budget.used + read > budget.limit) {
+            spend(budget, read);
+        }
+
         for (const row of rows) {
             const key = joinKey(columns.map((column) => row[column]));
             byParent.set(key, [...byParent.get(key) ?? [], row]);
@@ -158,9 +191,10 @@ export const childHref = (parentHref: string, child: Pick<Link, 'name' | 'object
 // Rows with their hrefs, rendered with the plan; linked rows and aggregates are loaded per link, for all rows.
 export const serializeRows = async (db: Db, plan: SelectPlan, rows: readonly Row[], hrefs: readonly string[], options: SerializeOptions, child = false): Promise<Row[]> => {
 
+    spend(options.answerRows, rows.length);
     const records = rows.map((row, i) => renderRow(plan, row, hrefs[i]!, options, child));
     for (const { link, key, plan: linkedPlan } of plan.links) {
-        const byParent = await loadLinkedRows(db, link, rows);
+        const byParent = await loadLinkedRows(db, link, rows, options.answerRows);
         const linkedRows = rows.map((row) => byParent.get(parentKey(link, row)) ?? []);
         const linkedHrefs = rows.map((row, i) => linkedRows[i]!.map((linked) => (link.child ? childHref(hrefs[i]!, link, linked) : `${options.home}/os/${link.structure!.id}/${memberId(link.object, linked)}`)));
         const rendered = await serializeRows(db, linkedPlan, linkedRows.flat(), linkedHrefs.flat(), options, link.child);
