@@ -233,7 +233,15 @@ onEachDatabase(lab, 'the cost limits of a read, as configured', { settings: { ma
 
 onEachDatabase(lab, 'the statement timeout', { settings: { statementTimeoutMs: 200, maxWhereJoins: 1000, maxWhereTerms: 1000 } }, (t, database) => {
 
-    test('PostgreSQL cancels a read beyond it (503); writes and the migration lift it', { skip: database.name !== 'postgresql' }, async () => {
+    // SQLite offers no way to interrupt a statement from JavaScript (README, Limits): there the setting changes
+    // nothing, and a read that takes longer than it is answered.
+    test(database.name === 'postgresql' ? 'PostgreSQL cancels a read beyond it (503); writes and the migration lift it' : 'SQLite answers a read whatever the statement timeout', async () => {
+
+        if (database.name !== 'postgresql') {
+            const slow = await t.inject({ url: `${wos}?count=1&oslc.where=${q(orTerms(30))}`, headers: wilson });
+            expect(slow.statusCode, slow.payload).to.equal(200);
+            return;
+        }
 
         const res = await t.inject({ url: `${wos}?count=1&oslc.where=${q(orTerms(250))}`, headers: wilson });
         expect(res.statusCode, res.payload).to.equal(503);
