@@ -5,13 +5,14 @@ import { loginsOf, maximoError, type UserProfile } from '../../src';
 
 // {home}/loginlocks: the users and addresses that failed logins have locked out, and lifting a lock before its
 // window ends (issue 18): a lock meant for a guesser also stops the user it names, so an administrator must be
-// able to let them back in without a restart. Administrators only: the list tells who is under attack.
+// able to let them back in without a restart. Administrators only: the list tells who is under attack. An
+// administrator's API key serves too: a locked-out administrator may have nothing else that still logs in.
 
 const administrator = (request: Hapi.Request): void => {
 
     const user = request.auth.credentials.user as UserProfile;
-    if (!user.isAdmin || request.auth.credentials.method === 'apikey') {
-        throw maximoError('forbidden', 'Login locks are for administrators signed in with their credentials.');
+    if (!user.isAdmin) {
+        throw maximoError('forbidden', 'Login locks are for administrators.');
     }
 };
 

@@ -70,25 +70,35 @@ export const loginsOf = (server: Hapi.Server): Logins => {
         throw maximoError('loginFailed');
     };
 
-    // Concurrent checks of the same credentials are one attempt: the first counts it, the others wait for its
-    // outcome (Users.verify runs one check for them all).
+    // Concurrent checks of the same credentials are one attempt: the first counts it (against its user and its
+    // address), the others wait for its outcome (Users.verify runs one check for them all).
     const flights = new Map<string, Promise<{ user?: UserProfile; counted: Attempt }>>();
 
     const made: Logins = {
         password: async (userid, password, address) => {
 
             const keys = throttleKeys(userid, address);
-            refuseWhenLocked(keys);
+            // One flight per credentials, whatever address sends them: the same password from many places at once is
+            // one check and one attempt (a right one must not lock its user out by arriving in a burst). Who joins a
+            // flight adds no guess, so only its own address's lock holds it back: the user's count includes the
+            // flight's own attempt.
+            const flightKey = `${userid.toUpperCase()}\0${password}`;
+            let flight = flights.get(flightKey);
+            if (flight) {
+                refuseWhenLocked(keys.slice(-1));
+            }
+            else {
+                refuseWhenLocked(keys);
+                // Credentials checked right a moment ago are no guess: they count nothing.
+                const remembered = impossibleUser.test(userid) ? undefined : osprey.users.remembered(userid, password);
+                const recent = remembered && await remembered;
+                if (recent) {
+                    return recent;
+                }
 
-            // Credentials checked right a moment ago are no guess: they count nothing.
-            const remembered = impossibleUser.test(userid) ? undefined : osprey.users.remembered(userid, password);
-            const recent = remembered && await remembered;
-            if (recent) {
-                return recent;
+                flight = flights.get(flightKey);
             }
 
-            const flightKey = `${address}\0${userid.toUpperCase()}\0${password}`;
-            let flight = flights.get(flightKey);
             if (!flight) {
                 const counted = attempt(keys);
                 flight = (async () => {

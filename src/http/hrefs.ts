@@ -8,12 +8,16 @@ import { homeOf } from './homes';
 
 // The origin of the request as its Host names it, or undefined when the Host is not a host (and port): a Host
 // is the client's word, and `h"><script>` must never reach an href.
-const wellFormedHost = /^[a-z0-9.\-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+const hostPattern = /^[a-z0-9.\-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+
+// A host name or address with an optional port, as a URL can hold it (a port above 65535, `[:::::]` or
+// `[1.2.3.4]` pass the pattern but not the URL parser, which hapi runs on it later).
+const wellFormed = (host: string): boolean => hostPattern.test(host) && URL.canParse(`http://${host}`);
 
 const hostOrigin = (request: Hapi.Request): string | undefined => {
 
     const host = request.info.host;
-    if (!wellFormedHost.test(host)) {
+    if (!wellFormed(host)) {
         return undefined;
     }
 
@@ -53,7 +57,9 @@ export const origin = (request: Hapi.Request): string => {
     }
 
     const { contextRoot, publicOrigins, trustProxy } = request.server.app.osprey.options;
-    const own = hostOrigin(request);
+    // The Host counts only among the public origins, where they are configured (it is the client's word too).
+    const sent = hostOrigin(request);
+    const own = sent !== undefined && (publicOrigins.length === 0 || publicOrigins.includes(sent)) ? sent : undefined;
     const publicUri = header(request, 'x-public-uri');
     const given = publicUri === undefined ? undefined : parsedBase(publicUri);
     if (given && (trustProxy > 0 || given.origin === own || publicOrigins.includes(given.origin))) {
@@ -61,7 +67,7 @@ export const origin = (request: Hapi.Request): string => {
         return home && home[1]!.length >= given.origin.length && home[2]!.toLowerCase() === contextRoot.toLowerCase() ? home[1]! : given.base;
     }
 
-    if (own !== undefined && (publicOrigins.length === 0 || publicOrigins.includes(own))) {
+    if (own !== undefined) {
         return own;
     }
 
@@ -79,7 +85,7 @@ export const refuseMalformedHost = (server: Hapi.Server): void => {
 
     server.ext('onRequest', (request, h) => {
 
-        if (!wellFormedHost.test(request.info.host)) {
+        if (!wellFormed(request.info.host)) {
             throw maximoError('badRequest', 'The Host header is not a host name or address with an optional port.');
         }
 

@@ -231,7 +231,12 @@ export const requestHeaders: readonly Known[] = [
         check: (value) => (['MERGE', 'UPDATE'].includes(value.trim().toUpperCase()) ? undefined : `patchtype is MERGE or UPDATE, not ${value}`)
     },
     { name: 'properties', meaning: 'the attributes a write answers with', sentBy: { npm: 'createRecord/updateRecord/mergeRecord, ResourceCreate/ResourceUpdate.returnProperties', java: 'MaximoConnector.create/update/merge/sync/mergeSync with properties' }, supported: answersRecord, refused: 'reads select with oslc.select' },
-    { name: 'transactionid', meaning: 'a write made once, whatever the retries', sentBy: { npm: 'ResourceCreate/ResourceUpdate/ResourceDelete.withTransactionId' }, supported: [...writes, 'apitoken'], refused: 'it makes a write happen once; this request writes nothing' },
+    {
+        name: 'transactionid', meaning: 'a write made once, whatever the retries', sentBy: { npm: 'ResourceCreate/ResourceUpdate/ResourceDelete.withTransactionId' }, supported: [...writes, 'apitoken'], refused: 'it makes a write happen once; this request writes nothing',
+        // Recorded as sent, and a bulk's items as ID#n: an id must fit the column with that suffix, and `#` is
+        // the bulk's, so that no single write's id can be taken for a bulk item's.
+        check: (value) => (value.length > 200 ? `it is ${value.length} characters long; the limit is 200` : /[#\u0000-\u001f\u007f]/.test(value) ? 'it holds # or a control character; # separates a bulk\'s id from its item number' : undefined)
+    },
     { name: 'x-allow-events', meaning: '0: no events for this write (there are none until actions come)', sentBy: { npm: 'ResourceCreate/ResourceUpdate/ResourceDelete.suppressEvents/allowEvents' }, supported: writes, refused: 'events come with writes' },
     { name: 'batcherror', meaning: '1: every attribute error of the record at once', sentBy: {}, supported: answersRecord, check: isFlag('batcherror') },
     { name: 'allornothing', meaning: '1: the whole bulk in one transaction', sentBy: { npm: 'BulkOperationBuilder.setAllOrNothing' }, supported: ['bulk'], check: isFlag('allornothing') },

@@ -64,10 +64,21 @@ const string = (attr: TypedAttribute, fallback: number) => text().max(attr.lengt
 
 // Years 0001 to 9999, the range both databases and ISO-8601's four-digit form share: a year 0 or 10000 would be
 // stored in a form that compares wrongly as text (SQLite) or fails (PostgreSQL).
+// A day the month does not have (2024-02-30) is refused, not rolled into the next month as Date would.
+const realDay = (value: unknown, helpers: Joi.CustomHelpers) => {
+
+    const [, y, month, day] = /^([+-]?\d{4,6})-(\d{2})-(\d{2})/.exec(String(helpers.original)) ?? [];
+    if (y !== undefined && Number(day) > new Date(Date.UTC(Number(y), Number(month), 0)).getUTCDate()) {
+        return helpers.error('date.day');
+    }
+
+    return value;
+};
+
 const dateInput = () => {
 
-    return Joi.date().iso().min('0001-01-01T00:00:00.000Z').max('9999-12-31T23:59:59.999Z')
-        .messages({ 'date.min': '{{#label}} must be a date in the years 0001 to 9999', 'date.max': '{{#label}} must be a date in the years 0001 to 9999' });
+    return Joi.date().iso().min('0001-01-01T00:00:00.000Z').max('9999-12-31T23:59:59.999Z').custom(realDay)
+        .messages({ 'date.min': '{{#label}} must be a date in the years 0001 to 9999', 'date.max': '{{#label}} must be a date in the years 0001 to 9999', 'date.day': '{{#label}} names a day its month does not have' });
 };
 
 const integer = (min: number, max: number) => Joi.number().integer().min(min).max(max);

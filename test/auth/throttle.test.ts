@@ -209,6 +209,17 @@ for (const database of testDatabases) {
                 expect((await proxied.inject({ url: '/maximo/oslc/whoami', headers: { ...wilson, 'x-forwarded-for': '10.8.0.1' } })).statusCode).to.equal(429);
                 expect((await proxied.inject({ url: '/maximo/oslc/whoami', headers: { ...wilson, 'x-forwarded-for': '10.8.0.1, 10.8.0.2' } })).statusCode).to.equal(200);
                 expect((await proxied.inject({ url: '/maximo/oslc/whoami', headers: wilson })).statusCode).to.equal(200);
+
+                // The same right password from twelve addresses at once is one check, not twelve attempts.
+                const everywhere = await Promise.all(Array.from({ length: 12 }, (_, i) => proxied.inject({ url: '/maximo/oslc/whoami', headers: { ...maxadmin, 'x-forwarded-for': `10.7.0.${i}` } })));
+                expect(everywhere.map((res) => res.statusCode)).to.equal(Array.from({ length: 12 }, () => 200));
+
+                // An administrator locked out by someone else's guesses lifts the lock with an API key.
+                const key = (await proxied.inject({ method: 'POST', url: '/maximo/oslc/apitoken/get', headers: maxadmin })).result.apikey as string;
+                expect((await proxied.inject({ url: '/maximo/oslc/whoami', headers: { ...maxauth('maxadmin', 'guess'), 'x-forwarded-for': '10.6.0.1' } })).statusCode).to.equal(401);
+                expect((await proxied.inject({ url: '/maximo/oslc/whoami', headers: { ...maxadmin, 'x-forwarded-for': '10.6.0.2' } })).statusCode).to.equal(429);
+                expect((await proxied.inject({ url: '/maximo/oslc/loginlocks/users/maxadmin', method: 'DELETE', headers: { apikey: key } })).statusCode).to.equal(204);
+                expect((await proxied.inject({ url: '/maximo/oslc/whoami', headers: { ...maxadmin, 'x-forwarded-for': '10.6.0.2' } })).statusCode).to.equal(200);
             }
             finally {
                 await proxied.stop();

@@ -30,6 +30,12 @@ onEachDatabase(lab, 'hostile headers and bodies', { settings: { publicOrigins: [
         expect(await href({ 'x-public-uri': 'https://evil.example.com/maximo/oslc' })).to.equal('http://127.0.0.1:8080/maximo/oslc/whoami');
         expect(await href({ 'x-public-uri': 'https://eam.example.com/maximo/oslc' })).to.equal('https://eam.example.com/maximo/oslc/whoami');
         expect(await href({ host: 'eam.example.com', 'x-forwarded-proto': 'https' })).to.equal('http://127.0.0.1:8080/maximo/oslc/whoami');
+        // A Host outside the public origins does not make an x-public-uri of its own origin count.
+        expect(await href({ host: 'evil.example.com', 'x-public-uri': 'http://evil.example.com/maximo/oslc' })).to.equal('http://127.0.0.1:8080/maximo/oslc/whoami');
+        for (const host of ['a:99999', '[:::::]', '[1.2.3.4]']) {
+            const res = await t.inject({ url: `${home}/whoami`, headers: { ...wilson, host } });
+            expect(res.statusCode, host).to.equal(400);
+        }
 
         const created = await t.inject({ method: 'POST', url: wos, headers: { ...maxadmin, 'x-public-uri': 'https://evil.example.com' }, payload: { siteid: 'BEDFORD', description: 'hostile origin' } });
         expect(created.statusCode).to.equal(201);

@@ -73,6 +73,19 @@ onEachDatabase(lab, 'the cost limits of a read, at their defaults', (t) => {
 
     const get = (url: string) => t.inject({ url, headers: wilson });
 
+    test('search terms count as conditions: words × attributes beyond the where limit are refused, an attribute named twice too', async () => {
+
+        const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+        const over = await get(`/maximo/oslc/os/mxapiasset?oslc.pageSize=1&oslc.searchTerms=${words(51)}&searchAttributes=description,serialnum`);
+        refused(over, 'OSPREY_MAX_WHERE_TERMS', 100);
+        expect(over.result.Error.message).to.contain('102 conditions');
+        const under = await get(`/maximo/oslc/os/mxapiasset?oslc.pageSize=1&oslc.searchTerms=${words(50)}&searchAttributes=description,serialnum`);
+        expect(under.statusCode, under.payload).to.equal(200);
+        const twice = await get('/maximo/oslc/os/mxapiasset?oslc.searchTerms=pump&searchAttributes=description,DESCRIPTION');
+        expect(twice.statusCode).to.equal(400);
+        expect(twice.result.Error.message).to.contain('named twice');
+    });
+
     test('a relation cycle in oslc.select is refused before any record is read', async () => {
 
         const { res, statements } = await recording(t, () => get(`${wos}?oslc.select=wonum,${q(cycle(4))}`));

@@ -3,7 +3,7 @@ import * as Lab from '@hapi/lab';
 
 import type { UserProfile } from '../../src/auth/users';
 import type { Osprey } from '../../src/context';
-import { compiledCount, compiledOnce, sqlCacheSize } from '../../src/read/compile/compiled-sql';
+import { compiledCount, compiledOnce, sqlCacheSize, largestKept } from '../../src/read/compile/compiled-sql';
 import { readLookup } from '../../src/read/lookups';
 import { readChildren, readCollection, readMember } from '../../src/read/records';
 import type { ReadQuery } from '../../src/read/request';
@@ -150,5 +150,16 @@ experiment('the cache of compiled SQL', () => {
         expect(compiled).to.equal(sqlCacheSize + 1);
         expect(compiledCount(owner)).to.be.at.most(sqlCacheSize);
         expect(compiledOnce(owner, `shape ${sqlCacheSize}`, () => 0)).to.equal(sqlCacheSize + 1);
+    });
+
+    test('keeps no shape whose key and SQL are larger than it keeps', () => {
+
+        const owner = {};
+        const huge = 'x'.repeat(largestKept);
+        expect(compiledOnce(owner, 'small', () => 'a', (sql) => sql.length)).to.equal('a');
+        expect(compiledOnce(owner, 'big', () => huge, (sql) => sql.length)).to.equal(huge);
+        // Not kept: compiled afresh the next time (and this small one is kept).
+        expect(compiledOnce(owner, 'big', () => 'again', (sql) => sql.length)).to.equal('again');
+        expect(compiledCount(owner)).to.equal(2);
     });
 });

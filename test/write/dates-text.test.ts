@@ -34,6 +34,18 @@ onEachDatabase(lab, 'dates and text in bodies', (t) => {
         expect(await count(wos)).to.equal(before);
     });
 
+    test('a day its month does not have is refused, not rolled into the next month', async () => {
+
+        const bad = await t.inject({ method: 'POST', url: assets, headers: maxadmin, payload: { siteid: 'BEDFORD', assetnum: 'FEB30', description: 'no such day', installdate: '2024-02-30' } });
+        expect(bad.statusCode).to.equal(400);
+        expect(bad.result.Error.message).to.contain('a day its month does not have');
+        const badTime = await t.inject({ method: 'POST', url: wos, headers: maxadmin, payload: { siteid: 'BEDFORD', description: 'no such day', targstartdate: '2023-02-29T10:00:00Z' } });
+        expect(badTime.statusCode).to.equal(400);
+        const leap = await t.inject({ method: 'POST', url: `${assets}?properties=installdate`, headers: maxadmin, payload: { siteid: 'BEDFORD', assetnum: 'FEB29', description: 'leap day', installdate: '2024-02-29' } });
+        expect(leap.statusCode).to.equal(201);
+        expect(leap.result.installdate).to.equal('2024-02-29T00:00:00+00:00');
+    });
+
     test('an early year is written with four digits and reads back by its Location, and again after a round trip', async () => {
 
         const created = await t.inject({ method: 'POST', url: `${wos}?properties=targstartdate`, headers: maxadmin, payload: { siteid: 'BEDFORD', description: 'early', targstartdate: '0099-05-01T10:00:00Z' } });

@@ -45,6 +45,20 @@ onEachDatabase(lab, 'transactionid', (t) => {
         expect(await ids('scoped-1')).to.equal(['MAXADMIN mxapiasset scoped-1', 'MAXADMIN mxapiwodetail scoped-1', 'WILSON mxapiwodetail scoped-1']);
     });
 
+    test('an id longer than 200 characters, or holding # (a bulk item\'s mark), is refused before anything runs', async () => {
+
+        const before = await count('workorder');
+        for (const id of ['x'.repeat(201), 'T9#1', 'tab\tid']) {
+            const res = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, transactionid: id }, payload: { siteid: 'BEDFORD', description: 'refused id' } });
+            expect(res.statusCode, id).to.equal(400);
+            expect(res.result.Error.message).to.contain('transactionid');
+        }
+
+        expect(await count('workorder')).to.equal(before);
+        const longest = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, transactionid: 'y'.repeat(200) }, payload: { siteid: 'BEDFORD', description: 'longest id' } });
+        expect(longest.statusCode).to.equal(201);
+    });
+
     test('an all-or-nothing bulk records its id with its items: one that fails leaves no id, and its retry is written', async () => {
 
         const headers = { ...wilson, 'x-method-override': 'BULK', allornothing: '1', transactionid: 'aon-retry-1' };

@@ -54,7 +54,11 @@ const caches = new WeakMap<object, Map<string, unknown>>();
 
 export const sqlCacheSize = 500;
 
-export const compiledOnce = <T>(owner: object, key: string, compile: () => T): T => {
+// A shape whose key or SQL is longer than this is compiled for its request and not kept: 500 shapes of a few
+// kilobytes each are what the cache is for, and a client sending huge queries must not fill memory with them.
+export const largestKept = 16_384;
+
+export const compiledOnce = <T>(owner: object, key: string, compile: () => T, sizeOf: (value: T) => number = () => 0): T => {
 
     let cache = caches.get(owner);
     if (!cache) {
@@ -62,7 +66,13 @@ export const compiledOnce = <T>(owner: object, key: string, compile: () => T): T
         caches.set(owner, cache);
     }
 
-    return (cache.get(key) as T | undefined) ?? remember<string, T>(cache as Map<string, T>, key, compile(), sqlCacheSize);
+    const kept = cache.get(key) as T | undefined;
+    if (kept) {
+        return kept;
+    }
+
+    const compiled = compile();
+    return key.length + sizeOf(compiled) > largestKept ? compiled : remember<string, T>(cache as Map<string, T>, key, compiled, sqlCacheSize);
 };
 
 // How many shapes a server keeps (for tests).

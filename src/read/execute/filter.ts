@@ -11,7 +11,7 @@ import { checkText } from '../parse/lexer';
 import { parseSearchTerms } from '../parse/search';
 import { parseTimelineAttribute, parseTimelineRange } from '../parse/timeline';
 import { parseWhere, withOperatorMode } from '../parse/where';
-import { checkWhereCost, costLimits } from '../plan/cost';
+import { beyond, checkWhereCost, costLimits } from '../plan/cost';
 import { applyWhere, type WhereScope } from '../compile/compile-where';
 import { slot } from '../compile/compiled-sql';
 import { foldedColumn } from '../compile/sql-types';
@@ -60,7 +60,7 @@ export const searchable = (root: BusinessObject, names: string | undefined, para
         return root.columns.filter((attr) => attr.search && !attr.secret);
     }
 
-    return names.split(',').map((name) => {
+    const attributes = names.split(',').map((name) => {
 
         const attr = root.attributes.get(name.trim().toLowerCase());
         if (!attr?.persistent || attr.secret || !['string', 'text'].includes(typeTable[attr.type].family)) {
@@ -69,6 +69,14 @@ export const searchable = (root: BusinessObject, names: string | undefined, para
 
         return attr;
     });
+
+    // A name twice would only search the same column again: refused, as every repeated name is.
+    const twice = attributes.find((attr, i) => attributes.indexOf(attr) !== i);
+    if (twice) {
+        throw new QueryError(parameter, 1, `${twice.name} is named twice`);
+    }
+
+    return attributes;
 };
 
 // oslc.searchTerms: any word in any of the attributes (LIKE, case-insensitive); a quoted phrase matches whole.
@@ -82,6 +90,12 @@ const searchTerms = (req: ResourceRequest, object: BusinessObject, query: Knex.Q
     const attributes = searchable(object, req.read.searchAttributes, 'searchAttributes');
     if (!attributes.length) {
         throw new QueryError('oslc.searchTerms', 1, `${object.name} declares no search attributes; send searchAttributes`);
+    }
+
+    // Each word is a condition on each attribute: the search is held to the where's limit on conditions.
+    const limits = costLimits(req.osprey.options);
+    if (terms.length * attributes.length > limits.whereTerms) {
+        throw new QueryError('oslc.searchTerms', 1, `${terms.length} words in ${attributes.length} attributes are ${terms.length * attributes.length} conditions; ${beyond(limits, 'whereTerms')}`);
     }
 
     query.where((builder) => {

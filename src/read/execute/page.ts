@@ -97,7 +97,7 @@ export const preparePage = (req: ResourceRequest, query: PageQuery, url: URL): P
     // A cursor's values decide the SQL (a null is `is null`), so a stable page after the first is never kept.
     const key = query.shape === undefined || cursor ? undefined : JSON.stringify([query.shape, read.orderBy ?? query.defaultOrder, pageSize, counting, countOnly]);
     const compile = () => compilePage(req, query, pageSize, counting, countOnly, cursor);
-    const compiled = key === undefined ? compile() : compiledOnce(osprey, key, compile);
+    const compiled = key === undefined ? compile() : compiledOnce(osprey, key, compile, (made) => (made.page?.sql.length ?? 0) + (made.count?.sql.length ?? 0));
     const href = (base: string, n: number, stableId?: string) => {
 
         url.searchParams.set('pageno', String(n));

@@ -64,8 +64,15 @@ export const recordTransactionId = async (db: Db, key: TransactionKey, now: numb
     try {
         await db.query(table).insert({ id: key.id, userid: key.userid, objectstructure: key.structure, created: now });
     }
-    catch {
-        throw duplicate(key.id);
+    catch (error) {
+        // Only the key's own violation (another request recording the id at the same moment) means "done"; any
+        // other failure must not tell a client that a write it never made was made.
+        const { code, message = '' } = (error ?? {}) as { code?: string; message?: string };
+        if (code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(message)) {
+            throw duplicate(key.id);
+        }
+
+        throw error;
     }
 };
 
