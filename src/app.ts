@@ -20,8 +20,7 @@ import { features as firstParty } from './features';
 import { parameterGate } from './http/parameters';
 import { refuseUnservedStructures } from './http/unserved';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
-import { refuseMalformedHost } from './http/hrefs';
-import { securityHeaders } from './http/security-headers';
+import { requestEdge } from './http/hrefs';
 import { loadRegistry } from './load-registry';
 import { loadSecret } from './secret';
 import { purgeWhileRunning } from './housekeeping';
@@ -123,8 +122,7 @@ export const app: Hapi.Plugin<AppOptions> = {
         refuseUnservedStructures(server);
         parameterGate(server, addedBy(new Set(plugins.map(pluginName))));
         server.ext('onPreResponse', errorEdge);
-        securityHeaders(server);
-        refuseMalformedHost(server);
+        requestEdge(server);
         requestLogging(server, log);
 
         // The write engine's housekeeping: an after-commit subscriber that fails is the server's to log (the write it

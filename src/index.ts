@@ -25,6 +25,9 @@ export { homeRoutes, type HomeRoute } from './http/homes';
 export { homeHref } from './http/hrefs';
 // A request header's value by name, the last one of a repeated header.
 export { header } from './http/headers';
+// The content security policy a PDF (or anything the browser's own viewer shows) answers with, instead of the
+// default every answer carries.
+export { pdfContentSecurityPolicy } from './http/security-headers';
 // A flag parameter or header as Osprey reads one: 1/true (or a bare name) on, 0/false off, anything else not a flag.
 export { flag, flagOf } from './http/flags';
 // The object structure a route's {os} parameter names, else Maximo's 404.

@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { readChildren, readCollection, readLookup, readMember } from '../../src';
+import { pdfContentSecurityPolicy, readChildren, readCollection, readLookup, readMember } from '../../src';
 import { resourceRequest } from './request';
 
 
@@ -12,7 +12,9 @@ export const getCollection: Hapi.Lifecycle.Method = async (request, h) => {
     const answer = await readCollection(resourceRequest(request));
     if ('report' in answer) {
         const { stream, type, disposition } = answer.report;
-        return h.response(stream).type(type).header('content-disposition', disposition);
+        // A PDF is shown by the browser's own viewer, which the policy of every other answer may stop.
+        const answerOf = h.response(stream).type(type).header('content-disposition', disposition);
+        return type.startsWith('application/pdf') ? answerOf.header('content-security-policy', pdfContentSecurityPolicy) : answerOf;
     }
 
     return answer.json as Hapi.Lifecycle.ReturnValue;

@@ -76,9 +76,9 @@ const renderFlags = (query: Record<string, unknown>): RenderFlags => ({
 });
 
 // The request's URL as page links carry it on: credentials sent as query parameters never travel on.
-const linkUrl = (request: Hapi.Request): URL => {
+const linkUrl = (href: string): URL => {
 
-    const url = new URL(request.url.href);
+    const url = new URL(href);
     for (const name of ['apikey', '_lid', '_lpwd']) {
         url.searchParams.delete(name);
     }
@@ -91,6 +91,9 @@ export const resourceRequest = (request: Hapi.Request): ResourceRequest => {
     const osprey = request.server.app.osprey;
     const params = request.params as Record<string, string | undefined>;
     const query = request.query as Record<string, unknown>;
+    // Only the text is kept: the value must not hold on to the hapi request.
+    const href = request.url.href;
+    let url: URL | undefined;
     return {
         osprey,
         user: userOf(request),
@@ -101,7 +104,11 @@ export const resourceRequest = (request: Hapi.Request): ResourceRequest => {
         childId: params.childid,
         attribute: params.attr,
         home: homeHref(request, osprey.options.contextRoot),
-        url: linkUrl(request),
+        // Made when first asked for (a page's links): a record read never needs it.
+        get url() {
+
+            return (url ??= linkUrl(href));
+        },
         render: renderFlags(query),
         read: readQuery(query),
         write: writeOptions(request)

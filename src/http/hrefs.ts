@@ -4,6 +4,7 @@ import { maximoError } from '../errors/maximo-error';
 import { flag } from './flags';
 import { header } from './headers';
 import { homeOf } from './homes';
+import { securityHeaders } from './security-headers';
 
 
 // The origin of the request as its Host names it, or undefined when the Host is not a host (and port): a Host
@@ -14,10 +15,13 @@ const hostPattern = /^[a-z0-9.\-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
 // `[1.2.3.4]` pass the pattern but not the URL parser, which hapi runs on it later).
 const wellFormed = (host: string): boolean => hostPattern.test(host) && URL.canParse(`http://${host}`);
 
+// The Host values found well formed so far: a few names serve a server, so most checks are a lookup.
+const goodHosts = new Set<string>();
+
 const hostOrigin = (request: Hapi.Request): string | undefined => {
 
     const host = request.info.host;
-    if (!wellFormed(host)) {
+    if (!goodHosts.has(host) && !wellFormed(host)) {
         return undefined;
     }
 
@@ -80,13 +84,25 @@ export const origin = (request: Hapi.Request): string => {
 export const homeHref = (request: Hapi.Request, contextRoot: string): string => `${origin(request)}/${contextRoot}/${homeOf(request)}`;
 
 // A request whose Host is no host is refused before anything reads its URL (hapi cannot make one of it, and every
-// href and cookie is built from it).
-export const refuseMalformedHost = (server: Hapi.Server): void => {
+// href and cookie is built from it). The same step puts the security headers on every answer. Hosts seen well
+// formed are remembered (goodHosts), so the check costs a Set lookup per request.
+
+export const requestEdge = (server: Hapi.Server): void => {
 
     server.ext('onRequest', (request, h) => {
 
-        if (!wellFormed(request.info.host)) {
-            throw maximoError('badRequest', 'The Host header is not a host name or address with an optional port.');
+        securityHeaders(request);
+        const host = request.info.host;
+        if (!goodHosts.has(host)) {
+            if (!wellFormed(host)) {
+                throw maximoError('badRequest', 'The Host header is not a host name or address with an optional port.');
+            }
+
+            if (goodHosts.size >= 256) {
+                goodHosts.clear();
+            }
+
+            goodHosts.add(host);
         }
 
         return h.continue;
