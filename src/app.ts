@@ -20,7 +20,7 @@ import { features as firstParty } from './features';
 import { parameterGate } from './http/parameters';
 import { refuseUnservedStructures } from './http/unserved';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
-import { requestEdge } from './http/hrefs';
+import { requestEdge } from './http/request-edge';
 import { loadRegistry } from './load-registry';
 import { loadSecret } from './secret';
 import { purgeWhileRunning } from './housekeeping';

@@ -94,7 +94,6 @@ export class Users {
     // throughput, so a successful check is remembered for a minute under a keyed digest of the credentials.
     readonly #verified = new Map<string, { userid: string; expires: number }>();
     readonly #cacheKey = Crypto.randomBytes(32);
-    readonly #checking = new Map<string, Promise<string | undefined>>();
     readonly #profiles: ReadCache<UserProfile | undefined>;
 
     constructor(knex: Knex) {
@@ -123,8 +122,8 @@ export class Users {
     }
 
     // The profile when the password is right; undefined otherwise, with no hint which part was wrong. Concurrent
-    // checks of the same credentials share one (scrypt is the costliest step of a request: a burst of requests
-    // with one password, when the remembered check has just expired, must not run it once each).
+    // checks of the same credentials are one check: the login limits run one flight per credentials
+    // (src/auth/scheme.ts), since scrypt is the costliest step of a request.
     async verify(userid: string, password: string): Promise<UserProfile | undefined> {
 
         const digest = this.#digest(userid, password);
@@ -133,21 +132,8 @@ export class Users {
             return await this.profile(cached.userid);
         }
 
-        const running = this.#checking.get(digest);
-        if (running) {
-            const checked = await running;
-            return checked === undefined ? undefined : await this.profile(checked);
-        }
-
-        const check = this.#check(digest, userid, password);
-        this.#checking.set(digest, check);
-        try {
-            const found = await check;
-            return found === undefined ? undefined : await this.profile(found);
-        }
-        finally {
-            this.#checking.delete(digest);
-        }
+        const found = await this.#check(digest, userid, password);
+        return found === undefined ? undefined : await this.profile(found);
     }
 
     async #check(digest: string, userid: string, password: string): Promise<string | undefined> {

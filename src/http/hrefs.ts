@@ -1,10 +1,8 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { maximoError } from '../errors/maximo-error';
 import { flag } from './flags';
 import { header } from './headers';
 import { homeOf } from './homes';
-import { securityHeaders } from './security-headers';
 
 
 // The origin of the request as its Host names it, or undefined when the Host is not a host (and port): a Host
@@ -18,10 +16,29 @@ const wellFormed = (host: string): boolean => hostPattern.test(host) && URL.canP
 // The Host values found well formed so far: a few names serve a server, so most checks are a lookup.
 const goodHosts = new Set<string>();
 
+// Whether a Host is a host name or address with an optional port, remembered when it is.
+export const wellFormedHost = (host: string): boolean => {
+
+    if (goodHosts.has(host)) {
+        return true;
+    }
+
+    if (!wellFormed(host)) {
+        return false;
+    }
+
+    if (goodHosts.size >= 256) {
+        goodHosts.clear();
+    }
+
+    goodHosts.add(host);
+    return true;
+};
+
 const hostOrigin = (request: Hapi.Request): string | undefined => {
 
     const host = request.info.host;
-    if (!goodHosts.has(host) && !wellFormed(host)) {
+    if (!wellFormedHost(host)) {
         return undefined;
     }
 
@@ -82,29 +99,3 @@ export const origin = (request: Hapi.Request): string => {
 
 // The API home the request came in on, e.g. http://host:8080/maximo/oslc.
 export const homeHref = (request: Hapi.Request, contextRoot: string): string => `${origin(request)}/${contextRoot}/${homeOf(request)}`;
-
-// A request whose Host is no host is refused before anything reads its URL (hapi cannot make one of it, and every
-// href and cookie is built from it). The same step puts the security headers on every answer. Hosts seen well
-// formed are remembered (goodHosts), so the check costs a Set lookup per request.
-
-export const requestEdge = (server: Hapi.Server): void => {
-
-    server.ext('onRequest', (request, h) => {
-
-        securityHeaders(request);
-        const host = request.info.host;
-        if (!goodHosts.has(host)) {
-            if (!wellFormed(host)) {
-                throw maximoError('badRequest', 'The Host header is not a host name or address with an optional port.');
-            }
-
-            if (goodHosts.size >= 256) {
-                goodHosts.clear();
-            }
-
-            goodHosts.add(host);
-        }
-
-        return h.continue;
-    });
-};

@@ -4,7 +4,7 @@ import * as Lab from '@hapi/lab';
 import { ApiKeys } from '../../src/auth/api-keys';
 import { loadRegistry } from '../../src/load-registry';
 import { onEachDatabase } from '../helpers/experiments';
-import { fixtureCopies } from '../helpers/fixtures';
+import { fixtureCopies, ownedNotes } from '../helpers/fixtures';
 import { maxauth } from '../helpers/server';
 
 
@@ -13,21 +13,7 @@ const { experiment, test, before } = lab;
 const { expect } = Code;
 
 // access.owner in any structure: users who are not administrators see, change and create only their records.
-const notes = `name: MXTESTNOTE
-object: NOTE
-uniqueColumn: noteid
-primaryKey: [noteid]
-attributes:
-  noteid: { type: bigint, generated: true }
-  author: { type: upper, length: 30 }
-  body: { type: aln, length: 100 }
-access:
-  read: [EVERYONE]
-  insert: [EVERYONE]
-  update: [EVERYONE]
-  delete: [EVERYONE]
-  owner: author
-`;
+const notes = ownedNotes;
 
 experiment('access.owner in YAML', () => {
 

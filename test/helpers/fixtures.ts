@@ -7,6 +7,24 @@ import type * as Lab from '@hapi/lab';
 import { fixtures } from './server';
 
 
+// A structure under access.owner: users who are not administrators see, change and create only the notes whose
+// author they are (added to a fixture copy as mxtestnote.yaml).
+export const ownedNotes = `name: MXTESTNOTE
+object: NOTE
+uniqueColumn: noteid
+primaryKey: [noteid]
+attributes:
+  noteid: { type: bigint, generated: true }
+  author: { type: upper, length: 30 }
+  body: { type: aln, length: 100 }
+access:
+  read: [EVERYONE]
+  insert: [EVERYONE]
+  update: [EVERYONE]
+  delete: [EVERYONE]
+  owner: author
+`;
+
 export interface FixtureCopy {
     readonly from?: string;                                 // the folder under test/fixtures/structures; valid unless named
     readonly only?: readonly string[];                      // the files of it copied; all unless named

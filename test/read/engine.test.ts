@@ -10,6 +10,7 @@ import type { ReadQuery } from '../../src/read/request';
 import type { ResourceRequest } from '../../src/request';
 import { onEachDatabase } from '../helpers/experiments';
 import { maxauth } from '../helpers/server';
+import { ownedNotes } from '../helpers/fixtures';
 
 
 const lab = exports.lab = Lab.script();
@@ -101,18 +102,7 @@ onEachDatabase(lab, 'the read pipeline without hapi', (t) => {
     });
 });
 
-onEachDatabase(lab, 'SQL kept by shape under an owner rule', { settings: { demo: false, adminUser: 'ADMIN', adminPassword: 'admin-secret-1' }, fixture: { add: { 'mxtestnote.yaml': `name: MXTESTNOTE
-object: NOTE
-uniqueColumn: noteid
-primaryKey: [noteid]
-attributes:
-  noteid: { type: bigint, generated: true }
-  author: { type: upper, length: 30 }
-  body: { type: aln, length: 100 }
-access:
-  read: [EVERYONE]
-  owner: author
-` } } }, (t) => {
+onEachDatabase(lab, 'SQL kept by shape under an owner rule', { settings: { demo: false, adminUser: 'ADMIN', adminPassword: 'admin-secret-1' }, fixture: { add: { 'mxtestnote.yaml': ownedNotes } } }, (t) => {
 
     before(async () => {
 

@@ -28,7 +28,7 @@ export interface CostLimits {
 
 type CostOptions = Pick<OspreyOptions, 'maxSelectDepth' | 'maxRelationHops' | 'maxSelectCollections' | 'maxWhereTerms' | 'maxWhereJoins' | 'maxAnswerRows'>;
 
-export const costLimits = (options: CostOptions): CostLimits => ({
+const limitsOf = (options: CostOptions): CostLimits => ({
     selectDepth: options.maxSelectDepth,
     relationHops: options.maxRelationHops,
     selectCollections: options.maxSelectCollections,
@@ -36,6 +36,20 @@ export const costLimits = (options: CostOptions): CostLimits => ({
     whereJoins: options.maxWhereJoins,
     answerRows: options.maxAnswerRows
 });
+
+// Made once per server's options: every read asks for them, and they never change.
+const made = new WeakMap<CostOptions, CostLimits>();
+
+export const costLimits = (options: CostOptions): CostLimits => {
+
+    let limits = made.get(options);
+    if (!limits) {
+        limits = limitsOf(options);
+        made.set(options, limits);
+    }
+
+    return limits;
+};
 
 // The setting each limit is read from, as errors name it.
 export const limitSettings: Readonly<Record<keyof CostLimits, string>> = {
