@@ -5,6 +5,7 @@ import type { Measurement } from './load';
 import type { machineFacts } from './machine';
 import { root } from './options';
 import type { ProfileSummary } from './profile';
+import { responsivenessTable, type ResponsivenessResult } from './responsiveness';
 
 
 export type TargetName = 'osprey' | 'bare' | 'hapi';
@@ -39,6 +40,8 @@ export interface BenchResults {
     settings: { duration: number; warmup: number; connections: number; bulkRequests: number; serverLog: string; sqliteSynchronous: string };
     authentication: { kind: string; note: string };
     scenarios: ScenarioResult[];
+    /** Health-check latency while one long request runs (responsiveness.ts). */
+    responsiveness?: ResponsivenessResult[];
     goals: Goal[];
     profiles?: Record<string, ProfileSummary>;
 }
@@ -109,6 +112,7 @@ export const markdownTables = (results: BenchResults): string => {
         '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
         ...rows,
         '',
+        ...results.responsiveness?.length ? [responsivenessTable(results.responsiveness), ''] : [],
         ...results.goals.map((goal) => `- ${goal.met === null ? 'n/a' : goal.met ? 'met' : '**not met**'}: ${goal.goal} — ${goal.value}`)
     ].join('\n');
 };

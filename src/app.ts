@@ -8,9 +8,10 @@ import { Members } from './cluster/members';
 import type { OspreyOptions } from './config';
 import { version, type Osprey } from './context';
 import { poolDb } from './db/db';
-import { createKnex, databaseKind, databaseVersion } from './db/knex';
+import { createKnex, createReaderKnex, databaseKind, databaseVersion } from './db/knex';
 import { migrate } from './db/migrate';
 import { changesHeard, notifyChanges } from './db/pg-client';
+import { analyzeAll, optimizeStatistics } from './db/statistics';
 import { createModels } from './db/models';
 import { decorate } from './decorations';
 import { ensureUsers } from './demo/users';
@@ -83,6 +84,10 @@ export const app: Hapi.Plugin<AppOptions> = {
             const fresh = await ensureUsers(users, options);
             if (fresh && options.demo) {
                 await seedDemoData(knex, registry);
+                await analyzeAll(knex);
+            }
+            else {
+                await optimizeStatistics(knex, kind);
             }
 
             dbVersion = await databaseVersion(knex, kind);
@@ -92,13 +97,20 @@ export const app: Hapi.Plugin<AppOptions> = {
             throw err;
         }
 
-        server.ext('onPostStop', () => knex.destroy());
+        const reader = createReaderKnex(options, knex);
+        server.ext('onPostStop', async () => {
+
+            await knex.destroy();
+            if (reader !== knex) {
+                await reader.destroy();
+            }
+        });
         const osprey: Osprey = {
             options,
             secret,
             registry,
             knex,
-            db: poolDb(knex),
+            db: poolDb(reader),
             kind,
             databaseVersion: dbVersion,
             models: createModels(registry, knex),

@@ -21,7 +21,9 @@ export interface Osprey {
     readonly secret: Buffer;
     readonly registry: Registry;
     readonly knex: Knex;
-    /** Statements on the pool (db.ts): made-once SQL straight to the driver, query builders through knex. */
+    /** Reads outside a transaction (db.ts): made-once SQL straight to the driver, query builders through its knex.
+     * On a SQLite file these are read-only connections beside the writer's (knex.ts createReaderKnex): never
+     * write through it. */
     readonly db: Db;
     readonly kind: DatabaseKind;
     readonly databaseVersion: string;

@@ -19,7 +19,8 @@ export const health: Hapi.Plugin<unknown> = {
 
                     const osprey = request.server.app.osprey;
                     try {
-                        await osprey.knex.raw('select 1');
+                        // On the readers' connections, which a long write transaction does not hold (src/db/knex.ts).
+                        await osprey.db.rows('select 1');
                     }
                     catch {
                         return h.response({ status: 'unavailable', database: 'down' }).code(503);

@@ -111,20 +111,45 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
         });
     }
 
-    return Knex({
-        client: cachingSqliteClient(),
-        connection: { filename },
-        useNullAsDefault: true,
-        pool: {
-            afterCreate: (connection: BetterConnection, done: (err: Error | null, connection: unknown) => void) => {
+    return betterSqlite(filename, pragmas, false);
+};
 
-                pragmas.forEach((pragma) => connection.pragma(pragma));
-                // SQLite's own lower() folds ASCII only; case-insensitive LIKE must fold "Ü" as PostgreSQL does.
-                connection.function('lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));
-                done(null, connection);
-            }
+const betterSqlite = (filename: string, pragmas: readonly string[], readonly: boolean): KnexType => Knex({
+    client: cachingSqliteClient(),
+    connection: { filename, options: { readonly } },
+    useNullAsDefault: true,
+    pool: {
+        ...readonly ? { min: 0, max: readers } : {},
+        afterCreate: (connection: BetterConnection, done: (err: Error | null, connection: unknown) => void) => {
+
+            pragmas.forEach((pragma) => connection.pragma(pragma));
+            // SQLite's own lower() folds ASCII only; case-insensitive LIKE must fold "Ü" as PostgreSQL does.
+            connection.function('lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));
+            done(null, connection);
         }
-    });
+    }
+});
+
+// How many read-only connections serve reads beside the one that writes.
+const readers = 2;
+
+// The knex that reads outside transactions run on. better-sqlite3 runs statements on the event loop and knex
+// gives it one connection, so a write transaction that lasts (an all-or-nothing bulk of thousands of items, which
+// gives the loop turns between its items: src/slices.ts) would hold every GET until it commits. In WAL mode
+// read-only connections beside it read the last committed state meanwhile, as another process would. A write on
+// them fails at once (they are read-only), never waiting on the writer's lock. The writer itself stays one
+// connection: SQLite runs one writer at a time, and a second would wait in busy_timeout, asleep on the event loop.
+// An in-memory database is one connection's own, and the sqlite3 driver runs statements on libuv's threads and
+// PostgreSQL on its server: there reads share the writer's knex (its pool).
+export const createReaderKnex = (options: DatabaseOptions, writer: KnexType): KnexType => {
+
+
+    const filename = databaseKind(options.databaseUrl) === 'sqlite' ? sqliteFile(options.databaseUrl) : ':memory:';
+    if (filename === ':memory:' || options.sqliteDriver === 'sqlite3') {
+        return writer;
+    }
+
+    return betterSqlite(filename, ['busy_timeout = 5000'], true);
 };
 
 // Row locks (SELECT … FOR UPDATE) exist on PostgreSQL; SQLite runs one write transaction at a time instead.

@@ -148,7 +148,7 @@ export const readLookup = async (req: ResourceRequest): Promise<Row> => {
     if (lookup.domain) {
         const domain = osprey.registry.domain(lookup.domain)!;
         const plan = domainPlan(req);
-        const rows = () => filtered(req, domainValues, { from: domainValuesQuery(osprey.knex, domain) });
+        const rows = () => filtered(req, domainValues, { from: domainValuesQuery(osprey.db.knex, domain) });
         const shape = filterKey(req, domainValues);
         return await readPage(req, { structure: domainValues, object: domainValues.root, pageSize: domainValues.def.pageSize, rows, shape: shape && JSON.stringify(['domain', lookup.domain, shape]), href, memberBase: href, defaultOrder: '+valueid', plan, render: (page) => renderDomainValues(plan, page) });
     }

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 import type { Knex } from 'knex';
 
@@ -89,6 +90,8 @@ const recordBatches = async function* (req: ResourceRequest, base: string, layou
     const options = { ...serializeOptions(req), answerRows: undefined };
     let after: unknown[] | undefined;
     for (;;) {
+        // A page of records is read, serialized and rendered between two turns of the event loop (src/slices.ts).
+        await nextTurn();
         const query = applyOrder(rows.clone(), kind, 'q0', order);
         const page = await (after ? applyAfter(query, kind, 'q0', order, after) : query).select('q0.*').limit(batchSize) as Row[];
         yield await serializeRows(db, layout.plan, page, page.map((row) => `${base}/${memberId(structure.root, row)}`), options);

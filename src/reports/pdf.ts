@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 
+import { slicer } from '../slices';
 import { columnValue, type ReportColumn } from './columns';
 
 
@@ -146,8 +147,11 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
         y += 16;
         header();
         let shaded = false;
+        // Rendering is the slow part of a large report: it gives the event loop turns as it goes (src/slices.ts).
+        const pause = slicer();
         for await (const records of batches) {
             for (const record of records) {
+                await pause();
                 if (y > last) {
                     footer();
                     doc.addPage();

@@ -10,6 +10,7 @@ import { beforeChange, type WriteOutcome } from './records';
 import { requireRights, rightsOf, unionOf } from './rights';
 import { refuseRecordedTransactionId } from './apply/transaction-ids';
 import { runWrite, transactionKey, writeSettingsOf } from './transaction';
+import { mapInSlices, slicer } from '../slices';
 
 
 // POST {home}/os/{os} + x-method-override: BULK (CONTRACT §4): an array of records, each with its operation.
@@ -79,7 +80,10 @@ const allOrNothing = async (req: ResourceRequest, raws: readonly unknown[], read
         return await runWrite(writeSettingsOf(req), async (scope) => {
 
             const results: BulkResult[] = [];
+            const pause = slicer();
             for (const [index, read] of reads.entries()) {
+                // The transaction holds the writer for the whole bulk; reads go on beside it (src/db/knex.ts).
+                await pause();
                 try {
                     const { status, written } = await runItem(req, scope, read);
                     results.push(success(req, status, written, bulkIdOf(raws[index])));
@@ -114,7 +118,8 @@ export const bulkWrite = async (req: ResourceRequest): Promise<BulkResult[]> => 
 
     // The properties header applies to every item that names none of its own.
     const select = writeSelect(req, structure.root);
-    const reads = raws.map((raw) => readItem(req, raw, select));
+    // Thousands of items are read (and validated) in slices of the event loop's time, as they are written.
+    const reads = await mapInSlices(raws, (raw) => readItem(req, raw, select));
     requireRights(req.user, structure, unionOf(reads.flatMap((read) => ('item' in read ? [rightsOf(read.item.kind, read.item.body)] : []))));
     // A structure's beforeChange hook may refuse a bulk (API keys are made one at a time and never edited).
     beforeChange(structure);
@@ -133,7 +138,9 @@ export const bulkWrite = async (req: ResourceRequest): Promise<BulkResult[]> => 
     }
 
     const results: BulkResult[] = [];
+    const pause = slicer();
     for (const [index, read] of reads.entries()) {
+        await pause();
         const each = { ...settings, ctx: { ...settings.ctx, transactionId: id === undefined ? undefined : `${id}#${index + 1}` } };
         try {
             const { status, written } = await runWrite(each, (scope) => runItem(req, scope, read));

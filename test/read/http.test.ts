@@ -135,7 +135,7 @@ onEachDatabase(lab, 'queries and selects through HTTP', (t, database) => {
 
         const select = 'wonum,siteid,asset.description,asset.location.description,rel.ownerperson{displayname},woactivity{taskid},woactivity._dbcount--tasks,wplabor.regularhrs._dbsum--hours,wpmaterial.itemqty._dbmax';
         const statements: string[] = [];
-        const knex = t.server.app.osprey.knex;
+        const knex = t.server.app.osprey.db.knex;           // reads run on the readers' knex (src/db/knex.ts)
         const listen = (query: { sql: string }) => statements.push(query.sql);
         const page = async (size: number) => {
 

@@ -179,7 +179,7 @@ export const filtered = (req: ResourceRequest, structure: Structure, options: Fi
 
     const osprey = req.osprey;
     const object = options.child?.object ?? structure.root;
-    const query = options.from ?? osprey.knex({ q0: object.table });
+    const query = options.from ?? osprey.db.query({ q0: object.table });
     // Relations are the structure's, so only its root follows them; every scope shares the alias counter.
     // Relations follow the user's read rights and owner rules (../plan/reach.ts); the userid is a slot where kept.
     const reach = { user: req.user, ...options.ownerSlot ? { owner: slot('owner') } : {} };

@@ -141,14 +141,14 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
     const gbrange = req.read.gbrange;
     const ranges = gbrange?.trim() ? rangesOf(osprey.kind, keys, gbrange) : new Map<string, Range[]>();
     const alias = ranges.size ? 's' : 'q0';
-    const query = ranges.size ? rangedRows(osprey.knex, filtered(req, structure), ranges) : filtered(req, structure);
+    const query = ranges.size ? rangedRows(osprey.db.knex, filtered(req, structure), ranges) : filtered(req, structure);
     for (const { column, name, attr } of columns) {
         if (column.kind === 'aggregate') {
             (query[column.aggregate] as (spec: Record<string, string>) => unknown)({ [name]: attr ? `${alias}.${attr.name}` : '*' });
         }
         else if (ranges.has(name)) {
             // PostgreSQL has no min() of booleans; false < true as 0 < 1.
-            const least = typeTable[attr!.type].family === 'boolean' ? osprey.knex.raw('min(cast(?? as integer)) as ??', [`s.${name}`, leastColumn(name)]) : osprey.knex.raw('min(??) as ??', [`s.${name}`, leastColumn(name)]);
+            const least = typeTable[attr!.type].family === 'boolean' ? osprey.db.knex.raw('min(cast(?? as integer)) as ??', [`s.${name}`, leastColumn(name)]) : osprey.db.knex.raw('min(??) as ??', [`s.${name}`, leastColumn(name)]);
             query.select(`s.${rangeColumn(name)}`, `s.${valueColumn(name)} as ${name}`, least).groupBy(`s.${rangeColumn(name)}`, `s.${valueColumn(name)}`);
         }
         else {
@@ -157,7 +157,7 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
     }
 
     // The groups are a derived table, so gbfilter is an oslc.where over its outputs (SQL's HAVING).
-    const grouped = osprey.knex.select('*').from(query.as('g'));
+    const grouped = osprey.db.knex.select('*').from(query.as('g'));
     const gbfilter = outputSpelling(req.read.gbfilter);
     if (gbfilter?.trim()) {
         const object = groupObject(structure, columns.map(({ column }) => column), keys);
