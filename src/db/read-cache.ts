@@ -8,12 +8,17 @@ import { changeStamp } from './sqlite-client';
 // that cannot be told (PostgreSQL) every read goes to the database. A value is kept under the stamp taken
 // before it was read: a write that lands while it is being read moves the stamp, so the next read drops it —
 // a cached value is never older than the database it came from.
+//
+// Single flight: while a value is being read, every other request for the same key under the same stamp waits
+// for that read instead of starting its own (issue 19: when a write drops the values, a burst of requests with
+// one API key ran one lookup each). A stamp that moves meanwhile starts new reads, which see the write.
 export class ReadCache<V> {
 
     readonly #knex: Knex;
     readonly #tables: readonly string[];
     readonly #max: number;
     readonly #entries = new Map<string, V>();
+    readonly #loading = new Map<string, Promise<V>>();
     #stamp: string | undefined;
 
     constructor(knex: Knex, tables: readonly string[], max = 10_000) {
@@ -32,13 +37,28 @@ export class ReadCache<V> {
 
         if (stamp !== this.#stamp) {
             this.#entries.clear();
+            this.#loading.clear();
             this.#stamp = stamp;
         }
         else if (this.#entries.has(key)) {
             return this.#entries.get(key)!;
         }
+        else if (this.#loading.has(key)) {
+            return await this.#loading.get(key)!;
+        }
 
-        const value = await load();
+        const loading = load();
+        this.#loading.set(key, loading);
+        let value: V;
+        try {
+            value = await loading;
+        }
+        finally {
+            if (this.#loading.get(key) === loading) {
+                this.#loading.delete(key);
+            }
+        }
+
         if (this.#stamp === stamp) {
             if (this.#entries.size >= this.#max) {
                 this.#entries.clear();

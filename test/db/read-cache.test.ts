@@ -128,6 +128,35 @@ for (const database of testDatabases) {
             });
         });
 
+        test('a burst of reads of one key while it is not cached runs one load; a failed load fails them all, and the next read loads again', async () => {
+
+            await withTable(async (knex) => {
+
+                const cache = new ReadCache<number>(knex, ['item']);
+                const { counter, load } = loader(knex);
+                const burst = await Promise.all(Array.from({ length: 20 }, () => cache.read('a', load)));
+                expect(burst).to.equal(Array.from({ length: 20 }, () => 1));
+                expect(counter.loads).to.equal(1);
+
+                // Another key is a flight of its own.
+                expect(await Promise.all([cache.read('b', load), cache.read('b', load)])).to.equal([1, 1]);
+                expect(counter.loads).to.equal(2);
+
+                await knex('item').update({ qty: 3 });
+                let failures = 0;
+                const failing = () => {
+
+                    ++failures;
+                    return Promise.reject(new Error('database gone'));
+                };
+
+                const results = await Promise.allSettled(Array.from({ length: 5 }, () => cache.read('a', failing)));
+                expect(results.every((result) => result.status === 'rejected')).to.be.true();
+                expect(failures).to.equal(1);
+                expect(await cache.read('a', load)).to.equal(3);
+            });
+        });
+
         test('writes to other tables keep the value; a write to its table or a schema change drops it', async () => {
 
             await withTable(async (knex) => {
