@@ -274,7 +274,8 @@ export const keyValues = (object: BusinessObject, body: unknown): Row | undefine
     for (const name of object.primaryKey) {
         const attr = object.attributes.get(name)!;
         const { error, value } = schemaOf(attr).validate(given.get(name));
-        if (error || value === undefined || value === null) {
+        // PostgreSQL cannot compare text holding NUL: such a key names no record (and a create refuses it).
+        if (error || value === undefined || value === null || (typeof value === 'string' && value.includes('\u0000'))) {
             return undefined;
         }
 
