@@ -51,17 +51,20 @@ const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math
 const round = (value: number) => Math.round(value * 100) / 100;
 
 // One request on a connection of its own, its body read to the end.
-const send = (url: string, long: Long, headers: Record<string, string>, agent: Http.Agent) => new Promise<number>((resolve, reject) => {
+const send = (url: string, long: Long, headers: Record<string, string>, agent: Http.Agent) => {
 
-    const req = Http.request(url + long.path, { method: long.method, headers: { ...headers, ...long.headers }, agent }, (res) => {
+    return new Promise<number>((resolve, reject) => {
 
-        res.on('data', () => undefined);
-        res.on('end', () => resolve(res.statusCode!));
-        res.on('error', reject);
+        const req = Http.request(url + long.path, { method: long.method, headers: { ...headers, ...long.headers }, agent }, (res) => {
+
+            res.on('data', () => undefined);
+            res.on('end', () => resolve(res.statusCode!));
+            res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(long.body);
     });
-    req.on('error', reject);
-    req.end(long.body);
-});
+};
 
 export const measureResponsiveness = async (url: string, headers: Record<string, string>, long: Long): Promise<ResponsivenessResult> => {
 
@@ -98,18 +101,24 @@ export const measureResponsiveness = async (url: string, headers: Record<string,
     }
 };
 
-export const responsivenessGoals = (results: readonly ResponsivenessResult[]): Goal[] => results.map((result) => {
+export const responsivenessGoals = (results: readonly ResponsivenessResult[]): Goal[] => {
 
-    const ok = result.work.status === 200 && result.health.errors === 0;
-    return {
-        goal: `${result.title}: health p99 < 100 ms`,
-        value: `p99 ${result.health.p99} ms, max ${result.health.max} ms over ${result.health.requests} checks; the work answered ${result.work.status} in ${result.work.seconds} s`,
-        met: ok && result.health.p99 < 100
-    };
-});
+    return results.map((result) => {
 
-export const responsivenessTable = (results: readonly ResponsivenessResult[]): string => [
-    '| while | health checks | p50 ms | p99 ms | max ms | the long request |',
-    '|---|--:|--:|--:|--:|--:|',
-    ...results.map((result) => `| ${result.title} | ${result.health.requests} | ${result.health.p50} | ${result.health.p99} | ${result.health.max} | ${result.work.status} in ${result.work.seconds} s |`)
-].join('\n');
+        const ok = result.work.status === 200 && result.health.errors === 0;
+        return {
+            goal: `${result.title}: health p99 < 100 ms`,
+            value: `p99 ${result.health.p99} ms, max ${result.health.max} ms over ${result.health.requests} checks; the work answered ${result.work.status} in ${result.work.seconds} s`,
+            met: ok && result.health.p99 < 100
+        };
+    });
+};
+
+export const responsivenessTable = (results: readonly ResponsivenessResult[]): string => {
+
+    return [
+        '| while | health checks | p50 ms | p99 ms | max ms | the long request |',
+        '|---|--:|--:|--:|--:|--:|',
+        ...results.map((result) => `| ${result.title} | ${result.health.requests} | ${result.health.p50} | ${result.health.p99} | ${result.health.max} | ${result.work.status} in ${result.work.seconds} s |`)
+    ].join('\n');
+};

@@ -305,6 +305,7 @@ const main = async () => {
     if (results.responsiveness?.length) {
         log(`${responsivenessTable(results.responsiveness)}\n`);
     }
+
     Object.entries(run.profiles ?? {}).forEach(([name, summary]) => printProfile(name, summary));
     if (results.goals.length) {
         log(`Goals (issue):\n${goalsTable(results.goals)}\n`);

@@ -114,21 +114,24 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
     return betterSqlite(filename, pragmas, false);
 };
 
-const betterSqlite = (filename: string, pragmas: readonly string[], readonly: boolean): KnexType => Knex({
-    client: cachingSqliteClient(),
-    connection: { filename, options: { readonly } },
-    useNullAsDefault: true,
-    pool: {
-        ...readonly ? { min: 0, max: readers } : {},
-        afterCreate: (connection: BetterConnection, done: (err: Error | null, connection: unknown) => void) => {
+const betterSqlite = (filename: string, pragmas: readonly string[], readonly: boolean): KnexType => {
 
-            pragmas.forEach((pragma) => connection.pragma(pragma));
-            // SQLite's own lower() folds ASCII only; case-insensitive LIKE must fold "Ü" as PostgreSQL does.
-            connection.function('lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));
-            done(null, connection);
+    return Knex({
+        client: cachingSqliteClient(),
+        connection: { filename, options: { readonly } },
+        useNullAsDefault: true,
+        pool: {
+            ...readonly ? { min: 0, max: readers } : {},
+            afterCreate: (connection: BetterConnection, done: (err: Error | null, connection: unknown) => void) => {
+
+                pragmas.forEach((pragma) => connection.pragma(pragma));
+                // SQLite's own lower() folds ASCII only; case-insensitive LIKE must fold "Ü" as PostgreSQL does.
+                connection.function('lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));
+                done(null, connection);
+            }
         }
-    }
-});
+    });
+};
 
 // How many read-only connections serve reads beside the one that writes.
 const readers = 2;
