@@ -22,7 +22,9 @@ export interface TransactionScope {
 // Runs work in one Osprey transaction (src/db/transaction.ts): committed when it resolves, rolled back when it
 // throws. Its models' queries, relations fetched with withGraphFetched included, run on the transaction's
 // connection. Inside it use only its `db` and `models`: on SQLite the pool holds one connection, which the
-// transaction has, so a statement on the pool (`osprey.knex`, `server.models()`) would wait for it to end.
+// transaction has, so a statement on the pool (`osprey.knex`, `server.models()`) would wait for it to end. After
+// it they refuse every statement (src/db/db.ts): their connection is back in the pool, maybe in another
+// request's transaction.
 export const inTransaction = <T>(server: Hapi.Server, work: (scope: TransactionScope) => Promise<T>): Promise<T> => {
 
     const osprey = server.app.osprey;

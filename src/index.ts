@@ -75,7 +75,8 @@ export { modelsOf, relationName, boundModels, type ObjectModel } from './db/mode
 export type { Db, Row } from './db/db';
 // Runs work in one Osprey transaction with the models bound to its connection: `inTransaction(server, async
 // ({ db, models }) => …)`, or `server.inTransaction(work)`. The models' queries (withGraphFetched and
-// $relatedQuery included) see the transaction's rows and are undone with it. Inside, use only its db and models.
+// $relatedQuery included) see the transaction's rows and are undone with it. Inside, use only its db and models;
+// after it ends they refuse every statement (an Error saying the transaction has ended).
 export { inTransaction, type TransactionScope } from './decorations';
 // Runs one write of a record route in one transaction, recording its transactionid header (idempotent retries).
 export { runWrite, writeSettingsFor, type WriteSettings } from './write/transaction';

@@ -161,6 +161,60 @@ for (const database of testDatabases) {
     });
 }
 
+const kept = Path.join(__dirname, 'fixtures', 'plugins', 'kept-transaction');
+
+onEachDatabase(lab, 'a plugin that keeps its transaction\'s db and models past its end', { settings: { plugins: [kept] } }, (t) => {
+
+    // Every statement the driver is given, on any connection, while `during` runs.
+    const statements = async <T>(during: () => Promise<T>) => {
+
+        const client = Object.getPrototypeOf(t.server.app.osprey.knex.client) as { _query: (connection: unknown, obj: { sql: string; bindings?: unknown[] }) => Promise<unknown> };
+        const own = Object.hasOwn(client, '_query');
+        const original = client._query;
+        const seen: string[] = [];
+        client._query = function (connection, obj) {
+
+            seen.push(JSON.stringify([obj.sql, obj.bindings ?? []]));
+            return original.call(this, connection, obj);
+        };
+
+        try {
+            return { result: await during(), seen };
+        }
+        finally {
+            if (own) {
+                client._query = original;
+            }
+            else {
+                delete (client as Partial<typeof client>)._query;
+            }
+        }
+    };
+
+    test('every statement through them fails at once, saying the transaction has ended, and none reaches the database', async () => {
+
+        expect((await t.inject({ method: 'POST', url: '/maximo/kept/open', headers: maxadmin })).statusCode).to.equal(204);
+        const { result: res, seen } = await statements(() => t.inject({ method: 'POST', url: '/maximo/kept/use', headers: maxadmin }));
+        expect(res.statusCode, res.payload).to.equal(200);
+        const { outcomes, seen: marked, sameConnection } = res.result;
+        expect(Object.keys(outcomes)).to.have.length(8);
+        for (const [name, outcome] of Object.entries(outcomes)) {
+            expect(outcome, `${name}: ${JSON.stringify(res.result)}`).to.match(/^Error: The transaction has ended/);
+        }
+
+        // The later request's transaction saw none of the kept writes, nor did anything after it commit them.
+        expect(marked).to.equal(0);
+        expect(await modelsOf(t.server).get('PERSON')!.query().where('personid', 'like', 'KEPT%')).to.equal([]);
+        // Nothing marked KEPT was given to the driver, on the connection the kept transaction had or any other.
+        expect(seen.length).to.be.above(0);
+        expect(seen.filter((statement) => /kept/i.test(statement) && !/like/i.test(statement))).to.equal([]);
+        // On SQLite the pool has one connection: the kept transaction's is the later request's.
+        if (t.options.databaseUrl.startsWith('sqlite:')) {
+            expect(sameConnection).to.be.true();
+        }
+    });
+});
+
 experiment('the first-party plugins declare what they rely on', () => {
 
     test('each needs the osprey app (its state and login strategy): hapi refuses to start without it', async () => {

@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { homeHref, homeRoutes, maximoError, parseSelect, planSelect, structureOf } from '../../src';
+import { homeHref, homeRoutes, maximoError, parseSelect, planSelect, structureOf, userOf } from '../../src';
 import { apiHome, apimetaEntry, errorMessage, license, member, products, structureList, systemInfo, whoami } from './documents';
 import { jsonSchema, mboSchema, selectionSchema, selectSettings } from '../../src';
 import { memberMetric, mmi } from './metrics';
@@ -84,8 +84,12 @@ export const info: Hapi.Plugin<unknown> = {
                             return jsonSchema(structure, osprey.registry.domains(), href);
                         }
 
-                        // oslc.select keeps the part of the structure it names, as a record selected so renders it.
-                        const plan = planSelect(structure.root, parseSelect(select), selectSettings(request.server.app.osprey, structure.root, 'oslc.select'));
+                        // oslc.select keeps the part of the structure it names, as a record selected so renders it,
+                        // and follows relations as the user's record GET would (issue 18): one into a structure
+                        // the user may not read is the same 403 naming it, so a schema describes nothing the
+                        // user could not read.
+                        const reach = { user: userOf(request) };
+                        const plan = planSelect(structure.root, parseSelect(select), selectSettings(request.server.app.osprey, structure.root, 'oslc.select', { reach }));
                         return selectionSchema(structure, structure.root, plan, { domains: osprey.registry.domains(), records: true, rowstamps: true, internalValues: false, collectionRefs: true }, { href });
                     }
                 }

@@ -16,6 +16,7 @@ export type Row = Record<string, unknown>;
 // knex's runner, which cost more CPU than the statements of a point read or a write (README, Performance).
 // Everything else is a knex query builder that runs where the Db runs.
 export interface Db {
+    /** A knex whose statements run where this Db runs: the pool's, or the transaction's connection. */
     readonly knex: Knex;
     readonly kind: DatabaseKind;
     /** A query builder whose statement runs where this Db runs. */
@@ -132,28 +133,77 @@ export const poolDb = (knex: Knex): Db => {
     };
 };
 
-// Statements on one connection (a transaction's).
-export const connectionDb = (knex: Knex, connection: Connection): Db => {
+// A transaction's statements run on its connection until it ends; then the connection is back in the pool, idle
+// or in another request's transaction, and a statement through the transaction's Db, knex or models (a plugin
+// that kept them, README "Data access: the models") fails at once with this error instead of running there.
+export interface TransactionState {
+    ended: boolean;
+}
+
+export const transactionEnded = (): Error => new Error('The transaction has ended: its db and models ran their statements on its connection, which is back in the pool. Run statements inside the transaction\'s work, or outside it on the server\'s models (server.models()).');
+
+// A query builder on the connection, which fails when run after the transaction ended: knex reads a builder's
+// connection (`_connection`, which `.connection()` sets) when it runs it, and copies it into a clone. A clone
+// is fenced too, so a builder made in the transaction and run after it never reaches the connection.
+const fencedBuilder = (builder: Knex.QueryBuilder, connection: Connection, state: TransactionState): Knex.QueryBuilder => {
+
+    const clone = builder.clone;
+    Object.defineProperty(builder, '_connection', {
+        configurable: true,
+        get: () => {
+
+            if (state.ended) {
+                throw transactionEnded();
+            }
+
+            return connection;
+        }
+    });
+    builder.clone = function (this: Knex.QueryBuilder) {
+
+        return fencedBuilder(clone.call(this), connection, state);
+    };
+
+    return builder;
+};
+
+// Statements on one connection (a transaction's), refused once `state` says it ended. Its knex (for plugins'
+// statements, and the models bound to it, models.ts) is made when first asked for: making one costs more than
+// a write's statements, and Osprey's own writes use `query` and `rows`.
+export const connectionDb = (knex: Knex, connection: Connection, state: TransactionState = { ended: false }): Db => {
 
     const client = clientOf(knex);
     const kind = kindOf(knex);
+    let bound: Knex | undefined;
     return {
-        knex,
+        get knex() {
+
+            bound ??= connectionKnex(knex, connection, state);
+            return bound;
+        },
         kind,
         connection,
-        query: (table) => knex(table).connection(connection),
-        rows: (sql, bindings, options) => runRows(client, kind, connection, sql, bindings, options)
+        query: (table) => {
+
+            if (state.ended) {
+                throw transactionEnded();
+            }
+
+            return fencedBuilder(knex(table), connection, state);
+        },
+        rows: (sql, bindings, options) => (state.ended ? Promise.reject(transactionEnded()) : runRows(client, kind, connection, sql, bindings, options))
     };
 };
 
 // A knex instance of its own whose every statement runs on one connection, as knex's own transactions are made:
-// a copy of the client (withUserParams) that hands out that connection and never gives it back to the pool.
-// Objection binds models to it (models.ts), so that their queries, relation queries included, run there.
-export const connectionKnex = (knex: Knex, connection: Connection): Knex => {
+// a copy of the client (withUserParams) that hands out that connection and never gives it back to the pool, and
+// refuses once the transaction ended. Objection binds models to it (models.ts), so that their queries, relation
+// queries included, run there.
+const connectionKnex = (knex: Knex, connection: Connection, state: TransactionState): Knex => {
 
     const bound = knex.withUserParams({ ...knex.userParams });
     Object.assign(bound.client, {
-        acquireConnection: () => Promise.resolve(connection),
+        acquireConnection: () => (state.ended ? Promise.reject(transactionEnded()) : Promise.resolve(connection)),
         releaseConnection: () => Promise.resolve()
     });
     return bound;

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { Model, type RelationMapping, type RelationMappings } from 'objection';
 
 import type { BusinessObject, Registry } from '../structures/registry';
-import { connectionKnex, type Db } from './db';
+import type { Db } from './db';
 
 
 export type ObjectModel = typeof Model & { readonly businessObject: BusinessObject };
@@ -96,8 +96,8 @@ export const boundModels = (models: ReadonlyMap<string, ObjectModel>, db: Db): R
 
     let map = bound.get(db);
     if (!map) {
-        const knex = connectionKnex(db.knex, db.connection);
-        map = new Map([...models].map(([name, model]) => [name, model.bindKnex(knex) as unknown as ObjectModel]));
+        // The Db's knex runs on its connection, and refuses once its transaction ended (db.ts).
+        map = new Map([...models].map(([name, model]) => [name, model.bindKnex(db.knex) as unknown as ObjectModel]));
         bound.set(db, map);
     }
 

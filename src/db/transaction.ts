@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-import { clientOf, connectionDb, type Db } from './db';
+import { clientOf, connectionDb, type Db, type TransactionState } from './db';
 
 
 // One database transaction on a connection of the pool, its statements sent straight to the driver (db.ts).
@@ -14,7 +14,8 @@ export const transaction = async <T>(knex: Knex, work: (db: Db) => Promise<T>): 
 
     const client = clientOf(knex);
     const connection = await client.acquireConnection();
-    const db = connectionDb(knex, connection);
+    const state: TransactionState = { ended: false };
+    const db = connectionDb(knex, connection, state);
     const control = (sql: string) => client._query(connection, { sql, bindings: [] });
     try {
         await control(begin[db.kind]);
@@ -28,6 +29,8 @@ export const transaction = async <T>(knex: Knex, work: (db: Db) => Promise<T>): 
         throw error;
     }
     finally {
+        // Before the connection goes back to the pool: what the work kept of the Db refuses from now on (db.ts).
+        state.ended = true;
         await client.releaseConnection(connection);
     }
 };

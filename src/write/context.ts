@@ -10,6 +10,8 @@ import type { WriteOptions } from './request';
 // Everything one write request carries through the write engine.
 export interface WriteContext {
     readonly registry: Registry;
+    /** Who writes: the rows of other structures a write reads (its lookups) are those this user may read. */
+    readonly user: UserProfile;
     readonly userid: string;
     readonly now: Date;
     /** `batcherror: 1`: report every attribute error of the record, not only the first. */
@@ -35,6 +37,7 @@ export const writeContextFor = (registry: Registry, user: UserProfile, options: 
 
     return {
         registry,
+        user,
         userid: user.userid,
         now: new Date(),
         batchErrors: options.batchErrors,

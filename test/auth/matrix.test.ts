@@ -253,7 +253,12 @@ onEachDatabase(lab, 'the authorization matrix', { settings: { demo: false, admin
             `${people}?oslc.where=${encodeURIComponent('payroll.salary>0')}&distinct=personid`,
             `${people}?action=genreport&reportname=pay.rptdesign&reportformat=json`,
             `${records.MXAUTHPERSON.WILSON.path}?oslc.select=payroll{salary}`,
-            `${records.MXAUTHPERSON.WILSON.path}/getlist~supervisor?oslc.where=${encodeURIComponent('payroll.salary>0')}`
+            `${records.MXAUTHPERSON.WILSON.path}/getlist~supervisor?oslc.where=${encodeURIComponent('payroll.salary>0')}`,
+            // The schema of a selection describes what a record so selected holds: refused as the record GET is.
+            `${home}/jsonschemas/mxauthperson?oslc.select=personid,payroll.salary`,
+            `${home}/jsonschemas/mxauthperson?oslc.select=personid,payroll{*}`,
+            `${home}/jsonschemas/mxauthperson?oslc.select=personid,payroll.salary._dbsum`,
+            `${home}/jsonschemas/mxauthperson?oslc.select=personid,rel.payroll._dbcount`
         ];
         for (const url of probes) {
             for (const who of [wilsonUser, wilsonKey]) {
@@ -291,6 +296,11 @@ onEachDatabase(lab, 'the authorization matrix', { settings: { demo: false, admin
             const exists = (await get(who, `${people}?count=1&oslc.where=${encodeURIComponent('personid="MAXADMIN" and apikeys{userid="MAXADMIN"}')}`)).result;
             expect(exists.totalCount).to.equal(who.profile!.isAdmin ? 1 : 0);
 
+            // The schema of such a selection describes the relation, which every reader may follow.
+            const schema = await get(who, `${home}/jsonschemas/mxauthperson?oslc.select=personid,apikeys{userid}`);
+            expect(schema.status).to.equal(200);
+            expect(Object.keys(schema.result.properties.apikeys.items.properties)).to.include('userid');
+
             const member = (await get(who, `${records.MXAUTHPERSON.MAXADMIN.path}?oslc.select=personid,apikeys{apikeytokenid}`)).result;
             expect((member.apikeys ?? []).length > 0).to.equal(own('MAXADMIN'));
 
@@ -303,6 +313,7 @@ onEachDatabase(lab, 'the authorization matrix', { settings: { demo: false, admin
         // Secrets stay out of reach through a relation, for everyone.
         expect((await get(maxadminUser, `${people}?oslc.select=apikeys{apikey}`)).status).to.equal(400);
         expect((await get(maxadminUser, `${people}?oslc.where=${encodeURIComponent('apikeys.apikey="x"')}`)).status).to.equal(400);
+        expect((await get(maxadminUser, `${home}/jsonschemas/mxauthperson?oslc.select=apikeys{apikey}`)).status).to.equal(400);
     });
 
     test('an API key reads its user\'s key rows but not their values, and mints or revokes none', async () => {

@@ -33,7 +33,7 @@ export interface WhereScope {
     readonly alias: string;
     readonly aliases: { next: number };
     /** Who reads: a relation is followed with their read right and owner rule on its target (../plan/reach.ts);
-     * undefined only for the server's own checks (a written value's lookup). */
+     * undefined only where no rows are read for a user (a gbfilter, over rows already filtered; the server's own plans). */
     readonly reach: Reach | undefined;
 }
 

@@ -14,7 +14,7 @@ import type { Registry, Structure } from '../../structures/registry';
 // and the related-row fetch of the answer (../serialize/serialize.ts) apply.
 
 /** Who reads, for the relations a read follows; absent only for the server's own plans (report layouts checked
- * at start, schemas), which read no rows for a user. */
+ * at start), which read no rows for a user. A schema of a selection (jsonschemas) is planned with the user's. */
 export interface Reach {
     readonly user: UserProfile;
     /** The value the owner filter compares with: the userid, or a slot standing for it in SQL kept by shape. */
