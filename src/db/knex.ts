@@ -147,12 +147,11 @@ const readers = 2;
 export const createReaderKnex = (options: DatabaseOptions, writer: KnexType): KnexType => {
 
 
-    const filename = databaseKind(options.databaseUrl) === 'sqlite' ? sqliteFile(options.databaseUrl) : ':memory:';
-    if (filename === ':memory:' || options.sqliteDriver === 'sqlite3') {
+    if (databaseKind(options.databaseUrl) !== 'sqlite' || options.sqliteDriver === 'sqlite3' || sqliteFile(options.databaseUrl) === ':memory:') {
         return writer;
     }
 
-    return betterSqlite(filename, ['busy_timeout = 5000'], true);
+    return betterSqlite(sqliteFile(options.databaseUrl), ['busy_timeout = 5000'], true);
 };
 
 // Row locks (SELECT … FOR UPDATE) exist on PostgreSQL; SQLite runs one write transaction at a time instead.

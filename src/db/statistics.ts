@@ -15,8 +15,9 @@ export const analyzeAll = async (knex: Knex): Promise<void> => {
     await knex.raw('analyze');
 };
 
-// At start and then now and again: SQLite's own judgement of which statistics are missing or stale
-// (PRAGMA optimize, cheap when nothing changed). PostgreSQL's autovacuum keeps its statistics by itself.
+// At start (a database the server did not just seed): SQLite's own judgement of which statistics are missing or
+// stale (PRAGMA optimize, cheap when nothing changed). PostgreSQL's autovacuum keeps its statistics by itself.
+// Running it periodically and after large bulks is left to issue 19.
 export const optimizeStatistics = async (knex: Knex, kind: DatabaseKind): Promise<void> => {
 
     if (kind === 'sqlite') {
