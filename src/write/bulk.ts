@@ -120,7 +120,7 @@ export const bulkWrite = async (req: ResourceRequest): Promise<BulkResult[]> => 
     const select = writeSelect(req, structure.root);
     // Thousands of items are read (and validated) in slices of the event loop's time, as they are written.
     const reads = await mapInSlices(raws, (raw) => readItem(req, raw, select));
-    requireRights(req.user, structure, unionOf(reads.flatMap((read) => ('item' in read ? [rightsOf(read.item.kind, read.item.body)] : []))));
+    requireRights(req, req.osprey.registry, structure, unionOf(reads.flatMap((read) => ('item' in read ? [rightsOf(read.item.kind, read.item.body)] : []))));
     // A structure's beforeChange hook may refuse a bulk (API keys are made one at a time and never edited).
     beforeChange(structure);
     if (write.allOrNothing) {

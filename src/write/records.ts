@@ -59,7 +59,7 @@ const idOf = (req: ResourceRequest): string => {
 export const createRecord = async (req: ResourceRequest): Promise<WriteOutcome> => {
 
     const { structure } = req;
-    requireRights(req.user, structure, rightsOf('create'));
+    requireRights(req, req.osprey.registry, structure, rightsOf('create'));
     requireCredentials(req, structure, 'created');
     const select = writeSelect(req, structure.root);
     const body = recordBody(req.write.body);
@@ -81,7 +81,7 @@ export const updateRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
 
     const { structure, write } = req;
     const id = idOf(req);
-    requireRights(req.user, structure, rightsOf(write.merge ? 'merge' : 'update', write.body));
+    requireRights(req, req.osprey.registry, structure, rightsOf(write.merge ? 'merge' : 'update', write.body));
     beforeChange(structure);
     const select = writeSelect(req, structure.root);
     const body = recordBody(write.body);
@@ -92,7 +92,7 @@ export const updateRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
 export const syncRecord = async (req: ResourceRequest): Promise<WriteOutcome> => {
 
     const { structure, write } = req;
-    requireRights(req.user, structure, rightsOf('sync', write.body));
+    requireRights(req, req.osprey.registry, structure, rightsOf('sync', write.body));
     beforeChange(structure);
     const select = writeSelect(req, structure.root);
     const body = recordBody(write.body);
@@ -105,7 +105,6 @@ export const removeRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
 
     const { structure } = req;
     const id = idOf(req);
-    requireRights(req.user, structure, rightsOf('delete'));
-    requireCredentials(req, structure, 'deleted');
+    requireRights(req, req.osprey.registry, structure, rightsOf('delete'));
     return outcomeOf(req, await runWrite(writeSettingsOf(req), (scope) => deleteIn(req, scope, id)));
 };

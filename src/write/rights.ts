@@ -1,6 +1,6 @@
-import { requireRight, type Right } from '../auth/access';
+import { requireCredentials, requireRight, type Right } from '../auth/access';
 import type { UserProfile } from '../auth/users';
-import type { Structure } from '../structures/registry';
+import type { Registry, Structure } from '../structures/registry';
 
 
 // The rights a write needs, worked out from what it asks before anything runs, and checked once, before its
@@ -42,9 +42,43 @@ export const unionOf = (rights: Iterable<readonly Right[]>): Right[] => {
     return (['insert', 'update', 'delete'] as const).filter((right) => all.has(right));
 };
 
-export const requireRights = (user: UserProfile, structure: Structure, rights: readonly Right[]): void => {
+/** Who writes, as the rights read it: the user, and whether they signed in with an API key. */
+export interface Writer {
+    readonly user: UserProfile;
+    readonly apiKey?: boolean;
+}
+
+// The structures a delete of a `structure` record deletes records of: its own, and those its relations with
+// `onDelete: cascade` reach, followed on (src/write/apply/delete.ts). Worked out from the YAML alone, so the
+// rights of all of them are checked before the transaction and whatever rows exist: a delete refused for a
+// related structure's right is refused whether or not it has rows, and so tells nothing of them.
+export const cascadeOf = (registry: Registry, structure: Structure): Structure[] => {
+
+    const reached = new Map<string, Structure>([[structure.id, structure]]);
+    const follow = (from: Structure) => {
+
+        for (const relation of Object.values(from.def.relations)) {
+            const target = registry.get(relation.structure);
+            if (relation.onDelete === 'cascade' && target && !reached.has(target.id)) {
+                reached.set(target.id, target);
+                follow(target);
+            }
+        }
+    };
+
+    follow(structure);
+    return [...reached.values()];
+};
+
+// A delete needs the delete right (and, for API keys, a credential login) on every structure it deletes records of.
+export const requireRights = (writer: Writer, registry: Registry, structure: Structure, rights: readonly Right[]): void => {
 
     for (const right of rights) {
-        requireRight(user, structure, right);
+        for (const each of right === 'delete' ? cascadeOf(registry, structure) : [structure]) {
+            requireRight(writer.user, each, right);
+            if (right === 'delete') {
+                requireCredentials({ apiKey: writer.apiKey, user: writer.user }, each, 'deleted');
+            }
+        }
     }
 };

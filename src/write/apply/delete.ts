@@ -1,3 +1,4 @@
+import { isAllowed, ownerRule } from '../../auth/access';
 import { maximoError } from '../../errors/maximo-error';
 import type { Structure } from '../../structures/registry';
 import type { WriteScope } from '../context';
@@ -8,9 +9,16 @@ import type { Row } from '../../read/execute/find';
 // Deleting a record also deletes its child rows. Records related to it through the structure's relations
 // follow `onDelete`: `restrict` (the default for to-many relations) refuses while any exist, `cascade` deletes
 // them as records of their own structure, `ignore` (the default for to-one) leaves them.
+//
+// Related records are other structures' rows, reached with the writer's rights (issue 18). The delete right on
+// every structure a cascade reaches was checked before the transaction (../rights.ts cascadeOf); here the owner
+// rule: a cascade that would delete another user's record refuses the delete, as deleting that record would. A
+// restriction holds whoever reads: it refuses while any record refers, but counts the records only when the
+// writer may read them all, so a refusal tells no more than that one refers.
 export const deleteRecord = async (scope: WriteScope, row: Row, depth = 0): Promise<void> => {
 
     const { structure, db } = scope;
+    const { user } = scope.ctx;
     if (depth > 8) {
         throw maximoError('badRequest', `Deleting ${structure.name} cascades more than 8 levels deep; delete the related records first.`);
     }
@@ -32,8 +40,15 @@ export const deleteRecord = async (scope: WriteScope, row: Row, depth = 0): Prom
             continue;
         }
 
+        const owner = ownerRule(user, target);
+        const others = owner ? related.filter((other) => other[owner.attribute] !== owner.userid).length : 0;
         if (onDelete === 'restrict') {
-            throw maximoError('badRequest', `The ${structure.root.name} record cannot be deleted: ${related.length} ${target.name} record(s) refer to it through the relation ${name}.`);
+            const counted = isAllowed(user, target, 'read') && !others ? `${related.length} ${target.name} record(s) refer` : `${target.name} records refer`;
+            throw maximoError('badRequest', `The ${structure.root.name} record cannot be deleted: ${counted} to it through the relation ${name}.`);
+        }
+
+        if (others) {
+            throw maximoError('forbidden', `User ${user.userid} cannot delete this ${structure.root.name} record: its relation ${name} deletes ${target.name} records with it (onDelete: cascade), and records of ${target.name} that belong to other users (access.owner: ${owner!.attribute.toUpperCase()}) refer to it.`);
         }
 
         for (const other of related) {
