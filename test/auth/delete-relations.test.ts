@@ -112,10 +112,10 @@ onEachDatabase(lab, 'a delete cascades only into records the writer may delete',
         const earlier = await tables(t);
         const asWilson = await send('DELETE', person.NOTED!, wilson);
         expect(asWilson.statusCode).to.equal(400);
-        expect(asWilson.result.Error.message).to.endWith('The AUTHPERSON record cannot be deleted: MXAUTHNOTE records refer to it through the relation notes.');
+        expect(String(asWilson.result.Error.message)).to.endWith('The AUTHPERSON record cannot be deleted: MXAUTHNOTE records refer to it through the relation notes.');
         const asAdmin = await send('DELETE', person.NOTED!, maxadmin);
         expect(asAdmin.statusCode).to.equal(400);
-        expect(asAdmin.result.Error.message).to.endWith('The AUTHPERSON record cannot be deleted: 1 MXAUTHNOTE record(s) refer to it through the relation notes.');
+        expect(String(asAdmin.result.Error.message)).to.endWith('The AUTHPERSON record cannot be deleted: 1 MXAUTHNOTE record(s) refer to it through the relation notes.');
         expect(await tables(t)).to.equal(earlier);
     });
 
@@ -155,7 +155,7 @@ onEachDatabase(lab, 'a delete cascades only into structures the writer may delet
         for (const path of [person.PAID!, person.UNPAID!]) {
             const res = await send('DELETE', path, wilson);
             expect(res.statusCode).to.equal(403);
-            expect(res.result.Error.message).to.endWith('User WILSON is not authorized to delete MXAUTHPAYROLL records.');
+            expect(String(res.result.Error.message)).to.endWith('User WILSON is not authorized to delete MXAUTHPAYROLL records.');
         }
 
         expect(await tables(t)).to.equal(earlier);
