@@ -112,6 +112,7 @@ export const app: Hapi.Plugin<AppOptions> = {
             knex,
             db: poolDb(reader),
             kind,
+            deadlines: kind === 'sqlite' && options.sqliteDriver !== 'sqlite3' && options.statementTimeoutMs > 0,
             databaseVersion: dbVersion,
             models: createModels(registry, knex),
             users,

@@ -85,7 +85,7 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     maxWhereTerms: Joi.number().integer().min(1).default(100).description('OSPREY_MAX_WHERE_TERMS: conditions in one oslc.where'),
     maxWhereJoins: Joi.number().integer().min(1).default(32).description('OSPREY_MAX_WHERE_JOINS: relationships and child objects (EXISTS subqueries) one oslc.where follows in all'),
     maxAnswerRows: Joi.number().integer().min(1).default(10000).description('OSPREY_MAX_ANSWER_ROWS: rows one answer renders, its records and their child and related rows'),
-    statementTimeoutMs: Joi.number().integer().min(0).default(30000).description('OSPREY_STATEMENT_TIMEOUT_MS: PostgreSQL cancels a read statement that runs longer (0: never); SQLite cannot interrupt one'),
+    statementTimeoutMs: Joi.number().integer().min(0).default(30000).description('OSPREY_STATEMENT_TIMEOUT_MS: a read statement that runs longer is cancelled (0: never); on SQLite where its cost grows past a scan (relation terms, case-insensitive matching)'),
     sqliteDriver: Joi.string().valid('better-sqlite3', 'sqlite3').default('better-sqlite3').description('OSPREY_SQLITE_DRIVER: better-sqlite3 (fast, default) or sqlite3'),
     sqliteSynchronous: Joi.string().uppercase().valid('OFF', 'NORMAL', 'FULL', 'EXTRA').default('NORMAL').description('OSPREY_SQLITE_SYNCHRONOUS: SQLite durability; NORMAL survives a process crash, FULL also a power loss'),
     adminUser: Joi.string().pattern(/^[A-Za-z0-9_.@-]+$/).max(30).description('OSPREY_ADMIN_USER: an administrator created at start when missing'),

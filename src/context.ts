@@ -26,6 +26,9 @@ export interface Osprey {
      * write through it. */
     readonly db: Db;
     readonly kind: DatabaseKind;
+    /** Reads test the statement timeout's deadline from inside their statements (SQLite through better-sqlite3:
+     * src/db/sqlite-deadline.ts); PostgreSQL cancels them itself. */
+    readonly deadlines: boolean;
     readonly databaseVersion: string;
     /** An Objection model per business object, with its children and relations (src/db/models.ts): raw data access. */
     readonly models: ReadonlyMap<string, ObjectModel>;

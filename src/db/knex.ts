@@ -5,6 +5,7 @@ import Knex, { type Knex as KnexType } from 'knex';
 
 import { notifyingPgClient } from './pg-client';
 import { cachingSqliteClient } from './sqlite-client';
+import { deadlineFunction, tick } from './sqlite-deadline';
 
 
 export type DatabaseKind = 'sqlite' | 'postgresql';
@@ -14,7 +15,8 @@ export interface DatabaseOptions {
     sqliteDriver?: 'better-sqlite3' | 'sqlite3';
     sqliteSynchronous?: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
     poolMax?: number;
-    /** PostgreSQL: statements outside a write transaction are cancelled after this long (0 or none: never). */
+    /** Statements outside a write transaction are cancelled after this long (0 or none: never): by PostgreSQL,
+     * and on SQLite through better-sqlite3 where a read's cost can grow past a scan (sqlite-deadline.ts). */
     statementTimeoutMs?: number;
 }
 
@@ -69,7 +71,7 @@ export const pgTypes = {
 
 interface BetterConnection {
     pragma: (sql: string) => void;
-    function: (name: string, options: { deterministic: boolean }, fn: (value: unknown) => unknown) => void;
+    function: (name: string, options: { deterministic: boolean }, fn: (value?: unknown) => unknown) => void;
 }
 
 export const createKnex = (options: DatabaseOptions): KnexType => {
@@ -78,9 +80,7 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
         // Every connection starts with the statement timeout (a startup parameter, no statement of its own), so a
         // read that runs too long is cancelled by the server (57014, answered 503: src/errors/edge.ts). Every
         // transaction (writes, the migration, the demo seed) lifts it for itself (pg-client.ts).
-        // SQLite has no such limit: better-sqlite3 runs a statement to its end on the event loop and offers no
-        // interrupt or progress handler to JavaScript, so there only the cost limits checked before a read runs
-        // (src/read/plan/cost.ts) bound it.
+        // On SQLite, better-sqlite3's statements check the same limit themselves (sqlite-deadline.ts).
         const timeout = options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {};
         return Knex({
             client: notifyingPgClient(),
@@ -111,13 +111,13 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
         });
     }
 
-    return betterSqlite(filename, pragmas, false);
+    return betterSqlite(filename, pragmas, false, options.statementTimeoutMs ?? 0);
 };
 
-const betterSqlite = (filename: string, pragmas: readonly string[], readonly: boolean): KnexType => {
+const betterSqlite = (filename: string, pragmas: readonly string[], readonly: boolean, timeoutMs: number): KnexType => {
 
     return Knex({
-        client: cachingSqliteClient(),
+        client: cachingSqliteClient(timeoutMs),
         connection: { filename, options: { readonly } },
         useNullAsDefault: true,
         pool: {
@@ -126,7 +126,9 @@ const betterSqlite = (filename: string, pragmas: readonly string[], readonly: bo
 
                 pragmas.forEach((pragma) => connection.pragma(pragma));
                 // SQLite's own lower() folds ASCII only; case-insensitive LIKE must fold "Ü" as PostgreSQL does.
-                connection.function('lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));
+                // It is called per row and term of a case-insensitive match, so it also keeps the statement's deadline.
+                connection.function('lower', { deterministic: true }, (value: unknown) => (tick(), value === null ? null : String(value).toLowerCase()));
+                connection.function(deadlineFunction, { deterministic: false }, tick);
                 done(null, connection);
             }
         }
@@ -151,7 +153,7 @@ export const createReaderKnex = (options: DatabaseOptions, writer: KnexType): Kn
         return writer;
     }
 
-    return betterSqlite(sqliteFile(options.databaseUrl), ['busy_timeout = 5000'], true);
+    return betterSqlite(sqliteFile(options.databaseUrl), ['busy_timeout = 5000'], true, options.statementTimeoutMs ?? 0);
 };
 
 // Row locks (SELECT … FOR UPDATE) exist on PostgreSQL; SQLite runs one write transaction at a time instead.

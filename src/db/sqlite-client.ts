@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import { withDeadline } from './sqlite-deadline';
 import { transactionControl, writtenTable, WriteCounts } from './write-counts';
 
 
@@ -18,6 +19,7 @@ interface Statement {
 }
 
 interface Connection {
+    readonly inTransaction: boolean;
     prepare: (sql: string) => Statement;
 }
 
@@ -88,7 +90,9 @@ const counted = (connection: Connection, table?: string) => counters.get(connect
 // It also tells when the database may have changed (`changeStamp`), so that reads can be cached exactly as long
 // as nothing was written: SQLite's `data_version` moves when another connection commits (another server node or
 // process on the same file), and the client counts the writing statements of its own connection.
-export const cachingSqliteClient = (): typeof Knex.Client => {
+//
+// A read outside a transaction runs under the statement timeout, `timeoutMs` (sqlite-deadline.ts).
+export const cachingSqliteClient = (timeoutMs = 0): typeof Knex.Client => {
 
     const Base = require('knex/lib/dialects/better-sqlite3') as new (...args: unknown[]) => BaseClient;
 
@@ -136,7 +140,7 @@ export const cachingSqliteClient = (): typeof Knex.Client => {
             }
 
             if (statement.reader) {
-                obj.response = statement.all(bindings);
+                obj.response = connection.inTransaction ? statement.all(bindings) : withDeadline(timeoutMs, () => statement.all(bindings));
                 return obj;
             }
 

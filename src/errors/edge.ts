@@ -2,6 +2,7 @@ import * as Boom from '@hapi/boom';
 import type * as Hapi from '@hapi/hapi';
 
 import { reasonCodes, reasonForStatus } from './codes';
+import { StatementTimeout } from '../db/sqlite-deadline';
 import { homeHref } from '../http/hrefs';
 import { QueryError } from '../read/parse/query-error';
 import { maximoError, type MaximoErrorData } from './maximo-error';
@@ -88,7 +89,8 @@ export const asBoom = (error: unknown): Boom.Boom => {
 
     // PostgreSQL's query_canceled, sent when a statement outlives statement_timeout (src/db/knex.ts).
     const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-    if (code === '57014' && /statement timeout/.test(String(message))) {
+    // A better-sqlite3 statement past the same limit (src/db/sqlite-deadline.ts).
+    if ((code === '57014' && /statement timeout/.test(String(message))) || error instanceof StatementTimeout) {
         return maximoError('statementTimeout');
     }
 

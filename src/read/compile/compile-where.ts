@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import type { DatabaseKind } from '../../db/knex';
+import { deadlineFunction } from '../../db/sqlite-deadline';
 import type { Attribute, BusinessObject, Registry, Structure } from '../../structures/registry';
 import { toDb, typeTable } from '../../structures/types';
 import type { Literal, Path, Where } from '../parse/ast';
@@ -35,6 +36,9 @@ export interface WhereScope {
     /** Who reads: a relation is followed with their read right and owner rule on its target (../plan/reach.ts);
      * undefined only where no rows are read for a user (a gbfilter, over rows already filtered; the server's own plans). */
     readonly reach: Reach | undefined;
+    /** SQLite through better-sqlite3 with a statement timeout: each EXISTS tests the deadline per row it tests
+     * (src/db/sqlite-deadline.ts). Only for reads outside a transaction: inside one there is no deadline. */
+    readonly deadline?: boolean;
 }
 
 type Builder = Knex.QueryBuilder;
@@ -86,6 +90,9 @@ const viaHop = (builder: Builder, scope: WhereScope, hop: Hop, inner: (sub: Buil
         }
 
         inner(this, subScope);
+        if (scope.deadline) {
+            this.whereRaw(`${deadlineFunction}()`);
+        }
     });
 };
 

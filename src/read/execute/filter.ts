@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import { ownerRule } from '../../auth/access';
+import { deadlineFunction } from '../../db/sqlite-deadline';
 import type { ResourceRequest } from '../../request';
 import type { Attribute, BusinessObject, Child, Structure } from '../../structures/registry';
 import { own } from '../../structures/own';
@@ -183,7 +184,7 @@ export const filtered = (req: ResourceRequest, structure: Structure, options: Fi
     // Relations are the structure's, so only its root follows them; every scope shares the alias counter.
     // Relations follow the user's read rights and owner rules (../plan/reach.ts); the userid is a slot where kept.
     const reach = { user: req.user, ...options.ownerSlot ? { owner: slot('owner') } : {} };
-    const scope: WhereScope = { registry: osprey.registry, kind: osprey.kind, parameter: 'oslc.where', params: {}, structure: options.child ? undefined : structure, object, alias: 'q0', aliases: { next: 0 }, reach };
+    const scope: WhereScope = { registry: osprey.registry, kind: osprey.kind, parameter: 'oslc.where', params: {}, structure: options.child ? undefined : structure, object, alias: 'q0', aliases: { next: 0 }, reach, deadline: osprey.deadlines };
     if (options.also) {
         const { where, params, parameter } = options.also;
         applyWhere(query, { ...scope, parameter, params }, where);
@@ -204,6 +205,12 @@ export const filtered = (req: ResourceRequest, structure: Structure, options: Fi
     const owner = options.child ? undefined : ownerRule(req.user, structure);
     if (owner) {
         query.where(`q0.${owner.attribute}`, options.ownerSlot ? slot('owner') : owner.userid);
+    }
+
+    // Terms about related rows (EXISTS) are where a read's cost grows past a scan: the rows they are tested
+    // for test the statement's deadline too, also those for which no related row is found.
+    if (scope.deadline && scope.aliases.next) {
+        query.whereRaw(`${deadlineFunction}()`);
     }
 
     return query;

@@ -1,0 +1,50 @@
+// OSPREY_STATEMENT_TIMEOUT_MS on SQLite (issue 18). better-sqlite3 offers JavaScript neither sqlite3_interrupt nor
+// a progress handler, but it does call JavaScript functions from inside a running statement, and an exception
+// thrown there ends the statement with that exception. So every better-sqlite3 connection has a function
+// osprey_deadline(), which throws once the running statement is past its deadline, and the parts of a read
+// whose cost can grow past a scan of one table call it: every EXISTS a relation or child term compiles to
+// (src/read/compile/compile-where.ts) and the outer where around them, once per row they test, and lower(),
+// which case-insensitive matching calls per row and term. A plain scan of one table is not interrupted; its
+// cost is one pass over the table, which the cost limits (src/read/plan/cost.ts) leave as the bound.
+//
+// Statements run one at a time on the event loop, so one deadline at a time is all there is to keep. As on
+// PostgreSQL, a statement inside a transaction (a write, the migration, the demo seed) has none.
+
+export const deadlineFunction = 'osprey_deadline';
+
+/** Thrown from inside a statement past its deadline: answered 503 BMXAA1728E, as PostgreSQL's 57014 is. */
+export class StatementTimeout extends Error {
+
+    readonly code = 'OSPREY_STATEMENT_TIMEOUT';
+}
+
+let deadline = 0;
+let ticks = 0;
+
+// Reading the clock costs more than the call itself, so it is read every 64th call: a few microseconds apart.
+export const tick = (): 1 => {
+
+    if (deadline && (++ticks & 63) === 0 && performance.now() > deadline) {
+        deadline = 0;
+        throw new StatementTimeout('The statement ran past OSPREY_STATEMENT_TIMEOUT_MS and was interrupted.');
+    }
+
+    return 1;
+};
+
+// Runs one statement under a deadline `timeoutMs` from now (none for 0).
+export const withDeadline = <T>(timeoutMs: number, run: () => T): T => {
+
+    if (!timeoutMs) {
+        return run();
+    }
+
+    deadline = performance.now() + timeoutMs;
+    ticks = 0;
+    try {
+        return run();
+    }
+    finally {
+        deadline = 0;
+    }
+};
