@@ -11,7 +11,7 @@ import { poolDb } from './db/db';
 import { createKnex, createReaderKnex, databaseKind, databaseVersion } from './db/knex';
 import { migrate } from './db/migrate';
 import { changesHeard, notifyChanges } from './db/pg-client';
-import { analyzeAll, optimizeStatistics } from './db/statistics';
+import { analyzeAll, keepStatistics, optimizeStatistics } from './db/statistics';
 import { createModels } from './db/models';
 import { decorate } from './decorations';
 import { ensureUsers } from './demo/users';
@@ -98,8 +98,10 @@ export const app: Hapi.Plugin<AppOptions> = {
         }
 
         const reader = createReaderKnex(options, knex);
+        const stopStatistics = keepStatistics(knex, kind, (error) => server.log(['error', 'statistics'], error instanceof Error ? error.message : String(error)));
         server.ext('onPostStop', async () => {
 
+            stopStatistics();
             await knex.destroy();
             if (reader !== knex) {
                 await reader.destroy();

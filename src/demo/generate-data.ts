@@ -4,6 +4,7 @@ import { Users } from '../auth/users';
 import type { OspreyOptions } from '../config';
 import { createKnex, databaseKind, sqliteFile } from '../db/knex';
 import { migrate } from '../db/migrate';
+import { analyzeAll } from '../db/statistics';
 import { loadRegistry } from '../load-registry';
 import { knexWriter, sqliteWriter, type RowWriter } from './row-writers';
 import { scaleRows, type ScaleSize } from './scale-rows';
@@ -87,6 +88,8 @@ export const generateData = async (options: OspreyOptions, size: ScaleSize): Pro
         const rows = await load(options, knex, tables, size);
         if (kind === 'sqlite') {
             knex = createKnex(options);
+            // Full statistics for the planner (about 0.6 s for 200,000 work orders), as PostgreSQL's below.
+            await analyzeAll(knex);
         }
         else {
             // What autovacuum would do a little later: statistics for the planner, and the visibility map that
