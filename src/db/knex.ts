@@ -5,7 +5,7 @@ import Knex, { type Knex as KnexType } from 'knex';
 
 import { notifyingPgClient } from './pg-client';
 import { cachingSqliteClient } from './sqlite-client';
-import { deadlineFunction, tick } from './sqlite-deadline';
+import { deadlineFunction, tick, tickOften } from './sqlite-deadline';
 
 
 export type DatabaseKind = 'sqlite' | 'postgresql';
@@ -127,7 +127,7 @@ const betterSqlite = (filename: string, pragmas: readonly string[], readonly: bo
                 pragmas.forEach((pragma) => connection.pragma(pragma));
                 // SQLite's own lower() folds ASCII only; case-insensitive LIKE must fold "Ü" as PostgreSQL does.
                 // It is called per row and term of a case-insensitive match, so it also keeps the statement's deadline.
-                connection.function('lower', { deterministic: true }, (value: unknown) => (tick(), value === null ? null : String(value).toLowerCase()));
+                connection.function('lower', { deterministic: true }, (value: unknown) => (tickOften(), value === null ? null : String(value).toLowerCase()));
                 connection.function(deadlineFunction, { deterministic: false }, tick);
                 done(null, connection);
             }

@@ -36,8 +36,8 @@ export interface WhereScope {
     /** Who reads: a relation is followed with their read right and owner rule on its target (../plan/reach.ts);
      * undefined only where no rows are read for a user (a gbfilter, over rows already filtered; the server's own plans). */
     readonly reach: Reach | undefined;
-    /** SQLite through better-sqlite3 with a statement timeout: each EXISTS tests the deadline per row it tests
-     * (src/db/sqlite-deadline.ts). Only for reads outside a transaction: inside one there is no deadline. */
+    /** SQLite through better-sqlite3 with a statement timeout: each EXISTS tests the deadline each time it is
+     * evaluated (src/db/sqlite-deadline.ts). Only for reads outside a transaction: inside one there is no deadline. */
     readonly deadline?: boolean;
 }
 

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 
 import { ownerRule } from '../../auth/access';
-import { deadlineFunction } from '../../db/sqlite-deadline';
 import type { ResourceRequest } from '../../request';
 import type { Attribute, BusinessObject, Child, Structure } from '../../structures/registry';
 import { own } from '../../structures/own';
@@ -205,12 +204,6 @@ export const filtered = (req: ResourceRequest, structure: Structure, options: Fi
     const owner = options.child ? undefined : ownerRule(req.user, structure);
     if (owner) {
         query.where(`q0.${owner.attribute}`, options.ownerSlot ? slot('owner') : owner.userid);
-    }
-
-    // Terms about related rows (EXISTS) are where a read's cost grows past a scan: the rows they are tested
-    // for test the statement's deadline too, also those for which no related row is found.
-    if (scope.deadline && scope.aliases.next) {
-        query.whereRaw(`${deadlineFunction}()`);
     }
 
     return query;

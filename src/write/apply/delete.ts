@@ -35,7 +35,11 @@ export const deleteRecord = async (scope: WriteScope, row: Row, depth = 0): Prom
             continue;
         }
 
-        const related = await db.query(target.root.table).where(where) as Row[];
+        // Locked on PostgreSQL, so that the rows checked below are the rows deleted: a row another transaction
+        // hands to another user (or away from this record) meanwhile is either changed before this read, which
+        // then sees it so, or waits for this delete. SQLite runs one write transaction at a time.
+        const query = db.query(target.root.table).where(where);
+        const related = await (db.kind === 'postgresql' ? query.forUpdate() : query) as Row[];
         if (!related.length) {
             continue;
         }
