@@ -42,6 +42,8 @@ export interface ResourceRequest {
     readonly home: string;
     /** The request's URL without credentials in its query: page links keep the rest of it. */
     readonly url: URL;
+    /** The same, as text. */
+    readonly linkHref: string;
     readonly render: RenderFlags;
     /** What a read asks (where, select, order, paging, counts, group-by, reports). */
     readonly read: ReadQuery;

@@ -77,11 +77,18 @@ onEachDatabase(lab, 'record reads and the error edge', { settings: { maxBody: 20
 
     test('bad paging parameters are 400s', async () => {
 
-        for (const query of ['oslc.pageSize=0', 'oslc.pageSize=abc', 'pageno=0', 'oslc.pageSize=5000']) {
+        for (const query of ['oslc.pageSize=0', 'oslc.pageSize=abc', 'pageno=0', 'oslc.pageSize=5000', 'pageno=1&pageno=2', 'oslc.pageSize=1.5', 'pageno=-1', 'pageno=1e3']) {
             const res = await t.inject({ url: `/maximo/oslc/os/mxapiasset?${query}`, headers: wilson });
             expect(res.statusCode, query).to.equal(400);
             expect(res.result.Error.statusCode).to.equal('400');
         }
+
+        const named = await t.inject({ url: '/maximo/oslc/os/mxapiasset?pageno=x', headers: wilson });
+        expect(named.result.Error.message).to.contain('pageno must be a whole number of 1 or more, given once; "x" is not.');
+        const spaced = await t.inject({ url: '/maximo/oslc/os/mxapiasset?oslc.pageSize=%202%20&pageno=2&oslc.select=assetnum', headers: wilson });
+        expect(spaced.statusCode).to.equal(200);
+        expect(spaced.result.member.length).to.equal(2);
+        expect(spaced.result.responseInfo.pagenum).to.equal(2);
     });
 
     test('errors from hapi itself come in the Maximo shape with a request id', async () => {

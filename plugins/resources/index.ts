@@ -1,5 +1,4 @@
 import type * as Hapi from '@hapi/hapi';
-import Joi from 'joi';
 
 import { header, homeRoutes } from '../../src';
 import { getChildren, getCollection, getLookup, getMember } from './read';
@@ -28,25 +27,18 @@ export const resources: Hapi.Plugin<unknown> = {
         const osprey = server.app.osprey;
         server.ext('onRequest', methodOverride);
 
-        // Collections (queries and lookups) page by these; any other query parameter is the handler's to read.
-        const paged = {
-            query: Joi.object({
-                'oslc.pageSize': Joi.number().integer().min(1),
-                pageno: Joi.number().integer().min(1).default(1)
-            }).unknown(true)
-        };
-
+        // The routes of records and collections; each request's parameters are read once, in request.ts.
         server.route(homeRoutes(osprey.options.contextRoot, [
-            { method: 'GET', path: '/os/{os}', options: { id: 'resources.query', handler: getCollection, validate: paged } },
-            { method: 'GET', path: '/os/{os}/{id}/getlist~{attr}', options: { id: 'resources.lookup', handler: getLookup, validate: paged } },
-            { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}/getlist~{attr}', options: { id: 'resources.childLookup', handler: getLookup, validate: paged } },
+            { method: 'GET', path: '/os/{os}', options: { id: 'resources.query', handler: getCollection } },
+            { method: 'GET', path: '/os/{os}/{id}/getlist~{attr}', options: { id: 'resources.lookup', handler: getLookup } },
+            { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}/getlist~{attr}', options: { id: 'resources.childLookup', handler: getLookup } },
             { method: 'POST', path: '/os/{os}', options: { id: 'resources.create', handler: postCollection } },
             { method: 'GET', path: '/os/{os}/{id}', options: { id: 'resources.read', handler: getMember } },
             { method: 'PATCH', path: '/os/{os}/{id}', options: { id: 'resources.update', handler: patchMember } },
             { method: 'PUT', path: '/os/{os}/{id}', options: { id: 'resources.replace', handler: patchMember } },
             { method: 'DELETE', path: '/os/{os}/{id}', options: { id: 'resources.delete', handler: deleteMember } },
             { method: 'POST', path: '/os/{os}/{id}', options: { id: 'resources.post', handler: postMember } },
-            { method: 'GET', path: '/os/{os}/{id}/{child}', options: { id: 'resources.children', handler: getChildren, validate: paged } },
+            { method: 'GET', path: '/os/{os}/{id}/{child}', options: { id: 'resources.children', handler: getChildren } },
             { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}', options: { id: 'resources.child', handler: getChildren } }
         ]));
     }

@@ -36,6 +36,7 @@ const request = (osprey: Osprey, structure: string, settings: { read?: Partial<R
         attribute: settings.attribute,
         home,
         url: new URL(`${home}/os/${structure.toLowerCase()}${settings.path ?? ''}`),
+        linkHref: `${home}/os/${structure.toLowerCase()}${settings.path ?? ''}`,
         render: { dropNulls: true, collectionRefs: true, rowstamps: true, internalValues: false },
         read,
         write: { override: '', merge: false, batchErrors: false, allowEvents: true, allOrNothing: false, body: undefined }

@@ -64,6 +64,7 @@ const requestOf = (osprey: Osprey, user: UserProfile, write: Partial<WriteOption
     id,
     home: 'http://engine.test/maximo/oslc',
     url: new URL('http://engine.test/maximo/oslc/os/mxtestpart'),
+    linkHref: 'http://engine.test/maximo/oslc/os/mxtestpart',
     render: { dropNulls: true, collectionRefs: true, rowstamps: false, internalValues: false },
     read: noRead,
     write: { override: '', merge: false, batchErrors: false, allowEvents: true, allOrNothing: false, body: undefined, ...write }

@@ -82,13 +82,13 @@ const compilePage = (req: ResourceRequest, query: PageQuery, pageSize: number, c
     return { columns, count, page: { sql: `${sql} limit ? offset ?`, bindings: [...bindings, pageSize + 1, slotBinding('offset')] } };
 };
 
-export const preparePage = (req: ResourceRequest, query: PageQuery, url: URL): PreparedPage => {
+export const preparePage = (req: ResourceRequest, query: PageQuery, links: { readonly pathname: string; readonly params: string }): PreparedPage => {
 
     const { osprey, read } = req;
     const pageSize = pageSizeOf(req, query.pageSize);
     // Only a stable page needs the query's digest: it binds the cursor to this query.
     const stable = read.stablePaging;
-    const digest = stable ? queryDigest(url.pathname, url.searchParams) : '';
+    const digest = stable ? queryDigest(links.pathname, new URLSearchParams(links.params)) : '';
     const countOnly = read.count;
     // count=1 answers before any page is read: neither its order nor its cursor matter.
     const cursor = stable && read.stableId && !countOnly ? decodeCursor(osprey.secret, digest, read.stableId) : undefined;
@@ -100,12 +100,13 @@ export const preparePage = (req: ResourceRequest, query: PageQuery, url: URL): P
     const compiled = key === undefined ? compile() : compiledOnce(osprey, key, compile, (made) => (made.page?.sql.length ?? 0) + (made.count?.sql.length ?? 0));
     const href = (base: string, n: number, stableId?: string) => {
 
-        url.searchParams.set('pageno', String(n));
+        const params = new URLSearchParams(links.params);
+        params.set('pageno', String(n));
         if (stableId) {
-            url.searchParams.set('stableId', stableId);
+            params.set('stableId', stableId);
         }
 
-        return `${base}?${url.searchParams.toString()}`;
+        return `${base}?${params.toString()}`;
     };
 
     return {

@@ -6,6 +6,7 @@ import type { Row } from '../execute/find';
 import { preparePage, runPage, type PageQuery, type PreparedPage } from '../execute/page';
 import { selectionSchema } from './json-schema';
 import { serializeOptions } from './options';
+import { remember } from '../../db/remember';
 import { memberId, serializeRows } from './serialize';
 
 
@@ -37,15 +38,36 @@ export interface PreparedSource {
     readonly search: string;
 }
 
+// The query of a page's URL (without credentials) as responseInfo.href carries it, and as its page links carry it
+// on (without addschema: as in Maximo, the schema comes with the page that asks for it). Made once per URL.
+export interface PageLinks {
+    readonly search: string;
+    readonly pathname: string;
+    readonly params: string;
+}
+
+const linksByHref = new Map<string, PageLinks>();
+
+const pageLinks = (href: string): PageLinks => {
+
+    const known = linksByHref.get(href);
+    if (known) {
+        return known;
+    }
+
+    const url = new URL(href);
+    const search = url.search;
+    url.searchParams.delete('addschema');
+    return remember(linksByHref, href, { search, pathname: url.pathname, params: url.searchParams.toString() }, 1000);
+};
+
 export const prepareSource = (req: ResourceRequest, source: PageSource): PreparedSource => {
 
-    const url = new URL(req.url.href);
-    const search = url.search;
-    // As in Maximo, the schema comes with the page that asks for it: the page links leave addschema out.
-    url.searchParams.delete('addschema');
-    const prepared = preparePage(req, source, url);
+    // count=1 answers a number: no URL is worked on.
+    const links = req.read.count ? { search: '', pathname: '', params: '' } : pageLinks(req.linkHref);
+    const prepared = preparePage(req, source, links);
     const plan = source.plan ?? (selects(req) && !source.render ? readSelect(req, source.object) : undefined);
-    return { source, plan, prepared, search };
+    return { source, plan, prepared, search: links.search };
 };
 
 // Runs a prepared page (`slots`: the values its SQL binds afresh) and renders the answer.
