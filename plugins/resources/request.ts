@@ -120,6 +120,11 @@ const linkHref = (href: string): string => {
     return url.href;
 };
 
+const writing = new Set(['post', 'patch', 'put', 'delete']);
+
+// A GET writes nothing: its write options say so without reading the nine headers a write reads.
+const readOnly = (request: Hapi.Request): WriteOptions => ({ override: '', merge: false, properties: header(request, 'properties') ?? text(request.query.properties), batchErrors: false, allowEvents: true, allOrNothing: false, body: undefined });
+
 export const resourceRequest = (request: Hapi.Request): ResourceRequest => {
 
     const osprey = request.server.app.osprey;
@@ -150,6 +155,7 @@ export const resourceRequest = (request: Hapi.Request): ResourceRequest => {
         },
         render: renderFlags(query),
         read: readQuery(query),
-        write: writeOptions(request)
+        // Read from the headers now (the value must not hold on to the hapi request), but only on a write.
+        write: writing.has(request.method) ? writeOptions(request) : readOnly(request)
     };
 };

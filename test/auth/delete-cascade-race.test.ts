@@ -21,7 +21,12 @@ const edit = (text: string, file: string) => (file !== 'mxauthperson.yaml' ? tex
     .replace('update: [PLANNERS]', 'update: [PLANNERS]\n  delete: [EVERYONE]')
     .replace('payroll: { structure: MXAUTHPAYROLL', 'notes: { structure: MXAUTHNOTE, cardinality: many, join: { personid: author }, onDelete: cascade }\n  payroll: { structure: MXAUTHPAYROLL'));
 
+// PostgreSQL only: SQLite runs one write transaction at a time, so no other write lands inside a delete.
 onEachDatabase(lab, 'a cascade checks the owner of the rows it deletes', { settings, fixture: { from: 'authz', edit } }, (t, database) => {
+
+    if (database.name !== 'postgresql') {
+        return;
+    }
 
     let person = '';
     let note = '';
@@ -38,7 +43,7 @@ onEachDatabase(lab, 'a cascade checks the owner of the rows it deletes', { setti
         note = new URL(n.headers.location as string).pathname;
     });
 
-    test('a record handed to another user while the cascade runs is not deleted', { skip: database.name !== 'postgresql' }, async () => {
+    test('a record handed to another user while the cascade runs is not deleted', async () => {
 
         const { knex } = t.server.app.osprey;
         const client = clientOf(knex) as unknown as { _query: (c: unknown, o: { sql: string }) => Promise<unknown> };
