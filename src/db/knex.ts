@@ -6,6 +6,7 @@ import Knex, { type Knex as KnexType } from 'knex';
 import { notifyingPgClient } from './pg-client';
 import { cachingSqliteClient } from './sqlite-client';
 import { deadlineFunction, tick, tickOften } from './sqlite-deadline';
+import { groupCommits } from './transaction';
 
 
 export type DatabaseKind = 'sqlite' | 'postgresql';
@@ -111,7 +112,10 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
         });
     }
 
-    return betterSqlite(filename, pragmas, false, options.statementTimeoutMs ?? 0);
+    // The one writer connection runs the writes that queue for it in groups, one COMMIT each (group-commit.ts).
+    const writer = betterSqlite(filename, pragmas, false, options.statementTimeoutMs ?? 0);
+    groupCommits(writer);
+    return writer;
 };
 
 const betterSqlite = (filename: string, pragmas: readonly string[], readonly: boolean, timeoutMs: number): KnexType => {

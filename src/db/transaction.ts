@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import { clientOf, connectionDb, type Db, type TransactionState } from './db';
+import { WriteGroups } from './group-commit';
 
 
 // One database transaction on a connection of the pool, its statements sent straight to the driver (db.ts).
@@ -10,7 +11,23 @@ import { clientOf, connectionDb, type Db, type TransactionState } from './db';
 // process (a second node on the file, a maintenance script) wrote in between, and fails instead of waiting.
 const begin = { sqlite: 'BEGIN IMMEDIATE', postgresql: 'BEGIN' } as const;
 
+// The knexes whose transactions are run in groups (group-commit.ts): SQLite's writer through better-sqlite3.
+const groups = new WeakMap<Knex, WriteGroups>();
+
+export const groupCommits = (knex: Knex): void => {
+
+    groups.set(knex, new WriteGroups(knex));
+};
+
+export const groupsCommits = (knex: Knex): boolean => groups.has(knex);
+
 export const transaction = async <T>(knex: Knex, work: (db: Db) => Promise<T>): Promise<T> => {
+
+    const group = groups.get(knex);
+    return await (group ? group.run(work) : alone(knex, work));
+};
+
+const alone = async <T>(knex: Knex, work: (db: Db) => Promise<T>): Promise<T> => {
 
     const client = clientOf(knex);
     const connection = await client.acquireConnection();

@@ -1,4 +1,6 @@
 import { poolDb } from '../db/db';
+import { maxGroup } from '../db/group-commit';
+import { groupsCommits } from '../db/transaction';
 import { maximoError } from '../errors/maximo-error';
 import type { SelectPlan } from '../read/plan/select-plan';
 import type { ResourceRequest } from '../request';
@@ -137,18 +139,27 @@ export const bulkWrite = async (req: ResourceRequest): Promise<BulkResult[]> => 
         await refuseRecordedTransactionId(poolDb(settings.knex), transactionKey(settings, id), settings.ctx.now.getTime(), settings.retentionMs);
     }
 
-    const results: BulkResult[] = [];
-    const pause = slicer();
-    for (const [index, read] of reads.entries()) {
-        await pause();
+    // On SQLite the items are handed to the writer a window at a time: they run there in order, each in its own
+    // savepoint, and share a COMMIT (src/db/group-commit.ts). On PostgreSQL, where transactions run side by side,
+    // one at a time, so that an item still sees every item before it.
+    const window = groupsCommits(settings.knex) ? maxGroup : 1;
+    const item = async (read: Read, index: number): Promise<BulkResult> => {
+
         const each = { ...settings, ctx: { ...settings.ctx, transactionId: id === undefined ? undefined : `${id}#${index + 1}` } };
         try {
             const { status, written } = await runWrite(each, (scope) => runItem(req, scope, read));
-            results.push(success(req, status, written, bulkIdOf(raws[index])));
+            return success(req, status, written, bulkIdOf(raws[index]));
         }
         catch (error) {
-            results.push({ ok: false, error, bulkid: bulkIdOf(raws[index]) });
+            return { ok: false, error, bulkid: bulkIdOf(raws[index]) };
         }
+    };
+
+    const results: BulkResult[] = [];
+    const pause = slicer();
+    for (let i = 0; i < reads.length; i += window) {
+        await pause();
+        results.push(...await Promise.all(reads.slice(i, i + window).map((read, offset) => item(read, i + offset))));
     }
 
     return results;
