@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 import type { Knex } from 'knex';
 
 import { clientOf, connectionDb, type Connection, type Db, type TransactionState } from './db';
@@ -11,14 +13,21 @@ import { clientOf, connectionDb, type Connection, type Db, type TransactionState
 // sees the writes before it in its group as it would have seen them committed just before it, and nothing
 // of a group is visible to readers before its COMMIT.
 //
-// When a failure ends the whole transaction (SQLite does so on some I/O and memory errors), the writes that
-// had succeeded in it are run again in the next group, from the start: nothing of them was committed, and a
+// Only writes known to be short join a group (the write engine's single records and bulk items): a write
+// already done waits for the others of its group, so a long one (an all-or-nothing bulk, a plugin's work)
+// runs alone, in its own transaction, between groups.
+//
+// When a failure ends the whole transaction (SQLite does so on some I/O and memory errors), every other write
+// of the group is run again in the next group, from the start: nothing of them was committed, their outcomes
+// (a failure included: "already processed", a duplicate) may have rested on rows that were rolled back, and a
 // write's work is a plan and its statements, with nothing outside the database until after its commit.
 
 type Work<T> = (db: Db) => Promise<T>;
 
 interface Queued {
     readonly work: Work<unknown>;
+    /** Runs in a transaction of its own, never in a group. */
+    readonly alone: boolean;
     readonly resolve: (value: unknown) => void;
     readonly reject: (error: unknown) => void;
 }
@@ -28,10 +37,16 @@ export const maxGroup = 64;
 
 const inTransaction = (connection: Connection) => (connection as { inTransaction?: boolean }).inTransaction === true;
 
+// A group lets the event loop turn between groups, and ends before this long has passed since its BEGIN.
+export const groupMs = 10;
+
 export class WriteGroups {
 
     readonly #knex: Knex;
     readonly #queue: Queued[] = [];
+    // The writes running, so that one asking for a transaction from inside its own work is refused at once: it
+    // would wait for the writer connection its own work holds, for ever.
+    readonly #inside = new AsyncLocalStorage<WriteGroups>();
     #running = false;
 
     constructor(knex: Knex) {
@@ -39,11 +54,15 @@ export class WriteGroups {
         this.#knex = knex;
     }
 
-    run<T>(work: Work<T>): Promise<T> {
+    run<T>(work: Work<T>, options: { readonly alone: boolean }): Promise<T> {
+
+        if (this.#inside.getStore() === this) {
+            return Promise.reject(new Error('A transaction was asked for inside a transaction on SQLite\'s writer connection, which the outer one holds: run the statements on the outer transaction\'s db.'));
+        }
 
         return new Promise<T>((resolve, reject) => {
 
-            this.#queue.push({ work: work as Work<unknown>, resolve: resolve as (value: unknown) => void, reject });
+            this.#queue.push({ work: work as Work<unknown>, alone: options.alone, resolve: resolve as (value: unknown) => void, reject });
             if (!this.#running) {
                 void this.#drain();
             }
@@ -56,6 +75,8 @@ export class WriteGroups {
         try {
             while (this.#queue.length) {
                 await this.#group();
+                // Other requests (a health check, the next HTTP request's body) get a turn between groups.
+                await new Promise((resolve) => setImmediate(resolve));
             }
         }
         finally {
@@ -66,9 +87,9 @@ export class WriteGroups {
     // Takes the next write of the queue; when there is none, lets the event loop turn once first, so that the
     // requests it is reading can reach the queue too (better-sqlite3 answers every statement at once, so no
     // other request moves while a write runs).
-    async #next(group: readonly Queued[], turned: { value: boolean }): Promise<Queued | undefined> {
+    async #next(group: readonly Queued[], turned: { value: boolean }, began: number): Promise<Queued | undefined> {
 
-        if (group.length >= maxGroup) {
+        if (group.length >= maxGroup || group[0]!.alone || performance.now() - began > groupMs) {
             return undefined;
         }
 
@@ -77,53 +98,60 @@ export class WriteGroups {
             await new Promise((resolve) => setImmediate(resolve));
         }
 
-        return this.#queue.shift();
+        return this.#queue[0]?.alone ? undefined : this.#queue.shift();
     }
 
     async #group(): Promise<void> {
 
         const client = clientOf(this.#knex);
-        const group: Queued[] = [];
+        // The first write is the group's from here on: whatever fails now, it is answered.
+        const group: Queued[] = [this.#queue.shift()!];
         const settled: { readonly queued: Queued; readonly ok: boolean; readonly value: unknown }[] = [];
         let connection: Connection;
         try {
             connection = await client.acquireConnection();
         }
         catch (error) {
-            this.#queue.splice(0).forEach((queued) => queued.reject(error));
+            group.forEach((queued) => queued.reject(error));
             return;
         }
 
         const control = (sql: string) => client._query(connection, { sql, bindings: [] });
         try {
             await control('BEGIN IMMEDIATE');
+            const began = performance.now();
             const turned = { value: false };
-            let queued = this.#queue.shift();
+            let queued: Queued | undefined = group[0];
             while (queued) {
-                group.push(queued);
+                const current: Queued = queued;
                 const state: TransactionState = { ended: false };
                 await control('SAVEPOINT osprey_write');
                 try {
-                    const value = await queued.work(connectionDb(this.#knex, connection, state));
+                    const value = await this.#inside.run(this, () => current.work(connectionDb(this.#knex, connection, state)));
                     state.ended = true;
                     await control('RELEASE osprey_write');
-                    settled.push({ queued, ok: true, value });
+                    settled.push({ queued: current, ok: true, value });
                 }
                 catch (error) {
                     state.ended = true;
-                    settled.push({ queued, ok: false, value: error });
                     if (!inTransaction(connection)) {
-                        // The failure ended the transaction: what succeeded before it is gone, and is run again.
-                        this.#queue.unshift(...settled.filter((each) => each.ok).map((each) => each.queued));
-                        settled.splice(0, settled.length, ...settled.filter((each) => !each.ok));
+                        // The failure ended the transaction: this write is answered with it, every other one of the
+                        // group is run again (nothing of it was committed).
+                        this.#queue.unshift(...group.filter((each) => each !== current));
+                        group.splice(0, group.length, current);
+                        settled.splice(0, settled.length, { queued: current, ok: false, value: error });
                         break;
                     }
 
+                    settled.push({ queued: current, ok: false, value: error });
                     await control('ROLLBACK TO osprey_write');
                     await control('RELEASE osprey_write');
                 }
 
-                queued = await this.#next(group, turned);
+                queued = await this.#next(group, turned, began);
+                if (queued) {
+                    group.push(queued);
+                }
             }
 
             if (inTransaction(connection)) {

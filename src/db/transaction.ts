@@ -21,10 +21,12 @@ export const groupCommits = (knex: Knex): void => {
 
 export const groupsCommits = (knex: Knex): boolean => groups.has(knex);
 
-export const transaction = async <T>(knex: Knex, work: (db: Db) => Promise<T>): Promise<T> => {
+// `grouped`: the work is short (a write of the write engine: one record, or one bulk item), and may share its
+// COMMIT with others where the knex groups commits. Any other runs in a transaction of its own.
+export const transaction = async <T>(knex: Knex, work: (db: Db) => Promise<T>, options: { readonly grouped?: boolean } = {}): Promise<T> => {
 
     const group = groups.get(knex);
-    return await (group ? group.run(work) : alone(knex, work));
+    return await (group ? group.run(work, { alone: options.grouped !== true }) : alone(knex, work));
 };
 
 const alone = async <T>(knex: Knex, work: (db: Db) => Promise<T>): Promise<T> => {

@@ -145,7 +145,7 @@ export const bulkWrite = async (req: ResourceRequest): Promise<BulkResult[]> => 
     const window = groupsCommits(settings.knex) ? maxGroup : 1;
     const item = async (read: Read, index: number): Promise<BulkResult> => {
 
-        const each = { ...settings, ctx: { ...settings.ctx, transactionId: id === undefined ? undefined : `${id}#${index + 1}` } };
+        const each = { ...settings, grouped: true, ctx: { ...settings.ctx, transactionId: id === undefined ? undefined : `${id}#${index + 1}` } };
         try {
             const { status, written } = await runWrite(each, (scope) => runItem(req, scope, read));
             return success(req, status, written, bulkIdOf(raws[index]));

@@ -36,6 +36,9 @@ export const recordBody = (body: unknown): Row => {
     return found as Row;
 };
 
+// A single record's write is short: it may share its COMMIT with others (src/db/group-commit.ts).
+const grouped = (req: ResourceRequest) => ({ ...writeSettingsOf(req), grouped: true });
+
 const outcomeOf = (req: ResourceRequest, written: Written): WriteOutcome => ({ ...written, location: recordHref(req, written.row) });
 
 // The beforeChange hook of the structure's object may refuse an update, merge, sync or bulk (an API key is never edited).
@@ -64,7 +67,7 @@ export const createRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
     const select = writeSelect(req, structure.root);
     const body = recordBody(req.write.body);
     const create = hooksOf(structure.root).create;
-    return outcomeOf(req, await runWrite(writeSettingsOf(req), async (scope) => {
+    return outcomeOf(req, await runWrite(grouped(req), async (scope) => {
 
         if (!create) {
             return await createIn(req, scope, body, select);
@@ -85,7 +88,7 @@ export const updateRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
     beforeChange(structure);
     const select = writeSelect(req, structure.root);
     const body = recordBody(write.body);
-    return outcomeOf(req, await runWrite(writeSettingsOf(req), (scope) => updateIn(req, scope, id, body, write.merge, select)));
+    return outcomeOf(req, await runWrite(grouped(req), (scope) => updateIn(req, scope, id, body, write.merge, select)));
 };
 
 // POST {home}/os/{os} + x-method-override: SYNC: updates the record the body's keys name, or creates it.
@@ -96,7 +99,7 @@ export const syncRecord = async (req: ResourceRequest): Promise<WriteOutcome> =>
     beforeChange(structure);
     const select = writeSelect(req, structure.root);
     const body = recordBody(write.body);
-    return outcomeOf(req, await runWrite(writeSettingsOf(req), (scope) => syncIn(req, scope, body, write.merge, select)));
+    return outcomeOf(req, await runWrite(grouped(req), (scope) => syncIn(req, scope, body, write.merge, select)));
 };
 
 // DELETE {home}/os/{os}/{id}: the record and its children. (Named apart from apply/delete.ts's deleteRecord,
@@ -106,5 +109,5 @@ export const removeRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
     const { structure } = req;
     const id = idOf(req);
     requireRights(req, req.osprey.registry, structure, rightsOf('delete'));
-    return outcomeOf(req, await runWrite(writeSettingsOf(req), (scope) => deleteIn(req, scope, id)));
+    return outcomeOf(req, await runWrite(grouped(req), (scope) => deleteIn(req, scope, id)));
 };

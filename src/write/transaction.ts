@@ -20,6 +20,8 @@ export interface WriteSettings {
     readonly retentionMs: number;
     /** The server whose after-commit subscribers hear what the write wrote, and who wrote it; none: nobody hears. */
     readonly commit?: { readonly osprey: Osprey; readonly user: UserProfile };
+    /** A short write (one record, one bulk item), which may share its COMMIT with others (src/db/group-commit.ts). */
+    readonly grouped?: boolean;
 }
 
 // The settings of a write by `user` on `structure` (the API-token routes write keys without a record route).
@@ -57,7 +59,7 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
             }
 
             return { result: await work(scope), scope };
-        });
+        }, { grouped: settings.grouped === true });
     }
     catch (error) {
         throw databaseInputError(error) ?? error;

@@ -46,6 +46,9 @@ experiment('group commit', () => {
         statements.length = 0;
     });
 
+    // The writes of these tests are short ones, which may share a COMMIT.
+    const grouped = <T>(work: (db: Db) => Promise<T>) => transaction(knex, work, { grouped: true });
+
     const names = async () => (await knex('t').orderBy('name').select('name') as { name: string }[]).map((row) => row.name);
     const insert = (name: string, parent?: number) => {
 
@@ -57,26 +60,28 @@ experiment('group commit', () => {
     test('writes that queue share a COMMIT, at most maxGroup of them, and each is answered after it', async () => {
 
         const answered: string[] = [];
-        const writes = Array.from({ length: 40 }, (_, i) => transaction(knex, insert(`w${String(i).padStart(2, '0')}`)).then(() => answered.push(statements.filter((sql) => sql === 'COMMIT').length ? 'after' : 'before')));
+        const writes = Array.from({ length: 40 }, (_, i) => grouped(insert(`w${String(i).padStart(2, '0')}`)).then(() => answered.push(statements.filter((sql) => sql === 'COMMIT').length ? 'after' : 'before')));
         await Promise.all(writes);
         expect(await names()).to.have.length(40);
         expect(answered.every((when) => when === 'after')).to.be.true();
-        // All 40 queue before the first group begins (it lets the event loop turn once): groups of maxGroup.
-        expect(statements.filter((sql) => sql === 'COMMIT').length).to.equal(Math.ceil(40 / maxGroup));
+        // All 40 queue before the first group begins (it lets the event loop turn once): groups of up to maxGroup,
+        // each ended early if it has been open groupMs.
+        const commits = statements.filter((sql) => sql === 'COMMIT').length;
+        expect(commits).to.be.within(Math.ceil(40 / maxGroup), 10);
         expect(statements.filter((sql) => sql === 'SAVEPOINT osprey_write').length).to.equal(40);
     });
 
     test('a write that fails rolls back to its savepoint; the others of its group are committed', async () => {
 
         const outcomes = await settle([
-            transaction(knex, insert('a')),
-            transaction(knex, async (db) => {
+            grouped(insert('a')),
+            grouped(async (db) => {
 
                 await insert('b')(db);
                 throw new Error('refused');
             }),
-            transaction(knex, insert('a')),
-            transaction(knex, insert('c'))
+            grouped(insert('a')),
+            grouped(insert('c'))
         ]);
         expect(outcomes).to.equal(['ok', 'refused', 'UNIQUE constraint failed: t.name', 'ok']);
         expect(await names()).to.equal(['a', 'c']);
@@ -92,13 +97,13 @@ experiment('group commit', () => {
         };
 
         const outcomes = await settle([
-            transaction(knex, counted('a')),
-            transaction(knex, async (db) => {
+            grouped(counted('a')),
+            grouped(async (db) => {
 
                 await db.rows('rollback');
                 throw new Error('the transaction is gone');
             }),
-            transaction(knex, counted('c'))
+            grouped(counted('c'))
         ]);
         expect(outcomes).to.equal(['ok', 'the transaction is gone', 'ok']);
         expect(await names()).to.equal(['a', 'c']);
@@ -107,27 +112,35 @@ experiment('group commit', () => {
 
     test('a COMMIT that fails fails every write of its group, and writes nothing of it', async () => {
 
-        await transaction(knex, insert('first'));
+        await grouped(insert('first'));
         const outcomes = await settle([
-            transaction(knex, insert('a')),
-            transaction(knex, insert('orphan', 42)),
-            transaction(knex, () => Promise.reject(new Error('own error')))
+            grouped(insert('a')),
+            grouped(insert('orphan', 42)),
+            grouped(() => Promise.reject(new Error('own error')))
         ]);
         expect(outcomes).to.equal(['FOREIGN KEY constraint failed', 'FOREIGN KEY constraint failed', 'own error']);
         expect(await names()).to.equal(['first']);
         // The writer goes on.
-        await transaction(knex, insert('later'));
+        await grouped(insert('later'));
         expect(await names()).to.equal(['first', 'later']);
+    });
+
+    test('a transaction not marked short runs alone, between groups', async () => {
+
+        await Promise.all([grouped(insert('a')), transaction(knex, insert('alone')), grouped(insert('b')), grouped(insert('c'))]);
+        expect(await names()).to.equal(['a', 'alone', 'b', 'c']);
+        const begins = statements.filter((sql) => /^(BEGIN|COMMIT)/.test(sql));
+        expect(begins).to.equal(['BEGIN IMMEDIATE', 'COMMIT', 'BEGIN IMMEDIATE', 'COMMIT', 'BEGIN IMMEDIATE', 'COMMIT']);
     });
 
     test('a write\'s db refuses statements once its savepoint ended', async () => {
 
         let kept: Db | undefined;
-        await Promise.all([transaction(knex, insert('first')), transaction(knex, async (db) => {
+        await Promise.all([grouped(insert('first')), grouped(async (db) => {
 
             kept = db;
             await insert('kept')(db);
-        }), transaction(knex, insert('next'))]);
+        }), grouped(insert('next'))]);
         await expect(kept!.rows('select 1')).to.reject(/transaction has ended/);
     });
 });
