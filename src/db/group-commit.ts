@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 import type { Knex } from 'knex';
 
 import { clientOf, connectionDb, type Connection, type Db, type TransactionState } from './db';
@@ -26,6 +24,8 @@ type Work<T> = (db: Db) => Promise<T>;
 
 interface Queued {
     readonly work: Work<unknown>;
+    /** When it was queued (performance.now()). */
+    readonly since: number;
     /** Runs in a transaction of its own, never in a group. */
     readonly alone: boolean;
     readonly resolve: (value: unknown) => void;
@@ -43,30 +43,46 @@ export const groupMs = 10;
 export class WriteGroups {
 
     readonly #knex: Knex;
+    readonly #waitMs: number;
     readonly #queue: Queued[] = [];
-    // The writes running, so that one asking for a transaction from inside its own work is refused at once: it
-    // would wait for the writer connection its own work holds, for ever.
-    readonly #inside = new AsyncLocalStorage<WriteGroups>();
     #running = false;
+    #watch: NodeJS.Timeout | undefined;
 
-    constructor(knex: Knex) {
+    // `waitMs`: how long a write may wait in the queue, as long as knex's pool lets a request wait for a
+    // connection (60 s). A transaction asked for from inside another's work waits for the connection that work
+    // holds: it fails after this, and so does the work, instead of holding the writer for ever. (Telling such a
+    // call at once needs AsyncLocalStorage, whose async hooks on Node 20 cost every promise of the process.)
+    constructor(knex: Knex, waitMs = 60_000) {
 
         this.#knex = knex;
+        this.#waitMs = waitMs;
     }
 
     run<T>(work: Work<T>, options: { readonly alone: boolean }): Promise<T> {
 
-        if (this.#inside.getStore() === this) {
-            return Promise.reject(new Error('A transaction was asked for inside a transaction on SQLite\'s writer connection, which the outer one holds: run the statements on the outer transaction\'s db.'));
-        }
-
         return new Promise<T>((resolve, reject) => {
 
-            this.#queue.push({ work: work as Work<unknown>, alone: options.alone, resolve: resolve as (value: unknown) => void, reject });
+            this.#queue.push({ work: work as Work<unknown>, since: performance.now(), alone: options.alone, resolve: resolve as (value: unknown) => void, reject });
+            this.#watch ??= setInterval(() => this.#expire(), Math.min(1000, this.#waitMs / 2)).unref();
             if (!this.#running) {
                 void this.#drain();
             }
         });
+    }
+
+    // Fails the writes that waited longer than waitMs; stops watching once none waits.
+    #expire(): void {
+
+        const now = performance.now();
+        for (const queued of this.#queue.filter((each) => now - each.since > this.#waitMs)) {
+            this.#queue.splice(this.#queue.indexOf(queued), 1);
+            queued.reject(new Error(`The write waited ${this.#waitMs} ms for SQLite's writer connection: another write held it (a transaction asked for inside a transaction's work waits for ever).`));
+        }
+
+        if (!this.#queue.length) {
+            clearInterval(this.#watch);
+            this.#watch = undefined;
+        }
     }
 
     async #drain(): Promise<void> {
@@ -127,7 +143,7 @@ export class WriteGroups {
                 const state: TransactionState = { ended: false };
                 await control('SAVEPOINT osprey_write');
                 try {
-                    const value = await this.#inside.run(this, () => current.work(connectionDb(this.#knex, connection, state)));
+                    const value = await current.work(connectionDb(this.#knex, connection, state));
                     state.ended = true;
                     await control('RELEASE osprey_write');
                     settled.push({ queued: current, ok: true, value });

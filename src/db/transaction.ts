@@ -14,9 +14,9 @@ const begin = { sqlite: 'BEGIN IMMEDIATE', postgresql: 'BEGIN' } as const;
 // The knexes whose transactions are run in groups (group-commit.ts): SQLite's writer through better-sqlite3.
 const groups = new WeakMap<Knex, WriteGroups>();
 
-export const groupCommits = (knex: Knex): void => {
+export const groupCommits = (knex: Knex, waitMs?: number): void => {
 
-    groups.set(knex, new WriteGroups(knex));
+    groups.set(knex, new WriteGroups(knex, waitMs));
 };
 
 export const groupsCommits = (knex: Knex): boolean => groups.has(knex);
