@@ -22,7 +22,7 @@ export { notProvided, unservedRoutes, unservedMetric, type Unserved, type Unserv
 // Declares routes once for both API homes, /{contextRoot}/api/… and /{contextRoot}/oslc/….
 export { homeRoutes, type HomeRoute } from './http/homes';
 // The href of the API home a request came in on (honours x-public-uri and relativeuri=1), to build links on.
-export { homeHref } from './http/hrefs';
+export { homeHref, linkHref } from './http/hrefs';
 // A request header's value by name, the last one of a repeated header.
 export { header } from './http/headers';
 // The content security policy a PDF (or anything the browser's own viewer shows) answers with, instead of the

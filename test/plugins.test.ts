@@ -134,7 +134,7 @@ experiment('the package root', () => {
         const names = ChildProcess.execFileSync(process.execPath, ['-e', 'console.log(JSON.stringify(Object.keys(require("./")).sort()))'], { cwd: root, encoding: 'utf8' });
         expect(JSON.parse(names)).to.equal([
             'app', 'boundModels', 'bulkWrite', 'clientAddress', 'createRecord', 'createServer', 'errorAnswer', 'flag', 'flagOf', 'header', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed', 'jsonSchema', 'keyInput',
-            'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect', 'purgeWhileRunning', 'readChildren',
+            'linkHref', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect', 'purgeWhileRunning', 'readChildren',
             'readCollection', 'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'relationName', 'removeRecord', 'runWrite', 'selectSettings', 'selectionSchema', 'sessionCookieHeader',
             'sessionToken', 'structureOf', 'syncRecord', 'typeTable', 'unservedMetric', 'unservedRoutes', 'updateRecord', 'userOf', 'validateOptions', 'writeSettingsFor'
         ]);

@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { flag, flagOf, header, homeHref, maximoError, structureOf, userOf, type ReadQuery, type RenderFlags, type ResourceRequest, type Structure, type WriteOptions } from '../../src';
+import { flag, flagOf, header, homeHref, linkHref, maximoError, structureOf, userOf, type ReadQuery, type RenderFlags, type ResourceRequest, type Structure, type WriteOptions } from '../../src';
 
 
 // The one reader of a record route's request (issue 17): the hapi request becomes a ResourceRequest
@@ -67,6 +67,9 @@ const readQuery = (query: Record<string, unknown>): ReadQuery => {
     };
 };
 
+// The properties header, or the query parameter: what a write's answer (or a GET's record) carries.
+const propertiesOf = (request: Hapi.Request): string | undefined => header(request, 'properties') ?? text(request.query.properties);
+
 // Also read by the API-token routes (plugins/apikeys), which write keys outside a record route.
 export const writeOptions = (request: Hapi.Request): WriteOptions => {
 
@@ -74,7 +77,7 @@ export const writeOptions = (request: Hapi.Request): WriteOptions => {
     return {
         override,
         merge: (header(request, 'patchtype') ?? '').toUpperCase() === 'MERGE' || request.app.mergeOverride === true,
-        properties: header(request, 'properties') ?? text(request.query.properties),
+        properties: propertiesOf(request),
         batchErrors: flag(header(request, 'batcherror')),
         allowEvents: !['0', 'false'].includes(header(request, 'x-allow-events') ?? ''),
         transactionId: header(request, 'transactionid'),
@@ -91,39 +94,10 @@ const renderFlags = (query: Record<string, unknown>): RenderFlags => ({
     internalValues: flag(query.internalvalues)
 });
 
-// The request's URL as page links carry it on: credentials sent as query parameters never travel on. Made once
-// per URL (a client pages through the same query, and the URL work was 3.6 % of a count=1's CPU), except for a
-// URL that may carry credentials, which is not kept.
-const linkHrefs = new Map<string, string>();
-const credentials = /apikey|_lid|_lpwd|%/i;
-
-const linkHref = (href: string): string => {
-
-    const known = linkHrefs.get(href);
-    if (known !== undefined) {
-        return known;
-    }
-
-    const url = new URL(href);
-    for (const name of ['apikey', '_lid', '_lpwd']) {
-        url.searchParams.delete(name);
-    }
-
-    if (!credentials.test(href)) {
-        if (linkHrefs.size >= 1000) {
-            linkHrefs.clear();
-        }
-
-        linkHrefs.set(href, url.href);
-    }
-
-    return url.href;
-};
-
 const writing = new Set(['post', 'patch', 'put', 'delete']);
 
 // A GET writes nothing: its write options say so without reading the nine headers a write reads.
-const readOnly = (request: Hapi.Request): WriteOptions => ({ override: '', merge: false, properties: header(request, 'properties') ?? text(request.query.properties), batchErrors: false, allowEvents: true, allOrNothing: false, body: undefined });
+const readOnly = (request: Hapi.Request): WriteOptions => ({ override: '', merge: false, properties: propertiesOf(request), batchErrors: false, allowEvents: true, allOrNothing: false, body: undefined });
 
 export const resourceRequest = (request: Hapi.Request): ResourceRequest => {
 

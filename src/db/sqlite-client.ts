@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-import { withDeadline } from './sqlite-deadline';
+import { allWithin } from './sqlite-deadline';
 import { transactionControl, writtenTable, WriteCounts } from './write-counts';
 
 
@@ -140,7 +140,7 @@ export const cachingSqliteClient = (timeoutMs = 0): typeof Knex.Client => {
             }
 
             if (statement.reader) {
-                obj.response = connection.inTransaction ? statement.all(bindings) : withDeadline(timeoutMs, () => statement.all(bindings));
+                obj.response = allWithin(connection.inTransaction ? 0 : timeoutMs, statement, bindings);
                 return obj;
             }
 

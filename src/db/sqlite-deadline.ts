@@ -48,17 +48,18 @@ export const tickOften = (): void => {
     }
 };
 
-// Runs one statement under a deadline `timeoutMs` from now (none for 0).
-export const withDeadline = <T>(timeoutMs: number, run: () => T): T => {
+// Runs one statement's rows under a deadline `timeoutMs` from now (none for 0). It takes the statement and its
+// bindings rather than a closure: it runs for every read.
+export const allWithin = <T>(timeoutMs: number, statement: { all: (bindings: unknown[]) => T }, bindings: unknown[]): T => {
 
     if (!timeoutMs) {
-        return run();
+        return statement.all(bindings);
     }
 
     deadline = performance.now() + timeoutMs;
     ticks = 0;
     try {
-        return run();
+        return statement.all(bindings);
     }
     finally {
         deadline = 0;

@@ -36,31 +36,7 @@ const insert = (name: string) => {
     return (db: Db) => db.rows('insert into t (name) values (?)', [name]);
 };
 
-experiment('group commit review: nested transaction', () => {
-
-    let knex: Knex;
-    let dir: string;
-    before(async () => ({ knex, dir } = await newKnex()));
-    after(async () => {
-
-        await knex.destroy();
-        Fs.rmSync(dir, { recursive: true, force: true });
-    });
-
-    test('a transaction() inside a work fails instead of wedging the writer for good', { timeout: 10_000 }, async () => {
-
-        groupCommits(knex, 500);                            // as long as a write may wait (60 s on a server)
-        const outer = transaction(knex, async (db) => {
-
-            await insert('outer')(db);
-            await transaction(knex, insert('inner'));       // e.g. a plugin hook calling server.inTransaction / runWrite
-        });
-        expect(await settleWithin(outer, 3000)).to.match(/^rejected: The write waited 500 ms for SQLite's writer connection/);
-        expect(await settleWithin(transaction(knex, insert('unrelated')), 1000)).to.equal('ok');
-    });
-});
-
-experiment('group commit review: control statements and re-runs', () => {
+experiment('group commit when things go wrong', () => {
 
     let knex: Knex;
     let dir: string;
@@ -139,5 +115,18 @@ experiment('group commit review: control statements and re-runs', () => {
         });
         await Promise.all([short, long]);
         expect(shortWhileLong).to.be.true();               // first version: the short write was answered after the long one
+    });
+
+    // Last: it shortens how long a write may wait in the queue.
+    test('a transaction() inside a work fails instead of wedging the writer for good', { timeout: 10_000 }, async () => {
+
+        groupCommits(knex, 500);                            // as long as a write may wait (60 s on a server)
+        const outer = transaction(knex, async (db) => {
+
+            await insert('outer')(db);
+            await transaction(knex, insert('inner'));       // e.g. a plugin hook calling server.inTransaction / runWrite
+        });
+        expect(await settleWithin(outer, 3000)).to.match(/^rejected: The write waited 500 ms for SQLite's writer connection/);
+        expect(await settleWithin(transaction(knex, insert('unrelated')), 1000)).to.equal('ok');
     });
 });
