@@ -121,11 +121,13 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
 const betterSqlite = (filename: string, pragmas: readonly string[], readonly: boolean, timeoutMs: number): KnexType => {
 
     return Knex({
-        client: cachingSqliteClient(timeoutMs),
+        client: cachingSqliteClient(timeoutMs, readonly),
         connection: { filename, options: { readonly } },
         useNullAsDefault: true,
         pool: {
-            ...readonly ? { min: 0, max: readers } : {},
+            // The readers lend a connection outside the pool (sqlite-client.ts), which the pool would count idle
+            // and close after idleTimeoutMillis, its prepared statements and page cache with it.
+            ...readonly ? { min: 0, max: readers, idleTimeoutMillis: 2 ** 31 - 1 } : {},
             afterCreate: (connection: BetterConnection, done: (err: Error | null, connection: unknown) => void) => {
 
                 pragmas.forEach((pragma) => connection.pragma(pragma));

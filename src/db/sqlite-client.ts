@@ -92,7 +92,12 @@ const counted = (connection: Connection, table?: string) => counters.get(connect
 // process on the same file), and the client counts the writing statements of its own connection.
 //
 // A read outside a transaction runs under the statement timeout, `timeoutMs` (sqlite-deadline.ts).
-export const cachingSqliteClient = (timeoutMs = 0): typeof Knex.Client => {
+//
+// A read-only client (`readOnly`, the readers beside the writer: knex.ts) also lends its connection for reads
+// without the pool (`directConnection`): better-sqlite3 runs a statement from start to end on the event loop,
+// and a read-only connection never holds a transaction open between them, so statements that take turns on it
+// cannot see one another. Taking a connection from the pool and giving it back cost more CPU than a point read.
+export const cachingSqliteClient = (timeoutMs = 0, readOnly = false): typeof Knex.Client => {
 
     const Base = require('knex/lib/dialects/better-sqlite3') as new (...args: unknown[]) => BaseClient;
 
@@ -112,6 +117,11 @@ export const cachingSqliteClient = (timeoutMs = 0): typeof Knex.Client => {
 
             this.connections.delete(connection);
             await super.destroyRawConnection(connection);
+        }
+
+        directConnection(): Connection | undefined {
+
+            return readOnly ? this.connections.values().next().value : undefined;
         }
 
         changeStamp(tables: readonly string[]): string | undefined {
@@ -157,3 +167,6 @@ export const cachingSqliteClient = (timeoutMs = 0): typeof Knex.Client => {
 // A stamp that changes whenever the tables may have changed, or undefined where that cannot be told cheaply
 // (PostgreSQL, the sqlite3 driver): then nothing may be cached.
 export const changeStamp = (knex: Knex, tables: readonly string[]): string | undefined => (knex.client as { changeStamp?: (tables: readonly string[]) => string | undefined }).changeStamp?.(tables);
+
+// A connection that reads may use without taking it from the pool, where there is one (see above).
+export const directConnection = (client: object): object | undefined => (client as { directConnection?: () => object | undefined }).directConnection?.();

@@ -1,0 +1,65 @@
+import * as Fs from 'node:fs';
+import * as Os from 'node:os';
+import * as Path from 'node:path';
+
+import * as Code from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { clientOf, poolDb } from '../../src/db/db';
+import { createKnex, createReaderKnex } from '../../src/db/knex';
+
+
+const { experiment, test } = exports.lab = Lab.script();
+const { expect } = Code;
+
+// The read-only connections beside SQLite's writer (src/db/knex.ts) lend one connection to reads without the
+// pool (src/db/sqlite-client.ts directConnection). SQLite files only: PostgreSQL's reads share the writer's pool.
+experiment('SQLite readers', () => {
+
+    test('read without the pool after the first, never see a write before its commit, and close with the knex', async () => {
+
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-readers-'));
+        const options = { databaseUrl: `sqlite:${Path.join(dir, 'r.sqlite')}` };
+        const writer = createKnex(options);
+        const reader = createReaderKnex(options, writer);
+        try {
+            await writer.schema.createTable('thing', (t) => {
+
+                t.increments('id');
+                t.string('name');
+            });
+            await writer('thing').insert({ name: 'a' });
+
+            const client = clientOf(reader);
+            const acquire = client.acquireConnection.bind(client);
+            let acquired = 0;
+            client.acquireConnection = () => (++acquired, acquire());
+            const db = poolDb(reader);
+            const count = async () => (await db.rows('select count(*) as "n" from "thing"'))[0]!.n;
+            expect(await Promise.all([count(), count(), count()])).to.equal([1, 1, 1]);
+            const first = acquired;
+            expect(first).to.be.between(0, 4);
+            for (let i = 0; i < 20; ++i) {
+                expect(await count()).to.equal(1);
+            }
+
+            expect(acquired).to.equal(first);
+
+            // A write transaction open on the writer: the reader, lent outside the pool, reads the last commit.
+            await writer.transaction(async (trx) => {
+
+                await trx('thing').insert({ name: 'b' });
+                expect(await count()).to.equal(1);
+            });
+            expect(await count()).to.equal(2);
+        }
+        finally {
+            await reader.destroy();
+            await writer.destroy();
+        }
+
+        // Once destroyed, the lent connection is closed with the others: a read fails, and the file can go.
+        await expect(poolDb(reader).rows('select 1')).to.reject();
+        Fs.rmSync(dir, { recursive: true, force: true });
+    });
+});
