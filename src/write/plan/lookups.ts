@@ -114,7 +114,7 @@ export const checkLookups = async (scope: WriteScope, object: BusinessObject, va
         const owner = ownerRule(user, target);
         const build = (params: Row) => {
 
-            const query = scope.db.query({ q0: target.root.table }).where(`q0.${column}`, slot('value')).first(`q0.${column}`);
+            const query = scope.db.query({ q0: target.root.table }).where(`q0.${column}`, slot('value')).select(`q0.${column}`).limit(1, { skipBinding: true });
             const where = whereOf(lookup);
             if (where) {
                 // Relations the where follows are followed with the writer's rights and owner rules.
