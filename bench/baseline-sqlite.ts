@@ -29,7 +29,9 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
 
     const all = (sql: string, ...params: unknown[]) => prepared(sql).all(...params) as Row[];
     const get = (sql: string, ...params: unknown[]) => prepared(sql).get(...params) as Row | undefined;
-    const member = (siteid: string, wonum: string) => get('select * from workorder where siteid = ? and wonum = ? limit ?', siteid, wonum, 1);
+    // LIMIT 1 written in the SQL, as Osprey writes it: a bound LIMIT makes SQLite (better-sqlite3 builds it with
+    // STAT4) prepare the statement again on every run, 15 µs on this point read of 33 columns.
+    const member = (siteid: string, wonum: string) => get('select * from workorder where siteid = ? and wonum = ? limit 1', siteid, wonum);
     const pageSql = (statuses: number) => `select q0.* from workorder as q0 where ((q0.siteid = ?) and (q0.status in (${marks(statuses)}))) order by q0.wonum desc nulls first, q0.workorderid asc limit ? offset ?`;
 
     const ensureCounter = (siteid: string) => {
@@ -43,7 +45,7 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
     const create = db.transaction((values: Row, userid: string) => {
 
         const siteid = String(values.siteid);
-        if (values.assetnum !== undefined && !get('select q0.assetnum from asset as q0 where q0.assetnum = ? and ((q0.siteid = ?) and (q0.status <> ?)) limit ?', values.assetnum, siteid, 'DECOMMISSIONED', 1)) {
+        if (values.assetnum !== undefined && !get('select q0.assetnum from asset as q0 where q0.assetnum = ? and ((q0.siteid = ?) and (q0.status <> ?)) limit 1', values.assetnum, siteid, 'DECOMMISSIONED')) {
             throw new BaselineInputError(`asset ${String(values.assetnum)} is not in the list of values`);
         }
 
@@ -51,7 +53,7 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
         let wonum: string;
         do {
             wonum = String(get('update osprey_autokey set last = last + ? where objectname = ? and attribute = ? and scope = ? returning last', 1, 'WORKORDER', 'wonum', autokeyScope(siteid))!.last);
-        } while (get('select wonum from workorder where siteid = ? and wonum = ? limit ?', siteid, wonum, 1));
+        } while (get('select wonum from workorder where siteid = ? and wonum = ? limit 1', siteid, wonum));
 
         const row = createValues(values, wonum, userid);
         prepared(`insert into workorder (${createColumns.join(', ')}) values (${marks(createColumns.length)}) returning workorderid`).get(...row);
