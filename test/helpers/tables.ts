@@ -13,6 +13,14 @@ export const tableRows = async (t: TestServer, table: string, uniqueColumn: stri
     return rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value === null ? null : value instanceof Date ? value.toISOString() : String(value)])));
 };
 
+// How many rows a table holds: what a test compares a count or a whole answer with, rather than a number the
+// demo seed happens to make.
+export const tableCount = async (t: TestServer, table: string): Promise<number> => {
+
+    const [{ n }] = await (t.server.app.osprey.knex as Knex)(table).count({ n: '*' }) as [{ n: number | string }];
+    return Number(n);
+};
+
 export type Snapshot = Record<string, Rows>;
 
 // Every table of every structure the server serves (children included), whole.
