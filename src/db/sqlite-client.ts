@@ -32,6 +32,7 @@ interface QueryObject {
 }
 
 interface BaseClient {
+    acquireConnection(): Promise<Connection>;
     acquireRawConnection(): Promise<Connection>;
     destroyRawConnection(connection: Connection): Promise<void>;
     _formatBindings(bindings: unknown[] | undefined): unknown[];
@@ -119,9 +120,30 @@ export const cachingSqliteClient = (timeoutMs = 0, readOnly = false): typeof Kne
             await super.destroyRawConnection(connection);
         }
 
+        // Lent only once the pool has handed it out (so knex's afterCreate has set its pragmas and functions),
+        // and never while a transaction is open on it (a plugin's, through the readers' knex).
+        readonly #ready = new WeakSet<Connection>();
+
+        override async acquireConnection(): Promise<Connection> {
+
+            const connection = await super.acquireConnection();
+            this.#ready.add(connection);
+            return connection;
+        }
+
         directConnection(): Connection | undefined {
 
-            return readOnly ? this.connections.values().next().value : undefined;
+            if (!readOnly) {
+                return undefined;
+            }
+
+            for (const connection of this.connections) {
+                if (this.#ready.has(connection) && !connection.inTransaction) {
+                    return connection;
+                }
+            }
+
+            return undefined;
         }
 
         changeStamp(tables: readonly string[]): string | undefined {

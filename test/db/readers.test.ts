@@ -16,6 +16,61 @@ const { expect } = Code;
 // pool (src/db/sqlite-client.ts directConnection). SQLite files only: PostgreSQL's reads share the writer's pool.
 experiment('SQLite readers', () => {
 
+    test('lend no connection before the pool has set it up, nor one a transaction holds open', async () => {
+
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-readers-'));
+        const options = { databaseUrl: `sqlite:${Path.join(dir, 'r.sqlite')}` };
+        const writer = createKnex(options);
+        const reader = createReaderKnex(options, writer);
+        try {
+            await writer.schema.createTable('thing', (t) => t.increments('id'));
+            await writer('thing').insert({});
+            const db = poolDb(reader);
+
+            // Reads that start a few turns apart while the first connections are being made: each gets the
+            // functions knex's afterCreate registers (Osprey's lower() folds beyond ASCII).
+            const turns = async (n: number) => {
+
+                for (let i = 0; i < n; ++i) {
+                    await Promise.resolve();
+                }
+            };
+
+            const folded = await Promise.all(Array.from({ length: 40 }, async (_, i) => {
+
+                await turns(i);
+                return (await db.rows('select lower(?) as "v"', ['Ü']))[0]!.v;
+            }));
+            expect(new Set(folded)).to.equal(new Set(['ü']));
+
+            // A read transaction on readers that have one connection, the lent one: it keeps its snapshot, and
+            // reads beside it (on a connection of their own) see the writer's commit.
+            const single = createReaderKnex(options, writer);
+            try {
+                const beside = poolDb(single);
+                expect((await beside.rows('select count(*) as "n" from "thing"'))[0]!.n).to.equal(1);
+                await single.transaction(async (trx) => {
+
+                    expect((await trx('thing').count({ n: '*' }))[0]!.n).to.equal(1);
+                    await writer('thing').insert({});
+                    for (let i = 0; i < 5; ++i) {
+                        expect((await beside.rows('select count(*) as "n" from "thing"'))[0]!.n).to.equal(2);
+                    }
+
+                    expect((await trx('thing').count({ n: '*' }))[0]!.n).to.equal(1);
+                });
+            }
+            finally {
+                await single.destroy();
+            }
+        }
+        finally {
+            await reader.destroy();
+            await writer.destroy();
+            Fs.rmSync(dir, { recursive: true, force: true });
+        }
+    });
+
     test('read without the pool after the first, never see a write before its commit, and close with the knex', async () => {
 
         const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-readers-'));
