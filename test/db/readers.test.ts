@@ -4,6 +4,7 @@ import * as Path from 'node:path';
 
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
+import type { Knex } from 'knex';
 
 import { clientOf, poolDb } from '../../src/db/db';
 import { createKnex, createReaderKnex } from '../../src/db/knex';
@@ -16,13 +17,35 @@ const { expect } = Code;
 // pool (src/db/sqlite-client.ts directConnection). SQLite files only: PostgreSQL's reads share the writer's pool.
 experiment('SQLite readers', () => {
 
-    test('lend no connection before the pool has set it up, nor one a transaction holds open', async () => {
+    // A SQLite file with its writer and readers, as the server makes them; both closed and the file removed after
+    // `work`, which may add checks on the closed readers (`closed`).
+    type Files = { options: { databaseUrl: string }; writer: Knex; reader: Knex };
+    const withFiles = async (work: (files: Files) => Promise<void>, closed: (reader: Knex) => Promise<void> = () => Promise.resolve()) => {
 
         const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-readers-'));
         const options = { databaseUrl: `sqlite:${Path.join(dir, 'r.sqlite')}` };
         const writer = createKnex(options);
         const reader = createReaderKnex(options, writer);
         try {
+            await work({ options, writer, reader });
+        }
+        finally {
+            await reader.destroy();
+            await writer.destroy();
+        }
+
+        try {
+            await closed(reader);
+        }
+        finally {
+            Fs.rmSync(dir, { recursive: true, force: true });
+        }
+    };
+
+    test('lend no connection before the pool has set it up, nor one a transaction holds open', async () => {
+
+        await withFiles(async ({ options, writer, reader }) => {
+
             await writer.schema.createTable('thing', (t) => t.increments('id'));
             await writer('thing').insert({});
             const db = poolDb(reader);
@@ -63,21 +86,13 @@ experiment('SQLite readers', () => {
             finally {
                 await single.destroy();
             }
-        }
-        finally {
-            await reader.destroy();
-            await writer.destroy();
-            Fs.rmSync(dir, { recursive: true, force: true });
-        }
+        });
     });
 
     test('read without the pool after the first, never see a write before its commit, and close with the knex', async () => {
 
-        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-readers-'));
-        const options = { databaseUrl: `sqlite:${Path.join(dir, 'r.sqlite')}` };
-        const writer = createKnex(options);
-        const reader = createReaderKnex(options, writer);
-        try {
+        await withFiles(async ({ writer, reader }) => {
+
             await writer.schema.createTable('thing', (t) => {
 
                 t.increments('id');
@@ -107,14 +122,10 @@ experiment('SQLite readers', () => {
                 expect(await count()).to.equal(1);
             });
             expect(await count()).to.equal(2);
-        }
-        finally {
-            await reader.destroy();
-            await writer.destroy();
-        }
+        }, async (reader) => {
 
-        // Once destroyed, the lent connection is closed with the others: a read fails, and the file can go.
-        await expect(poolDb(reader).rows('select 1')).to.reject();
-        Fs.rmSync(dir, { recursive: true, force: true });
+            // Once destroyed, the lent connection is closed with the others: a read fails.
+            await expect(poolDb(reader).rows('select 1')).to.reject();
+        });
     });
 });
