@@ -67,6 +67,11 @@ const readQuery = (query: Record<string, unknown>): ReadQuery => {
     };
 };
 
+// A request without a query string (a record by its id, most writes) reads and renders as these, made once:
+// building them from an empty query cost a few microseconds on every such request.
+const noQuery = Object.freeze({});
+const plainRead = Object.freeze({ ...readQuery(noQuery), parameters: Object.freeze({}) });
+
 // The properties header, or the query parameter: what a write's answer (or a GET's record) carries.
 const propertiesOf = (request: Hapi.Request): string | undefined => header(request, 'properties') ?? text(request.query.properties);
 
@@ -94,42 +99,90 @@ const renderFlags = (query: Record<string, unknown>): RenderFlags => ({
     internalValues: flag(query.internalvalues)
 });
 
+const plainRender = Object.freeze(renderFlags(noQuery));
+
+const empty = (query: Record<string, unknown>) => {
+
+    for (const _ in query) {
+        return false;
+    }
+
+    return true;
+};
+
 const writing = new Set(['post', 'patch', 'put', 'delete']);
 
 // A GET writes nothing: its write options say so without reading the nine headers a write reads.
 const readOnly = (request: Hapi.Request): WriteOptions => ({ override: '', merge: false, properties: propertiesOf(request), batchErrors: false, allowEvents: true, allOrNothing: false, body: undefined });
 
-export const resourceRequest = (request: Hapi.Request): ResourceRequest => {
+// The request's URL as hapi makes it (request.url), made only when a page's links ask for it: hapi parses the
+// whole URL again for request.url, and a record read never needs it. Only text is kept, not the hapi request:
+// the URL of the request line on the Host's origin, with hapi's normalized path (request.path) as its path.
+export const urlOf = (protocol: string, host: string, source: string, path: string): URL => {
 
-    const osprey = request.server.app.osprey;
-    const params = request.params as Record<string, string | undefined>;
-    const query = request.query as Record<string, unknown>;
-    // Only the text is kept: the value must not hold on to the hapi request.
-    const href = request.url.href;
-    let url: URL | undefined;
-    let link: string | undefined;
-    return {
-        osprey,
-        user: userOf(request),
-        apiKey: request.auth.credentials.method === 'apikey',
-        structure: structureOf(request),
-        id: params.id,
-        child: params.child,
-        childId: params.childid,
-        attribute: params.attr,
-        home: homeHref(request, osprey.options.contextRoot),
-        // Made when first asked for (a page's links): a record read never needs them.
-        get linkHref() {
-
-            return (link ??= linkHref(href));
-        },
-        get url() {
-
-            return (url ??= new URL(this.linkHref));
-        },
-        render: renderFlags(query),
-        read: readQuery(query),
-        // Read from the headers now (the value must not hold on to the hapi request), but only on a write.
-        write: writing.has(request.method) ? writeOptions(request) : readOnly(request)
-    };
+    // A request line may carry an absolute URL (a proxy's form), which hapi takes as it is.
+    const url = new URL(source.startsWith('/') ? `${protocol}://${host}${source}` : source);
+    url.pathname = path;
+    return url;
 };
+
+// The request value (src/request.ts). A class, so that its lazily made parts are getters of one prototype
+// rather than new accessors on every request.
+class RequestValue implements ResourceRequest {
+
+    readonly osprey: ResourceRequest['osprey'];
+    readonly user: ResourceRequest['user'];
+    readonly apiKey: boolean;
+    readonly structure: Structure;
+    readonly id: string | undefined;
+    readonly child: string | undefined;
+    readonly childId: string | undefined;
+    readonly attribute: string | undefined;
+    readonly home: string;
+    readonly render: RenderFlags;
+    readonly read: ReadQuery;
+    readonly write: WriteOptions;
+    readonly #protocol: string;
+    readonly #host: string;
+    readonly #source: string;
+    readonly #path: string;
+    #link: string | undefined;
+    #url: URL | undefined;
+
+    constructor(request: Hapi.Request) {
+
+        const osprey = request.server.app.osprey;
+        const params = request.params as Record<string, string | undefined>;
+        const query = request.query as Record<string, unknown>;
+        const plain = empty(query);
+        this.osprey = osprey;
+        this.user = userOf(request);
+        this.apiKey = request.auth.credentials.method === 'apikey';
+        this.structure = structureOf(request);
+        this.id = params.id;
+        this.child = params.child;
+        this.childId = params.childid;
+        this.attribute = params.attr;
+        this.home = homeHref(request, osprey.options.contextRoot);
+        this.render = plain ? plainRender : renderFlags(query);
+        this.read = plain ? plainRead : readQuery(query);
+        // Read from the headers now (the value must not hold on to the hapi request), but only on a write.
+        this.write = writing.has(request.method) ? writeOptions(request) : readOnly(request);
+        this.#protocol = request.server.info.protocol;
+        this.#host = request.info.host;
+        this.#source = request.raw.req.url!;
+        this.#path = request.path;
+    }
+
+    get linkHref(): string {
+
+        return (this.#link ??= linkHref(urlOf(this.#protocol, this.#host, this.#source, this.#path).href));
+    }
+
+    get url(): URL {
+
+        return (this.#url ??= new URL(this.linkHref));
+    }
+}
+
+export const resourceRequest = (request: Hapi.Request): ResourceRequest => new RequestValue(request);
