@@ -5,9 +5,10 @@ import { changeStamp } from './sqlite-client';
 
 // Reads that repeat on every request (who the caller is) kept for as long as the tables they read are unchanged
 // (every table the read joins, and every table whose deletes cascade into one of them). Where
-// that cannot be told (PostgreSQL) every read goes to the database. A value is kept under the stamp taken
-// before it was read: a write that lands while it is being read moves the stamp, so the next read drops it —
-// a cached value is never older than the database it came from.
+// that cannot be told every read goes to the database. A value is kept under the stamp taken before it was
+// read: a write that lands while it is being read moves the stamp, so the next read drops it. This server's
+// own writes move the stamp at once; another node's or process's within moments (the notice on PostgreSQL,
+// data_version asked at most every otherWritesMs on SQLite: sqlite-client.ts).
 //
 // Single flight: while a value is being read, every other request for the same key under the same stamp waits
 // for that read instead of starting its own (issue 19: when a write drops the values, a burst of requests with

@@ -5,7 +5,7 @@ import * as Lab from '@hapi/lab';
 import { createKnex, sqliteFile } from '../../src/db/knex';
 import { changesHeard, notifyChanges } from '../../src/db/pg-client';
 import { ReadCache } from '../../src/db/read-cache';
-import { changeStamp, preparedStatement, statementCacheSize } from '../../src/db/sqlite-client';
+import { changeStamp, otherWritesMs, preparedStatement, statementCacheSize } from '../../src/db/sqlite-client';
 import { transaction } from '../../src/db/transaction';
 import { testDatabases } from '../helpers/databases';
 
@@ -195,6 +195,8 @@ for (const database of testDatabases) {
                     const other = new Database(sqliteFile(url));
                     other.prepare('update item set qty = 3').run();
                     other.close();
+                    // Another process's commit is seen within otherWritesMs (the pragma is not asked every read).
+                    await new Promise((resolve) => setTimeout(resolve, otherWritesMs));
                 }
                 else {
                     const other = createKnex({ databaseUrl: url });
