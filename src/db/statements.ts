@@ -25,11 +25,30 @@ const whereBindings = (where: Row) => Object.values(where).filter((value) => val
 
 const list = (columns: readonly string[]) => columns.map(quoted).join(', ');
 
+// A column list's part of a shape, made once per list: the lists a statement selects or returns are made once
+// per object (storedColumns), and joining a record's 33 columns on every read showed in its profile.
+const joinedLists = new WeakMap<readonly string[], string>();
+
+const joined = (columns: readonly string[]): string => {
+
+    if (columns.length < 8) {
+        return columns.join(',');
+    }
+
+    let text = joinedLists.get(columns);
+    if (text === undefined) {
+        text = columns.join(',');
+        joinedLists.set(columns, text);
+    }
+
+    return text;
+};
+
 // The first row whose columns equal `where`, its `columns`.
 export const selectOne = async (db: Db, table: string, where: Row, options: { columns: readonly string[]; lock?: boolean }): Promise<Row | undefined> => {
 
     const { columns } = options;
-    const sql = sqlOf(`select ${table} ${columns.join(',')} ${whereShape(where)} ${options.lock ? 'lock' : ''}`, () => {
+    const sql = sqlOf(`select ${table} ${joined(columns)} ${whereShape(where)} ${options.lock ? 'lock' : ''}`, () => {
 
         return `select ${list(columns)} from ${quoted(table)} where ${conditions(where)} limit 1${options.lock ? ' for update' : ''}`;
     });
@@ -41,7 +60,7 @@ export const selectOne = async (db: Db, table: string, where: Row, options: { co
 export const insertReturning = async (db: Db, table: string, values: Row, returning: readonly string[]): Promise<Row> => {
 
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
-    const sql = sqlOf(`insert ${table} ${columns.join(',')} ${returning.join(',')}`, () => {
+    const sql = sqlOf(`insert ${table} ${columns.join(',')} ${joined(returning)}`, () => {
 
         return columns.length ?
             `insert into ${quoted(table)} (${list(columns)}) values (${columns.map(() => '?').join(', ')}) returning ${list(returning)}` :
@@ -54,7 +73,7 @@ export const insertReturning = async (db: Db, table: string, values: Row, return
 export const updateReturning = async (db: Db, table: string, values: Row, where: Row, returning: readonly string[]): Promise<Row[]> => {
 
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
-    const sql = sqlOf(`update ${table} ${columns.join(',')} ${whereShape(where)} ${returning.join(',')}`, () => {
+    const sql = sqlOf(`update ${table} ${columns.join(',')} ${whereShape(where)} ${joined(returning)}`, () => {
 
         return `update ${quoted(table)} set ${columns.map((column) => `${quoted(column)} = ?`).join(', ')} where ${conditions(where)} returning ${list(returning)}`;
     });

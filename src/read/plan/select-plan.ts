@@ -121,11 +121,26 @@ const reservedKeys = new Set(['href', '_rowstamp', 'localref']);
 // `rel.` is Maximo's marker for a relationship name; it is optional here.
 const withoutRel = (path: readonly string[]) => (path[0] === 'rel' && path.length > 1 ? path.slice(1) : path);
 
+// The plan of no select, the same for every read of an object: made once (a record read without a select
+// made it again on every request).
+const everythingPlans = new WeakMap<BusinessObject, SelectPlan>();
+
+export const everythingPlan = (object: BusinessObject): SelectPlan => {
+
+    let plan = everythingPlans.get(object);
+    if (!plan) {
+        plan = Object.freeze({ object, all: true, attributes: Object.freeze(renderedAttributes(object).map((attr) => Object.freeze({ attr, key: attr.name, computed: computedOf(object, attr) }))), links: Object.freeze([]), aggregates: Object.freeze([]) });
+        everythingPlans.set(object, plan);
+    }
+
+    return plan;
+};
+
 export const planSelect = (object: BusinessObject, items: readonly SelectItem[] | undefined, settings: SelectSettings): SelectPlan => {
 
-    const everything = () => renderedAttributes(object).map((attr) => ({ attr, key: attr.name, computed: computedOf(object, attr) }));
+    const everything = () => everythingPlan(object).attributes;
     if (!items) {
-        return { object, all: true, attributes: everything(), links: [], aggregates: [] };
+        return everythingPlan(object);
     }
 
     const attributes = new Map<string, SelectPlan['attributes'][number]>();

@@ -6,7 +6,7 @@ import type { BusinessObject } from '../../structures/registry';
 import type { SelectItem } from '../parse/ast';
 import { parseSelect } from '../parse/select';
 import { costLimits } from './cost';
-import { planSelect, type SelectPlan, type SelectSettings } from './select-plan';
+import { everythingPlan, planSelect, type SelectPlan, type SelectSettings } from './select-plan';
 
 
 // How the names of a select resolve on an object of this server: the registry and the structure its relations
@@ -34,7 +34,8 @@ export const readSelect = (req: ResourceRequest, object: BusinessObject, setting
 // secret named (an API key's value) only with a credential login where its object says so.
 export const requestPlan = (req: ResourceRequest, object: BusinessObject, items: readonly SelectItem[] | undefined, parameter: string, settings: Partial<SelectSettings> = {}): SelectPlan => {
 
-    const plan = planSelect(object, items, selectSettings(req.osprey, object, parameter, { reach: { user: req.user }, ...settings }));
+    // No select plans the same whatever the settings: they are not made for it.
+    const plan = items ? planSelect(object, items, selectSettings(req.osprey, object, parameter, { reach: { user: req.user }, ...settings })) : everythingPlan(object);
     const structure = req.osprey.registry.byObject(object.name);
     if (structure && plan.attributes.some(({ attr }) => attr.secret)) {
         requireCredentials(req, structure, 'read with their secrets');
