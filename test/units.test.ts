@@ -3,6 +3,7 @@ import * as Path from 'node:path';
 
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
+import * as fc from 'fast-check';
 
 import { createKnex, databaseVersion, isPostgres, pgTypes } from '../src/db/knex';
 import { withFormatDocs } from '../src/docs';
@@ -53,6 +54,20 @@ experiment('the Maximo type table', () => {
         expect(toJson({ type: 'upper' }, 'X')).to.equal('X');
         expect(toJson({ type: 'upper' }, null)).to.equal(null);
         expect(formatDatetime(new Date(Date.UTC(2026, 11, 31, 23, 59, 59)))).to.equal('2026-12-31T23:59:59+00:00');
+    });
+
+    test('a datetime as SQLite keeps it renders as the instant it is, without being parsed', () => {
+
+        // The text is cut rather than parsed (types.ts): for every instant of the years 0001 to 9999 as toDb
+        // stores it, the cut text is the formatted instant.
+        fc.assert(fc.property(fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }), (date) => {
+
+            const stored = toDb({ type: 'datetime' }, date) as string;
+            expect(toJson({ type: 'datetime' }, stored)).to.equal(formatDatetime(new Date(stored)));
+        }), { numRuns: 2000 });
+        // Text in another form is parsed as before.
+        expect(toJson({ type: 'datetime' }, '2026-01-05T10:11:12+02:00')).to.equal('2026-01-05T08:11:12+00:00');
+        expect(toJson({ type: 'datetime' }, '2026-01-05 08:11:12')).to.equal(formatDatetime(new Date('2026-01-05 08:11:12')));
     });
 });
 
