@@ -25,6 +25,16 @@ const lastUsedEveryMs = 60_000;
 
 type KeyRow = Row & Parameters<typeof profileFromRows>[0][number];
 
+// A key as its lookup found it, worked out once per lookup rather than on every request that sends it.
+interface FoundKey {
+    readonly keyid: number;
+    /** When it expires (ms since the epoch); Infinity for a key that does not. */
+    readonly expires: number;
+    /** When it was last used as lastused says (ms since the epoch); -Infinity for never. */
+    readonly used: number;
+    readonly profile: UserProfile;
+}
+
 export interface NewKey {
     readonly userid: string;
     readonly expiration: number;
@@ -40,7 +50,7 @@ export class ApiKeys {
     readonly #knex: Knex;
     readonly #cipherKey: Buffer;
     readonly #digestKey: Buffer;
-    readonly #verified: ReadCache<KeyRow[]>;
+    readonly #verified: ReadCache<FoundKey | undefined>;
 
     constructor(knex: Knex, registry: Registry, secret: Buffer) {
 
@@ -143,26 +153,32 @@ export class ApiKeys {
 
         const unique = this.structure.root.uniqueColumn;
         const digest = this.#sentDigest(key);
-        const rows = await this.#verified.read(digest, async () => {
+        const found = await this.#verified.read(digest, async () => {
 
-            return await withProfile(this.#knex(`${this.#table} as k`), 'k.userid')
+            const rows = await withProfile(this.#knex(`${this.#table} as k`), 'k.userid')
                 .where('k.apikeyhash', digest)
                 .select({ keyid: `k.${unique}`, keyexpires: 'k.expirationdate', keyused: 'k.lastused' }) as KeyRow[];
+            const row = rows[0];
+            return row && {
+                keyid: row.keyid as number,
+                expires: row.keyexpires === null ? Infinity : new Date(row.keyexpires as string).getTime(),
+                used: row.keyused === null ? -Infinity : new Date(row.keyused as string).getTime(),
+                profile: profileFromRows(rows)!
+            };
         });
-        const row = rows[0];
         const now = Date.now();
-        if (!row || (row.keyexpires !== null && new Date(row.keyexpires as string).getTime() <= now)) {
+        if (!found || found.expires <= now) {
             return undefined;
         }
 
         this.#keepDigest(key, digest);
 
-        if (row.keyused === null || new Date(row.keyused as string).getTime() < now - lastUsedEveryMs) {
+        if (found.used < now - lastUsedEveryMs) {
             // Not awaited: the request does not wait for bookkeeping, and a lost update only delays lastused.
-            this.#knex(this.#table).where(unique, row.keyid as number).update({ lastused: new Date(now).toISOString() }).catch(() => undefined);
+            this.#knex(this.#table).where(unique, found.keyid).update({ lastused: new Date(now).toISOString() }).catch(() => undefined);
         }
 
-        return profileFromRows(rows);
+        return found.profile;
     }
 
     // The newest key of a user that is still valid, as the user can send it.
