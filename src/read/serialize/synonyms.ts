@@ -6,6 +6,29 @@ import type { DomainDef, DomainValue } from '../../structures/definition';
 // and `internalvalues=1` renders as `{attr}_maxvalue`. A value that declares no `maxvalue` is its own internal
 // value, as Maximo's default synonyms are (WAPPR stands for WAPPR).
 
-export const domainEntry = (domain: DomainDef, value: unknown): DomainValue | undefined => domain.values.find((entry) => String(entry.value) === String(value));
+// Each domain's values by their text, made once per domain (domains are loaded with the structures and do
+// not change): every rendered value of a domain attribute looks its description up, a page of 100 records
+// several times each. The first of two values with one text wins, as a search in declared order would find.
+const byText = new WeakMap<DomainDef, ReadonlyMap<string, DomainValue>>();
+
+const entriesOf = (domain: DomainDef): ReadonlyMap<string, DomainValue> => {
+
+    let entries = byText.get(domain);
+    if (!entries) {
+        const made = new Map<string, DomainValue>();
+        for (const entry of domain.values) {
+            if (!made.has(String(entry.value))) {
+                made.set(String(entry.value), entry);
+            }
+        }
+
+        entries = made;
+        byText.set(domain, entries);
+    }
+
+    return entries;
+};
+
+export const domainEntry = (domain: DomainDef, value: unknown): DomainValue | undefined => entriesOf(domain).get(String(value));
 
 export const internalOf = (entry: DomainValue): string => entry.maxvalue ?? String(entry.value);
