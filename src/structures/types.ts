@@ -121,24 +121,26 @@ export const toDb = (attr: TypedAttribute, value: unknown): unknown => {
     }
 };
 
-// A stored value as it goes on the wire. Drivers differ (SQLite: 0/1 and strings; pg: booleans and Dates).
 // A datetime as SQLite keeps it (toSql: toISOString of a whole second): its wire form is its first 19
 // characters with the offset, without parsing it into a Date and writing it out again (which showed in the
 // profile of a record read).
 const storedInstant = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-export const toJson = (attr: TypedAttribute, value: unknown): JsonValue => {
+type ToJson = (value: unknown) => JsonValue;
 
-    if (value === null || value === undefined) {
-        return null;
-    }
-
-    switch (typeTable[attr.type].family) {
-        case 'integer':
-        case 'decimal': return Number(value);
-        case 'boolean': return value === true || value === 1 || value === '1' || value === 't';
-        case 'date': return `${value instanceof Date ? formatDate(value) : String(value).slice(0, 10)}T00:00:00+00:00`;
-        case 'datetime': return typeof value === 'string' && storedInstant.test(value) ? `${value.slice(0, 19)}+00:00` : formatDatetime(value instanceof Date ? value : new Date(String(value)));
-        default: return String(value);
-    }
+// A stored value of each family as it goes on the wire. Drivers differ (SQLite: 0/1 and strings; pg: booleans
+// and Dates). A null is null whatever the family.
+const jsonOf: Readonly<Record<ColumnFamily, ToJson>> = {
+    integer: (value) => (value === null || value === undefined ? null : Number(value)),
+    decimal: (value) => (value === null || value === undefined ? null : Number(value)),
+    boolean: (value) => (value === null || value === undefined ? null : value === true || value === 1 || value === '1' || value === 't'),
+    date: (value) => (value === null || value === undefined ? null : `${value instanceof Date ? formatDate(value) : String(value).slice(0, 10)}T00:00:00+00:00`),
+    datetime: (value) => (value === null || value === undefined ? null : typeof value === 'string' && storedInstant.test(value) ? `${value.slice(0, 19)}+00:00` : formatDatetime(value instanceof Date ? value : new Date(String(value)))),
+    string: (value) => (value === null || value === undefined ? null : String(value)),
+    text: (value) => (value === null || value === undefined ? null : String(value))
 };
+
+// How a stored value of an attribute's type goes on the wire, chosen once (a record renders every attribute).
+export const jsonConverter = (attr: TypedAttribute): ToJson => jsonOf[typeTable[attr.type].family];
+
+export const toJson = (attr: TypedAttribute, value: unknown): JsonValue => jsonConverter(attr)(value);
