@@ -115,17 +115,6 @@ const writing = new Set(['post', 'patch', 'put', 'delete']);
 // A GET writes nothing: its write options say so without reading the nine headers a write reads.
 const readOnly = (request: Hapi.Request): WriteOptions => ({ override: '', merge: false, properties: propertiesOf(request), batchErrors: false, allowEvents: true, allOrNothing: false, body: undefined });
 
-// The request's URL as hapi makes it (request.url), made only when a page's links ask for it: hapi parses the
-// whole URL again for request.url, and a record read never needs it. Only text is kept, not the hapi request:
-// the URL of the request line on the Host's origin, with hapi's normalized path (request.path) as its path.
-export const urlOf = (protocol: string, host: string, source: string, path: string): URL => {
-
-    // A request line may carry an absolute URL (a proxy's form), which hapi takes as it is.
-    const url = new URL(source.startsWith('/') ? `${protocol}://${host}${source}` : source);
-    url.pathname = path;
-    return url;
-};
-
 // The request value (src/request.ts). A class, so that its lazily made parts are getters of one prototype
 // rather than new accessors on every request.
 class RequestValue implements ResourceRequest {
@@ -142,10 +131,10 @@ class RequestValue implements ResourceRequest {
     readonly render: RenderFlags;
     readonly read: ReadQuery;
     readonly write: WriteOptions;
-    readonly #protocol: string;
-    readonly #host: string;
-    readonly #source: string;
-    readonly #path: string;
+    // hapi parses the whole URL again for request.url, and only a page's links need it (a record read never
+    // does): it is asked for then, from hapi itself (a URL a plugin rewrote with setUrl included). This function
+    // is the one part of the value that holds the hapi request; the pipelines below see only the text it gives.
+    readonly #href: () => string;
     #link: string | undefined;
     #url: URL | undefined;
 
@@ -166,17 +155,14 @@ class RequestValue implements ResourceRequest {
         this.home = homeHref(request, osprey.options.contextRoot);
         this.render = plain ? plainRender : renderFlags(query);
         this.read = plain ? plainRead : readQuery(query);
-        // Read from the headers now (the value must not hold on to the hapi request), but only on a write.
+        // Read from the headers now, and only on a write.
         this.write = writing.has(request.method) ? writeOptions(request) : readOnly(request);
-        this.#protocol = request.server.info.protocol;
-        this.#host = request.info.host;
-        this.#source = request.raw.req.url!;
-        this.#path = request.path;
+        this.#href = () => request.url.href;
     }
 
     get linkHref(): string {
 
-        return (this.#link ??= linkHref(urlOf(this.#protocol, this.#host, this.#source, this.#path).href));
+        return (this.#link ??= linkHref(this.#href()));
     }
 
     get url(): URL {

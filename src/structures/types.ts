@@ -123,8 +123,25 @@ export const toDb = (attr: TypedAttribute, value: unknown): unknown => {
 
 // A datetime as SQLite keeps it (toSql: toISOString of a whole second): its wire form is its first 19
 // characters with the offset, without parsing it into a Date and writing it out again (which showed in the
-// profile of a record read).
+// profile of a record read). Only text that names a real instant is cut; other text (written around toDb: a
+// 30 February, an hour 24) is parsed and formatted as before, so its answer does not change.
 const storedInstant = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+const realInstant = (stored: string): boolean => {
+
+    if (!storedInstant.test(stored)) {
+        return false;
+    }
+
+    const y = Number(stored.slice(0, 4));
+    const month = Number(stored.slice(5, 7));
+    const day = Number(stored.slice(8, 10));
+    const leap = month === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+    return month >= 1 && month <= 12 && day >= 1 && day <= monthDays[month - 1]! + (leap ? 1 : 0) &&
+        Number(stored.slice(11, 13)) < 24 && Number(stored.slice(14, 16)) < 60 && Number(stored.slice(17, 19)) < 60;
+};
 
 type ToJson = (value: unknown) => JsonValue;
 
@@ -135,7 +152,7 @@ const jsonOf: Readonly<Record<ColumnFamily, ToJson>> = {
     decimal: (value) => (value === null || value === undefined ? null : Number(value)),
     boolean: (value) => (value === null || value === undefined ? null : value === true || value === 1 || value === '1' || value === 't'),
     date: (value) => (value === null || value === undefined ? null : `${value instanceof Date ? formatDate(value) : String(value).slice(0, 10)}T00:00:00+00:00`),
-    datetime: (value) => (value === null || value === undefined ? null : typeof value === 'string' && storedInstant.test(value) ? `${value.slice(0, 19)}+00:00` : formatDatetime(value instanceof Date ? value : new Date(String(value)))),
+    datetime: (value) => (value === null || value === undefined ? null : typeof value === 'string' && realInstant(value) ? `${value.slice(0, 19)}+00:00` : formatDatetime(value instanceof Date ? value : new Date(String(value)))),
     string: (value) => (value === null || value === undefined ? null : String(value)),
     text: (value) => (value === null || value === undefined ? null : String(value))
 };
