@@ -22,7 +22,7 @@ export const getCollection: Hapi.Lifecycle.Method = async (request, h) => {
 
 export const getMember: Hapi.Lifecycle.Method = async (request, h) => {
 
-    const { record, rowstamp } = await readMember(resourceRequest(request));
+    const { record, rowstamp } = await readMember(resourceRequest(request, false));
     return h.response(record).etag(rowstamp);
 };
 

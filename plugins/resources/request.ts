@@ -131,14 +131,15 @@ class RequestValue implements ResourceRequest {
     readonly render: RenderFlags;
     readonly read: ReadQuery;
     readonly write: WriteOptions;
-    // hapi parses the whole URL again for request.url, and only a page's links need it (a record read never
-    // does): it is asked for then, from hapi itself (a URL a plugin rewrote with setUrl included). This function
-    // is the one part of the value that holds the hapi request; the pipelines below see only the text it gives.
-    readonly #href: () => string;
+    // The request's URL as text (hapi's own, so a plugin's setUrl holds), only where the route's answer may carry
+    // page links: hapi parses the whole URL again for request.url, and a record read never needs it. Only text
+    // is kept: a value that held the hapi request kept its sockets and buffers alive as long as itself (the
+    // server's memory under load grew from 130 to 215 MB when it did).
+    readonly #href: string | undefined;
     #link: string | undefined;
     #url: URL | undefined;
 
-    constructor(request: Hapi.Request) {
+    constructor(request: Hapi.Request, links: boolean) {
 
         const osprey = request.server.app.osprey;
         const params = request.params as Record<string, string | undefined>;
@@ -157,12 +158,16 @@ class RequestValue implements ResourceRequest {
         this.read = plain ? plainRead : readQuery(query);
         // Read from the headers now, and only on a write.
         this.write = writing.has(request.method) ? writeOptions(request) : readOnly(request);
-        this.#href = () => request.url.href;
+        this.#href = links ? request.url.href : undefined;
     }
 
     get linkHref(): string {
 
-        return (this.#link ??= linkHref(this.#href()));
+        if (this.#href === undefined) {
+            throw new Error('The request value of a record read has no URL for page links.');
+        }
+
+        return (this.#link ??= linkHref(this.#href));
     }
 
     get url(): URL {
@@ -171,4 +176,5 @@ class RequestValue implements ResourceRequest {
     }
 }
 
-export const resourceRequest = (request: Hapi.Request): ResourceRequest => new RequestValue(request);
+// `links: false` where the answer is one record (a member GET), which has no page links.
+export const resourceRequest = (request: Hapi.Request, links = true): ResourceRequest => new RequestValue(request, links);
