@@ -121,7 +121,7 @@ export const toDb = (attr: TypedAttribute, value: unknown): unknown => {
     }
 };
 
-// A datetime as SQLite keeps it (toSql: toISOString of a whole second): its wire form is its first 19
+// A datetime as SQLite keeps it (toDb: toISOString of a whole second): its wire form is its first 19
 // characters with the offset, without parsing it into a Date and writing it out again (which showed in the
 // profile of a record read). Only text that names a real instant is cut; other text (written around toDb: a
 // 30 February, an hour 24) is parsed and formatted as before, so its answer does not change.
@@ -145,16 +145,22 @@ const realInstant = (stored: string): boolean => {
 
 type ToJson = (value: unknown) => JsonValue;
 
+// A null is null whatever the family.
+const orNull = (convert: (value: unknown) => JsonValue): ToJson => {
+
+    return (value) => (value === null || value === undefined ? null : convert(value));
+};
+
 // A stored value of each family as it goes on the wire. Drivers differ (SQLite: 0/1 and strings; pg: booleans
-// and Dates). A null is null whatever the family.
+// and Dates).
 const jsonOf: Readonly<Record<ColumnFamily, ToJson>> = {
-    integer: (value) => (value === null || value === undefined ? null : Number(value)),
-    decimal: (value) => (value === null || value === undefined ? null : Number(value)),
-    boolean: (value) => (value === null || value === undefined ? null : value === true || value === 1 || value === '1' || value === 't'),
-    date: (value) => (value === null || value === undefined ? null : `${value instanceof Date ? formatDate(value) : String(value).slice(0, 10)}T00:00:00+00:00`),
-    datetime: (value) => (value === null || value === undefined ? null : typeof value === 'string' && realInstant(value) ? `${value.slice(0, 19)}+00:00` : formatDatetime(value instanceof Date ? value : new Date(String(value)))),
-    string: (value) => (value === null || value === undefined ? null : String(value)),
-    text: (value) => (value === null || value === undefined ? null : String(value))
+    integer: orNull(Number),
+    decimal: orNull(Number),
+    boolean: orNull((value) => value === true || value === 1 || value === '1' || value === 't'),
+    date: orNull((value) => `${value instanceof Date ? formatDate(value) : String(value).slice(0, 10)}T00:00:00+00:00`),
+    datetime: orNull((value) => (typeof value === 'string' && realInstant(value) ? `${value.slice(0, 19)}+00:00` : formatDatetime(value instanceof Date ? value : new Date(String(value))))),
+    string: orNull(String),
+    text: orNull(String)
 };
 
 // How a stored value of an attribute's type goes on the wire, chosen once (a record renders every attribute).
