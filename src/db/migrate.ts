@@ -4,24 +4,14 @@ import type { Attribute, BusinessObject, Registry } from '../structures/registry
 import { typeTable } from '../structures/types';
 import type { DatabaseKind } from './knex';
 import { createSystemTables } from './system-tables';
+import { oncePer } from './remember';
 
 
 export const rowstampColumn = 'rowstamp';
 
-const stored = new WeakMap<BusinessObject, readonly string[]>();
-
 // The columns of an object's table, which the statements that read whole rows name instead of `*`: what this
 // server knows, whatever columns another server's structures added since (README, Performance).
-export const storedColumns = (object: BusinessObject): readonly string[] => {
-
-    let columns = stored.get(object);
-    if (!columns) {
-        columns = [...object.columns.map((attr) => attr.name), rowstampColumn];
-        stored.set(object, columns);
-    }
-
-    return columns;
-};
+export const storedColumns = oncePer((object: BusinessObject): readonly string[] => [...object.columns.map((attr) => attr.name), rowstampColumn]);
 
 export class MigrationError extends Error {
 

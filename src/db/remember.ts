@@ -9,3 +9,20 @@ export const remember = <K, V>(map: Map<K, V>, key: K, value: V, max = 2000): V 
     map.set(key, value);
     return value;
 };
+
+// A value worked out once per object for as long as the object lives (a structure's object, a plan, a domain),
+// for values that only depend on it. Held weakly: a plan made for one request goes with it.
+export const oncePer = <K extends object, V>(make: (key: K) => V): ((key: K) => V) => {
+
+    const made = new WeakMap<K, V>();
+    return (key) => {
+
+        let value = made.get(key);
+        if (value === undefined) {
+            value = make(key);
+            made.set(key, value);
+        }
+
+        return value;
+    };
+};

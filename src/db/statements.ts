@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 import type { Db, Row } from './db';
-import { remember } from './remember';
+import { oncePer, remember } from './remember';
 
 
 // The statements every write runs — a record by its key, an insert, an update by key — as SQL text made once per
@@ -27,22 +27,10 @@ const list = (columns: readonly string[]) => columns.map(quoted).join(', ');
 
 // A column list's part of a shape, made once per list: the lists a statement selects or returns are made once
 // per object (storedColumns), and joining a record's 33 columns on every read showed in its profile.
-const joinedLists = new WeakMap<readonly string[], string>();
+const joinedList = oncePer((columns: readonly string[]) => columns.join(','));
 
-const joined = (columns: readonly string[]): string => {
-
-    if (columns.length < 8) {
-        return columns.join(',');
-    }
-
-    let text = joinedLists.get(columns);
-    if (text === undefined) {
-        text = columns.join(',');
-        joinedLists.set(columns, text);
-    }
-
-    return text;
-};
+// A short list (a fresh one-column returning) is joined on the spot rather than remembered.
+const joined = (columns: readonly string[]): string => (columns.length < 8 ? columns.join(',') : joinedList(columns));
 
 // The first row whose columns equal `where`, its `columns`.
 export const selectOne = async (db: Db, table: string, where: Row, options: { columns: readonly string[]; lock?: boolean }): Promise<Row | undefined> => {

@@ -1,6 +1,7 @@
 import { own } from './own';
 import type { Attribute, BusinessObject } from './registry';
 import { hooksOf, type Computed } from './hooks';
+import { oncePer } from '../db/remember';
 
 
 // Attributes whose value the server works out when a record is read, declared `persistent: false` in the YAML:
@@ -21,18 +22,7 @@ export const computedOf = (object: BusinessObject, attr: Attribute): Computed | 
 
 // The attributes of an object that a record renders without a select, or with `*`: the stored ones that are not
 // secret, and the computed ones.
-const rendered = new WeakMap<BusinessObject, readonly Attribute[]>();
-
-export const renderedAttributes = (object: BusinessObject): readonly Attribute[] => {
-
-    let attributes = rendered.get(object);
-    if (!attributes) {
-        attributes = [...object.attributes.values()].filter((attr) => (attr.persistent && !attr.secret) || computedOf(object, attr));
-        rendered.set(object, attributes);
-    }
-
-    return attributes;
-};
+export const renderedAttributes = oncePer((object: BusinessObject): readonly Attribute[] => [...object.attributes.values()].filter((attr) => (attr.persistent && !attr.secret) || computedOf(object, attr)));
 
 // Why a declared attribute that is not stored cannot be used where a query needs a column.
 export const notStored = (object: BusinessObject, attr: Attribute): string => `${object.name}.${attr.name} ${computedOf(object, attr)?.query ?? 'is not stored (persistent: false), so it cannot filter, sort or group'}`;

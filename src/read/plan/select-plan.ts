@@ -5,6 +5,7 @@ import { typeTable } from '../../structures/types';
 import { computedOf, renderedAttributes, type Computed } from '../../structures/computed';
 import { reachRelation, type OwnerFilter, type Reach } from './reach';
 import { beyond, type CostLimits } from './cost';
+import { oncePer } from '../../db/remember';
 
 
 // What a record is rendered with: attributes (under their alias), embedded child collections, related records
@@ -123,18 +124,11 @@ const withoutRel = (path: readonly string[]) => (path[0] === 'rel' && path.lengt
 
 // The plan of no select, the same for every read of an object: made once (a record read without a select
 // made it again on every request).
-const everythingPlans = new WeakMap<BusinessObject, SelectPlan>();
+export const everythingPlan = oncePer((object: BusinessObject): SelectPlan => {
 
-export const everythingPlan = (object: BusinessObject): SelectPlan => {
-
-    let plan = everythingPlans.get(object);
-    if (!plan) {
-        plan = Object.freeze({ object, all: true, attributes: Object.freeze(renderedAttributes(object).map((attr) => Object.freeze({ attr, key: attr.name, computed: computedOf(object, attr) }))), links: Object.freeze([]), aggregates: Object.freeze([]) });
-        everythingPlans.set(object, plan);
-    }
-
-    return plan;
-};
+    const attributes = renderedAttributes(object).map((attr) => Object.freeze({ attr, key: attr.name, computed: computedOf(object, attr) }));
+    return Object.freeze({ object, all: true, attributes: Object.freeze(attributes), links: Object.freeze([]), aggregates: Object.freeze([]) });
+});
 
 export const planSelect = (object: BusinessObject, items: readonly SelectItem[] | undefined, settings: SelectSettings): SelectPlan => {
 

@@ -12,6 +12,7 @@ import { domainEntry, internalOf } from './synonyms';
 import { limitSettings } from '../plan/cost';
 import type { AggregatePlan, Link, SelectPlan } from '../plan/select-plan';
 import { QueryError } from '../parse/query-error';
+import { oncePer } from '../../db/remember';
 
 
 export interface SerializeOptions {
@@ -70,34 +71,15 @@ interface RenderStep {
     readonly maxvalue: string;
 }
 
-const planSteps = new WeakMap<SelectPlan, readonly RenderStep[]>();
+const stepsOf = oncePer((plan: SelectPlan): readonly RenderStep[] => {
 
-const stepsOf = (plan: SelectPlan): readonly RenderStep[] => {
-
-    let steps = planSteps.get(plan);
-    if (!steps) {
-        steps = plan.attributes.map(({ attr, key, computed }) => ({ attr, key, computed, convert: jsonConverter(attr), description: `${key}_description`, maxvalue: `${key}_maxvalue` }));
-        planSteps.set(plan, steps);
-    }
-
-    return steps;
-};
+    return plan.attributes.map(({ attr, key, computed }) => ({ attr, key, computed, convert: jsonConverter(attr), description: `${key}_description`, maxvalue: `${key}_maxvalue` }));
+});
 
 // The keys of an object's child collection links, and their paths below the record, made once per object.
 type CollectionRef = readonly [key: string, path: string];
 
-const collectionRefKeys = new WeakMap<BusinessObject, readonly CollectionRef[]>();
-
-const collectionRefsOf = (object: BusinessObject): readonly CollectionRef[] => {
-
-    let keys = collectionRefKeys.get(object);
-    if (!keys) {
-        keys = [...object.children.keys()].map((name) => [`${name}_collectionref`, `/${name}`] as const);
-        collectionRefKeys.set(object, keys);
-    }
-
-    return keys;
-};
+const collectionRefsOf = oncePer((object: BusinessObject): readonly CollectionRef[] => [...object.children.keys()].map((name) => [`${name}_collectionref`, `/${name}`] as const));
 
 // One stored row as lean JSON: href, _rowstamp (unless ignorers=1), the planned attributes (nulls dropped unless
 // asked), domain descriptions and, for a full record, links to its child collections.

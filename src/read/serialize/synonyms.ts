@@ -1,4 +1,5 @@
 import type { DomainDef, DomainValue } from '../../structures/definition';
+import { oncePer } from '../../db/remember';
 
 
 // Domain values as records carry them. A SYNONYM domain's values are Maximo's external values — what records
@@ -9,25 +10,17 @@ import type { DomainDef, DomainValue } from '../../structures/definition';
 // Each domain's values by their text, made once per domain (domains are loaded with the structures and do
 // not change): every rendered value of a domain attribute looks its description up, a page of 100 records
 // several times each. The first of two values with one text wins, as a search in declared order would find.
-const byText = new WeakMap<DomainDef, ReadonlyMap<string, DomainValue>>();
+const entriesOf = oncePer((domain: DomainDef): ReadonlyMap<string, DomainValue> => {
 
-const entriesOf = (domain: DomainDef): ReadonlyMap<string, DomainValue> => {
-
-    let entries = byText.get(domain);
-    if (!entries) {
-        const made = new Map<string, DomainValue>();
-        for (const entry of domain.values) {
-            if (!made.has(String(entry.value))) {
-                made.set(String(entry.value), entry);
-            }
+    const entries = new Map<string, DomainValue>();
+    for (const entry of domain.values) {
+        if (!entries.has(String(entry.value))) {
+            entries.set(String(entry.value), entry);
         }
-
-        entries = made;
-        byText.set(domain, entries);
     }
 
     return entries;
-};
+});
 
 export const domainEntry = (domain: DomainDef, value: unknown): DomainValue | undefined => entriesOf(domain).get(String(value));
 
