@@ -1,7 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
 import { pdfContentSecurityPolicy, readChildren, readCollection, readLookup, readMember } from '../../src';
-import { resourceRequest } from './request';
+import { flag, resourceRequest } from './request';
 
 
 // The read routes' handlers: the request becomes the request value (./request.ts) and the read pipeline
@@ -9,7 +9,8 @@ import { resourceRequest } from './request';
 
 export const getCollection: Hapi.Lifecycle.Method = async (request, h) => {
 
-    const answer = await readCollection(resourceRequest(request));
+    // count=1 answers {"totalCount": n}, with no page links.
+    const answer = await readCollection(resourceRequest(request, !flag(request.query.count)));
     if ('report' in answer) {
         const { stream, type, disposition } = answer.report;
         // A PDF is shown by the browser's own viewer, which the policy of every other answer may stop.

@@ -37,7 +37,7 @@ const itemAnswer = (request: Hapi.Request, result: BulkResult): Row => {
 // POST {home}/os/{os}: create, or SYNC or BULK with x-method-override. A bulk answers 200 whatever its items did.
 export const postCollection: Hapi.Lifecycle.Method = async (request, h) => {
 
-    const req = resourceRequest(request);
+    const req = resourceRequest(request, false);
     const override = req.write.override;
     if (override === 'BULK') {
         return (await bulkWrite(req)).map((result) => itemAnswer(request, result));
@@ -56,11 +56,11 @@ export const postCollection: Hapi.Lifecycle.Method = async (request, h) => {
 };
 
 // PATCH/PUT {home}/os/{os}/{id} (or POST with x-method-override: PATCH): update, or merge with patchtype MERGE.
-export const patchMember: Hapi.Lifecycle.Method = async (request, h) => updated(h, await updateRecord(resourceRequest(request)));
+export const patchMember: Hapi.Lifecycle.Method = async (request, h) => updated(h, await updateRecord(resourceRequest(request, false)));
 
 export const deleteMember: Hapi.Lifecycle.Method = async (request, h) => {
 
-    await removeRecord(resourceRequest(request));
+    await removeRecord(resourceRequest(request, false));
     return h.response().code(204);
 };
 

@@ -2,17 +2,20 @@ import type * as Hapi from '@hapi/hapi';
 
 import { maximoError } from '../errors/maximo-error';
 import { wellFormedHost } from './hrefs';
+import { assignRequestId } from './request-log';
 import { securityHeaders } from './security-headers';
 
 
-// The first step of every request: the security headers go on its answer, whatever becomes of it, and a request
-// whose Host is no host is refused before anything reads its URL (hapi cannot make one of it, and every href and
-// cookie is built from it). One onRequest step for both, since every extension costs each request.
+// The first step of every request: the security headers and the request id go on its answer, whatever becomes of
+// it, and a request whose Host is no host is refused before anything reads its URL (hapi cannot make one of it,
+// and every href and cookie is built from it). One onRequest step for all three, since every extension costs each
+// request.
 export const requestEdge = (server: Hapi.Server): void => {
 
     server.ext('onRequest', (request, h) => {
 
         securityHeaders(request);
+        assignRequestId(request);
         if (!wellFormedHost(request.info.host)) {
             throw maximoError('badRequest', 'The Host header is not a host name or address with an optional port.');
         }

@@ -23,28 +23,20 @@ export const createLogger = (level: keyof typeof levels, write: (line: string) =
 const validRequestId = /^[\w.:-]{1,100}$/;
 
 // Every request gets an id: the caller's x-request-id when it is sane, else a new one; it is echoed back and
-// written in the request's log line, so a client's report can be matched to the server log.
+// written in the request's log line, so a client's report can be matched to the server log. Called by the first
+// step of every request (request-edge.ts); the header goes on the raw response at once, as the security headers
+// do, so that every answer carries it, errors included, without an onRequest and an onPreResponse step of its own
+// (the two cost a request of the bench about 5 µs of its 95).
+export const assignRequestId = (request: Hapi.Request): void => {
+
+    const incoming = header(request, 'x-request-id');
+    const id = incoming && validRequestId.test(incoming) ? incoming : Crypto.randomUUID();
+    request.app.requestId = id;
+    request.raw.res.setHeader('x-request-id', id);
+};
+
+// The request's log line when it is answered, and the internal errors hapi reports of it.
 export const requestLogging = (server: Hapi.Server, log: Logger): void => {
-
-    server.ext('onRequest', (request, h) => {
-
-        const incoming = header(request, 'x-request-id');
-        request.app.requestId = incoming && validRequestId.test(incoming) ? incoming : Crypto.randomUUID();
-        return h.continue;
-    });
-
-    server.ext('onPreResponse', (request, h) => {
-
-        const response = request.response;
-        if ('isBoom' in response && response.isBoom) {
-            response.output.headers['x-request-id'] = request.app.requestId!;
-        }
-        else {
-            (response as Hapi.ResponseObject).header('x-request-id', request.app.requestId!);
-        }
-
-        return h.continue;
-    });
 
     server.events.on('response', (request) => {
 

@@ -25,6 +25,9 @@ onEachDatabase(lab, 'hostile headers and bodies', { settings: { publicOrigins: [
         expect(malformed.statusCode).to.equal(400);
         expect(malformed.payload).to.not.contain('<script>');
         expect(malformed.result.Error.message).to.contain('Host');
+        // Refused by the first step of the request, it still carries the id its log line has, and the security headers.
+        expect(malformed.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
+        expect(malformed.headers['x-content-type-options']).to.equal('nosniff');
         expect(await href({ host: 'evil.example.com' })).to.equal('http://127.0.0.1:8080/maximo/oslc/whoami');
         expect(await href({ 'x-public-uri': 'http://h"><script>alert(1)</script>' })).to.equal('http://127.0.0.1:8080/maximo/oslc/whoami');
         expect(await href({ 'x-public-uri': 'https://evil.example.com/maximo/oslc' })).to.equal('http://127.0.0.1:8080/maximo/oslc/whoami');
