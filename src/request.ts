@@ -40,9 +40,11 @@ export interface ResourceRequest {
     readonly attribute?: string;
     /** The href of the API home the request came through (`http://host/maximo/oslc`): links are built on it. */
     readonly home: string;
-    /** The request's URL without credentials in its query: page links keep the rest of it. */
+    /** The request's URL without credentials in its query: page links keep the rest of it. Only a request whose
+     * answer may carry page links has it (a page, a child collection, a lookup); on a member GET, a count=1 and a
+     * write, which answer none, reading it throws (the resources plugin does not make hapi parse the URL again). */
     readonly url: URL;
-    /** The same, as text. */
+    /** The same, as text, with the same rule. */
     readonly linkHref: string;
     readonly render: RenderFlags;
     /** What a read asks (where, select, order, paging, counts, group-by, reports). */

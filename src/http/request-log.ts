@@ -26,7 +26,7 @@ const validRequestId = /^[\w.:-]{1,100}$/;
 // written in the request's log line, so a client's report can be matched to the server log. Called by the first
 // step of every request (request-edge.ts); the header goes on the raw response at once, as the security headers
 // do, so that every answer carries it, errors included, without an onRequest and an onPreResponse step of its own
-// (the two cost a request of the bench about 5 µs of its 95).
+// (the two cost a count with a cheap where 4.0–5.6 µs of its 80–89 µs of CPU).
 export const assignRequestId = (request: Hapi.Request): void => {
 
     const incoming = header(request, 'x-request-id');
