@@ -1,6 +1,5 @@
 import * as Code from '@hapi/code';
 
-import { demoSize } from '../../../src/demo/seed';
 import { idOf, type Context, type Probe } from './ledger';
 
 
@@ -129,7 +128,8 @@ const locations = async (t: Context) => {
 
     const wilson = t.wilson.location;
     const bySite = await wilson.findBySite('NASHUA', ['location', 'siteid']);
-    expect(bySite.length).to.equal(demoSize.locationsPerSite);     // the server under test runs the demo seed
+    expect(bySite.length).to.equal((await t.get('/os/mxapilocation?oslc.where=siteid=%22NASHUA%22&count=1')).body.totalCount);
+    expect(bySite.length).to.be.above(2);
     expect(bySite.every((row: any) => row.siteid === 'NASHUA')).to.be.true();
     const storerooms = await wilson.findByType('STOREROOM', ['location', 'type']);
     expect(storerooms.map((row: any) => row.location).sort()).to.equal(['BRSTORE1', 'BRSTORE2', 'NASTORE1', 'NASTORE2']);
