@@ -5,6 +5,7 @@ import { hooksOf } from '../../structures/hooks';
 import type { BusinessObject } from '../../structures/registry';
 import type { SelectItem } from '../parse/ast';
 import { parseSelect } from '../parse/select';
+import { oncePer } from '../../db/remember';
 import { costLimits } from './cost';
 import { everythingPlan, planSelect, type SelectPlan, type SelectSettings } from './select-plan';
 
@@ -30,14 +31,22 @@ export const readSelect = (req: ResourceRequest, object: BusinessObject, setting
     return requestPlan(req, object, select?.text.trim() ? parseSelect(select.text, parameter) : undefined, parameter, settings);
 };
 
+// Whether a plan renders a secret attribute, worked out once per plan: the plan of no select is made once per object,
+// and going through its attributes on every record read showed in its profile.
+const namesSecrets = oncePer((plan: SelectPlan): boolean => plan.attributes.some(({ attr }) => attr.secret));
+
 // A select planned for the request's user: relations followed with their rights and owner rules (./reach.ts); a
 // secret named (an API key's value) only with a credential login where its object says so.
 export const requestPlan = (req: ResourceRequest, object: BusinessObject, items: readonly SelectItem[] | undefined, parameter: string, settings: Partial<SelectSettings> = {}): SelectPlan => {
 
     // No select plans the same whatever the settings: they are not made for it.
     const plan = items ? planSelect(object, items, selectSettings(req.osprey, object, parameter, { reach: { user: req.user }, ...settings })) : everythingPlan(object);
+    if (!namesSecrets(plan)) {
+        return plan;
+    }
+
     const structure = req.osprey.registry.byObject(object.name);
-    if (structure && plan.attributes.some(({ attr }) => attr.secret)) {
+    if (structure) {
         requireCredentials(req, structure, 'read with their secrets');
     }
 
