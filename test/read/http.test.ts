@@ -49,7 +49,7 @@ onEachDatabase(lab, 'queries and selects through HTTP', (t, database) => {
         expect(await total('asset.status="OPERATING"')).to.equal(viaAsset);
         const deep = await total('asset.location.status="OPERATING"');
         expect(deep).to.be.above(0);
-        expect(deep).to.be.below(600);
+        expect(deep).to.be.below(await sql((q) => q));
         const withTask = await knex('woactivity').where({ status: 'COMP' }).distinct('parent', 'siteid');
         expect(await total('woactivity{status="COMP"}')).to.equal(withTask.length);
         expect(await total('woactivity.status="COMP"')).to.equal(withTask.length);
@@ -89,7 +89,8 @@ onEachDatabase(lab, 'queries and selects through HTTP', (t, database) => {
         const res = await get(`${wos}?oslc.where=${encodeURIComponent('siteid="BEDFORD"')}&oslc.select=wonum,status,description--title,woactivity{taskid}&oslc.orderBy=-wonum&oslc.pageSize=3`);
         expect(res.statusCode).to.equal(200);
         const members = res.result.member;
-        expect(members.map((row: any) => row.wonum)).to.equal(['1598', '1596', '1594']);
+        const last = await t.server.app.osprey.knex('workorder').where({ siteid: 'BEDFORD' }).orderBy('wonum', 'desc').limit(3).pluck('wonum');
+        expect(members.map((row: any) => row.wonum)).to.equal(last);
         expect(members[0].title).to.be.a.string();
         expect(members[0].description).to.not.exist();
         expect(members[0].status_description).to.be.a.string();
