@@ -8,8 +8,7 @@ import { securityHeaders } from './security-headers';
 
 // The first step of every request: the security headers and the request id go on its answer, whatever becomes of
 // it, and a request whose Host is no host is refused before anything reads its URL (hapi cannot make one of it,
-// and every href and cookie is built from it). One onRequest step for all three, since every extension costs each
-// request.
+// and every href and cookie is built from it). One onRequest step for all three.
 export const requestEdge = (server: Hapi.Server): void => {
 
     server.ext('onRequest', (request, h) => {
