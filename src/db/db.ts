@@ -6,6 +6,7 @@ import { maximoError } from '../errors/maximo-error';
 import { isPostgres, type DatabaseKind } from './knex';
 import { remember } from './remember';
 import { directConnection } from './sqlite-client';
+import { endOfTurn } from './turns';
 
 
 export type Row = Record<string, unknown>;
@@ -126,9 +127,14 @@ export const poolDb = (knex: Knex): Db => {
         query: (table) => knex(table),
         rows: async (sql, bindings, options) => {
 
-            const direct = directConnection(client);
-            if (direct) {
-                return await runRows(client, kind, direct, sql, bindings, options);
+            // Where reads take a connection outside the pool (SQLite's readers), they run together at the end
+            // of the turn (turns.ts), and the connection is chosen then.
+            if (directConnection(client)) {
+                await endOfTurn();
+                const direct = directConnection(client);
+                if (direct) {
+                    return await runRows(client, kind, direct, sql, bindings, options);
+                }
             }
 
             const connection = await client.acquireConnection();

@@ -32,14 +32,25 @@ const joinedList = oncePer((columns: readonly string[]) => columns.join(','));
 // A short list (a fresh one-column returning) is joined on the spot rather than remembered.
 const joined = (columns: readonly string[]): string => (columns.length < 8 ? columns.join(',') : joinedList(columns));
 
+// The SQL of a long column list's reads, by the list (made once per object: storedColumns) and then by a short
+// shape: a shape key holding the 33 column names of a record was made, flattened and hashed on every read by id.
+const longListReads = oncePer((_columns: readonly string[]) => new Map<string, string>());
+
 // The first row whose columns equal `where`, its `columns`.
 export const selectOne = async (db: Db, table: string, where: Row, options: { columns: readonly string[]; lock?: boolean }): Promise<Row | undefined> => {
 
     const { columns } = options;
-    const sql = sqlOf(`select ${table} ${joined(columns)} ${whereShape(where)} ${options.lock ? 'lock' : ''}`, () => {
+    const build = () => `select ${list(columns)} from ${quoted(table)} where ${conditions(where)} limit 1${options.lock ? ' for update' : ''}`;
+    let sql: string;
+    if (columns.length < 8) {
+        sql = sqlOf(`select ${table} ${columns.join(',')} ${whereShape(where)} ${options.lock ? 'lock' : ''}`, build);
+    }
+    else {
+        const reads = longListReads(columns);
+        const shape = `${table} ${whereShape(where)} ${options.lock ? 'lock' : ''}`;
+        sql = reads.get(shape) ?? remember(reads, shape, build());
+    }
 
-        return `select ${list(columns)} from ${quoted(table)} where ${conditions(where)} limit 1${options.lock ? ' for update' : ''}`;
-    });
     return (await db.rows(sql, whereBindings(where)))[0];
 };
 

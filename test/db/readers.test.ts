@@ -128,4 +128,35 @@ experiment('SQLite readers', () => {
             await expect(poolDb(reader).rows('select 1')).to.reject();
         });
     });
+
+    test('run the reads asked for in one turn of the event loop together at its end, and a read asked for then in the next turn', async () => {
+
+        await withFiles(async ({ writer, reader }) => {
+
+            await writer.schema.createTable('thing', (t) => {
+
+                t.increments('id');
+                t.string('name');
+            });
+            await writer('thing').insert([{ name: 'a' }, { name: 'b' }]);
+            const db = poolDb(reader);
+            await db.rows('select 1');
+
+            const client = clientOf(reader);
+            const query = client._query.bind(client);
+            const seen: string[] = [];
+            client._query = (connection, obj) => (seen.push(`statement ${String(obj.bindings[0])}`), query(connection, obj));
+            const read = async (name: string) => {
+
+                const rows = await db.rows('select "id" from "thing" where "name" = ?', [name]);
+                seen.push(`answer ${name}`);
+                return rows.map((row) => row.id);
+            };
+
+            setImmediate(() => seen.push('turn ends'));
+            const answers = await Promise.all([read('a').then(async (a) => [a, await read('b')]), read('b')]);
+            expect(answers).to.equal([[[1], [2]], [2]]);
+            expect(seen).to.equal(['turn ends', 'statement a', 'statement b', 'answer a', 'answer b', 'statement b', 'answer b']);
+        });
+    });
 });

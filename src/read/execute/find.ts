@@ -1,24 +1,36 @@
 import type { Db } from '../../db/db';
 import { storedColumns } from '../../db/migrate';
+import { oncePer } from '../../db/remember';
 import { selectOne } from '../../db/statements';
 import type { BusinessObject, Child, Row } from '../../structures/registry';
 import { decodeId } from '../../structures/resource-id';
 import { typeTable } from '../../structures/types';
 
 
-const keyValue = (object: BusinessObject, key: string, value: string | null): string | number | undefined => {
+// Which of an object's key attributes are bound as numbers, worked out once per object rather than looked up
+// through the type table for every id read.
+const numeric = (object: BusinessObject, key: string): boolean => {
+
+    const family = typeTable[object.attributes.get(key)!.type].family;
+    return family === 'integer' || family === 'decimal';
+};
+
+const numericKeys = oncePer((object: BusinessObject): readonly boolean[] => object.primaryKey.map((key) => numeric(object, key)));
+
+const number = /^-?\d+(\.\d+)?$/;
+
+const keyValue = (asNumber: boolean, value: string | null): string | number | undefined => {
 
     // NUL cannot be in a stored key (PostgreSQL refuses it in text).
     if (value === null || value.includes('\u0000')) {
         return undefined;
     }
 
-    const family = typeTable[object.attributes.get(key)!.type].family;
-    if (family !== 'integer' && family !== 'decimal') {
+    if (!asNumber) {
         return value;
     }
 
-    return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
+    return number.test(value) ? Number(value) : undefined;
 };
 
 // A row as the database drivers answer it, keyed by column (src/structures/registry.ts declares it).
@@ -44,12 +56,18 @@ export const idWhere = (object: BusinessObject, id: string): Row | undefined => 
 
     // Ids are text; a key of a numeric type is bound as a number so that both databases compare it as one. A
     // value that cannot be a key (null, or not a number for a numeric key) names no record.
-    const values = decoded.values.map((value, i) => keyValue(object, object.primaryKey[i]!, value));
-    if (values.some((value) => value === undefined)) {
-        return undefined;
+    const numbers = numericKeys(object);
+    const where: Row = {};
+    for (let i = 0; i < numbers.length; ++i) {
+        const value = keyValue(numbers[i]!, decoded.values[i]!);
+        if (value === undefined) {
+            return undefined;
+        }
+
+        where[object.primaryKey[i]!] = value;
     }
 
-    return Object.fromEntries(object.primaryKey.map((key, i) => [key, values[i]]));
+    return where;
 };
 
 export const findById = async (db: Db, object: BusinessObject, id: string, options: { lock?: boolean } = {}): Promise<Row | undefined> => {
