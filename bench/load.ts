@@ -18,6 +18,8 @@ export interface Measurement {
     p99: number;
     errors: number;
     peakRssMb?: number;
+    /** req/s of each round, where the measurement was taken in rounds alternating with the baseline's. */
+    rounds?: number[];
 }
 
 export interface Target {
@@ -44,7 +46,8 @@ export const probe = async (target: Target, scenario: Scenario, data: ScenarioDa
 
 // Closed-loop load: each connection sends its next request when the answer came. autocannon's own latency
 // histogram counts whole milliseconds; the percentiles here come from every response's exact time instead.
-export const measure = (target: Target, scenario: Scenario, data: ScenarioData, settings: LoadSettings, first = 1): Promise<Measurement> => {
+// `sink`: where every response's time is also kept, for the percentiles of a measurement taken in rounds.
+export const measure = (target: Target, scenario: Scenario, data: ScenarioData, settings: LoadSettings, first = 1, sink?: number[]): Promise<Measurement> => {
 
     let counter = first;
     const latencies: number[] = [];
@@ -66,6 +69,12 @@ export const measure = (target: Target, scenario: Scenario, data: ScenarioData, 
             }
 
             latencies.sort((a, b) => a - b);
+            if (sink) {
+                for (const latency of latencies) {
+                    sink.push(latency);
+                }
+            }
+
             // A run of a given number of requests lasts until the last answer; autocannon rounds it up to its
             // one-second ticks.
             const seconds = settings.amount ? (last - started) / 1000 : result.duration;
@@ -88,4 +97,24 @@ export const measure = (target: Target, scenario: Scenario, data: ScenarioData, 
             }
         });
     });
+};
+
+// One measurement of a target taken in rounds (run.ts): its requests over its seconds, the percentiles of every
+// response of every round (`latencies`), the largest peak.
+export const combine = (rounds: readonly Measurement[], latencies: number[]): Measurement => {
+
+    const requests = rounds.reduce((sum, each) => sum + each.requests, 0);
+    const seconds = rounds.reduce((sum, each) => sum + each.seconds, 0);
+    const peaks = rounds.map((each) => each.peakRssMb).filter((peak): peak is number => peak !== undefined);
+    latencies.sort((a, b) => a - b);
+    return {
+        requests,
+        seconds: round(seconds, 2),
+        rps: round(requests / seconds, requests / seconds < 100 ? 2 : 0),
+        p50: round(percentile(latencies, 50), 2),
+        p99: round(percentile(latencies, 99), 2),
+        errors: rounds.reduce((sum, each) => sum + each.errors, 0),
+        ...(peaks.length ? { peakRssMb: Math.max(...peaks) } : {}),
+        rounds: rounds.map((each) => each.rps)
+    };
 };

@@ -10,6 +10,7 @@ export interface BenchOptions {
     profile: boolean;
     scenarios?: string[];
     duration: number;
+    rounds: number;
     warmup: number;
     connections: number;
     assets: number;
@@ -28,6 +29,8 @@ export const usage = `npm run bench -- [options]
   --profile           CPU-profile the server (node --cpu-prof) on member and query (or --scenarios) instead
   --scenarios a,b     run only these scenarios
   --duration S        seconds measured per scenario and target (default 10; quick 1)
+  --rounds N          Osprey and baseline (b) measured in N alternating rounds of duration/N seconds each
+                      (default 5; quick 1); the long report and bulk scenarios take fewer
   --warmup S          seconds of unmeasured load before each measurement (default 2; quick 0)
   --connections N     concurrent connections (default 10)
   --assets N          assets in the generated data set (default 100000; quick 200)
@@ -63,6 +66,7 @@ export const parseOptions = (argv: string[]): BenchOptions => {
             profile: { type: 'boolean', default: false },
             scenarios: { type: 'string' },
             duration: { type: 'string' },
+            rounds: { type: 'string' },
             warmup: { type: 'string' },
             connections: { type: 'string' },
             assets: { type: 'string' },
@@ -101,6 +105,7 @@ export const parseOptions = (argv: string[]): BenchOptions => {
         profile: values.profile!,
         scenarios: values.scenarios?.split(',').map((name) => name.trim()).filter(Boolean),
         duration: number(values.duration, 'duration', quick ? 1 : 10),
+        rounds: number(values.rounds, 'rounds', quick ? 1 : 5),
         warmup: number(values.warmup, 'warmup', quick ? 0 : 2),
         connections: number(values.connections, 'connections', 10),
         assets: number(values.assets, 'assets', quick ? 200 : 100_000),

@@ -6,7 +6,7 @@ import { createKnex, databaseKind, databaseVersion } from '../src/db/knex';
 import { authenticate, type Authentication } from './auth';
 import { prepareDataset, resetDataset, sqliteUrl, structuresDir } from './dataset';
 import { evaluateGoals } from './goals';
-import { measure, probe, type LoadSettings, type Measurement, type Target } from './load';
+import { combine, measure, probe, type LoadSettings, type Measurement, type Target } from './load';
 import { machineFacts } from './machine';
 import { parseOptions, type BenchOptions } from './options';
 import { startServer, type ServerProcess } from './processes';
@@ -87,18 +87,26 @@ const loadSettings = (options: BenchOptions, scenario: Scenario): LoadSettings =
     timeoutSeconds: scenario.timeoutSeconds ?? 10
 });
 
-// Warm-up (unmeasured), then the measurement, with the server's peak RSS over the measurement.
-const measureTarget = async (server: ServerProcess, target: Target, scenario: Scenario, data: ScenarioData, options: BenchOptions, first: number): Promise<Measurement> => {
+// Warm-up (unmeasured) of a target before its first round.
+const warmUp = async (target: Target, scenario: Scenario, data: ScenarioData, options: BenchOptions, first: number): Promise<void> => {
 
     const settings = loadSettings(options, scenario);
     if (options.warmup > 0 && !settings.amount) {
         await measure(target, scenario, data, { ...settings, seconds: options.warmup }, first + 500_000);
     }
+};
 
+// One round of a target's measurement: its share of the duration (or of the requests), with the server's peak RSS.
+const measureRound = async (server: ServerProcess, target: Target, scenario: Scenario, data: ScenarioData, options: BenchOptions, first: number, rounds: number, latencies: number[]): Promise<Measurement> => {
+
+    const settings = loadSettings(options, scenario);
+    const share = { ...settings, seconds: settings.seconds / rounds, amount: settings.amount && Math.max(settings.connections, Math.round(settings.amount / rounds)) };
     const watch = watchRss(server.pid);
+    let peak = 0;
     const said = server.output().length;
-    const measured = await measure(target, scenario, data, settings, first);
-    measured.peakRssMb = watch.stop();
+    const measured = await measure(target, scenario, data, share, first, latencies).finally(() => (peak = watch.stop()));
+    measured.peakRssMb = peak;
+
     if (measured.errors) {
         // What the server said during the measurement is the first thing to read about its errors.
         log(`  ${server.name} during ${scenario.name}: ${measured.errors} errors\n${server.output().slice(said).slice(0, 3000)}`);
@@ -107,7 +115,37 @@ const measureTarget = async (server: ServerProcess, target: Target, scenario: Sc
     return measured;
 };
 
-const line = (scenario: Scenario, target: string, m: Measurement) => log(`  ${scenario.name.padEnd(12)} ${target.padEnd(8)} ${String(m.rps).padStart(8)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  errors ${m.errors}${m.peakRssMb === undefined ? '' : `  peak RSS ${m.peakRssMb} MB`}`);
+interface Measured {
+    readonly server: ServerProcess;
+    readonly target: Target;
+    readonly first: number;
+    readonly rounds: Measurement[];
+    readonly latencies: number[];
+}
+
+// Osprey and baseline (b) are measured in rounds that alternate (Osprey first in the odd rounds, (b) in the
+// even ones), each warmed up once before: a machine whose speed drifts over a scenario's half minute (other
+// tenants of a virtual machine, the CPU's clock) then slows both alike, where one measurement after the other
+// gave the ratio of whichever ran in the slower moment.
+const measureInRounds = async (targets: readonly Measured[], scenario: Scenario, data: ScenarioData, options: BenchOptions): Promise<Measurement[]> => {
+
+    const rounds = Math.max(1, Math.min(scenario.rounds ?? options.rounds, options.rounds));
+    for (const each of targets) {
+        await warmUp(each.target, scenario, data, options, each.first);
+    }
+
+    for (let i = 0; i < rounds; ++i) {
+        for (const each of i % 2 ? [...targets].reverse() : targets) {
+            each.rounds.push(await measureRound(each.server, each.target, scenario, data, options, each.first + i * 19_000, rounds, each.latencies));
+        }
+    }
+
+    return targets.map((each) => combine(each.rounds, each.latencies));
+};
+
+const measured = (server: ServerProcess, target: Target, first: number): Measured => ({ server, target, first, rounds: [], latencies: [] });
+
+const line = (scenario: Scenario, target: string, m: Measurement) => log(`  ${scenario.name.padEnd(12)} ${target.padEnd(8)} ${String(m.rps).padStart(8)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  errors ${m.errors}${m.peakRssMb === undefined ? '' : `  peak RSS ${m.peakRssMb} MB`}${m.rounds && m.rounds.length > 1 ? `  rounds ${m.rounds.join(' ')}` : ''}`);
 
 const runScenario = async (session: Session, baselines: { hapi: ServerProcess; bare: ServerProcess }, scenario: Scenario, options: BenchOptions, index: number): Promise<ScenarioResult> => {
 
@@ -121,14 +159,6 @@ const runScenario = async (session: Session, baselines: { hapi: ServerProcess; b
         result.reason = problem;
         log(`  ${scenario.name.padEnd(12)} Osprey   ${result.status}: ${result.reason}`);
     }
-    else {
-        result.measurements.osprey = await measureTarget(session.server, osprey, scenario, session.data, options, first + 1);
-        line(scenario, 'Osprey', result.measurements.osprey);
-        if (scenario.latencyGoal) {
-            result.singleConnection = await measure(osprey, scenario, session.data, { ...loadSettings(options, scenario), connections: 1, seconds: Math.min(options.duration, 5) }, first + 300_000);
-            line(scenario, '1 conn.', result.singleConnection);
-        }
-    }
 
     const hapi: Target = { url: baselines.hapi.url, prefix: `/b/${scenario.name}`, headers: session.auth.headers };
     const seenHapi = await probe(hapi, scenario, session.data, first + 100_000);
@@ -138,18 +168,31 @@ const runScenario = async (session: Session, baselines: { hapi: ServerProcess; b
         result.status = 'failed';
         result.reason = result.reason ?? `baseline (b) ${hapiProblem}`;
     }
-    else {
-        result.measurements.hapi = await measureTarget(baselines.hapi, hapi, scenario, session.data, options, first + 100_001);
-        line(scenario, '(b)', result.measurements.hapi);
+
+    // Each target that answers as the scenario asks is measured; the two in alternating rounds.
+    const targets = [...problem ? [] : [measured(session.server, osprey, first + 1)], ...hapiProblem ? [] : [measured(baselines.hapi, hapi, first + 100_001)]];
+    const measurements = await measureInRounds(targets, scenario, session.data, options);
+    targets.forEach((each, i) => {
+
+        const name = each.target === osprey ? 'osprey' : 'hapi';
+        result.measurements[name] = measurements[i]!;
+        line(scenario, name === 'osprey' ? 'Osprey' : '(b)', measurements[i]!);
+    });
+
+    if (result.measurements.osprey && scenario.latencyGoal) {
+        result.singleConnection = await measure(osprey, scenario, session.data, { ...loadSettings(options, scenario), connections: 1, seconds: Math.min(options.duration, 5) }, first + 300_000);
+        line(scenario, '1 conn.', result.singleConnection);
     }
 
-    // The constant answer of (a) is Osprey's, or (b)'s where Osprey has none yet.
+    // The constant answer of (a) is Osprey's, or (b)'s where Osprey has none yet. (a) only shows what the
+    // machine gives plain node:http; it is measured after the two, in one round.
     const answer = result.measurements.osprey ? seen : result.measurements.hapi ? seenHapi : undefined;
     if (answer) {
         await fetch(`${baselines.bare.url}/_answer/${scenario.name}`, { method: 'PUT', body: JSON.stringify(answer) });
         const bare: Target = { url: baselines.bare.url, prefix: `/b/${scenario.name}`, headers: session.auth.headers };
-        result.measurements.bare = await measureTarget(baselines.bare, bare, scenario, session.data, options, first + 200_001);
-        line(scenario, '(a)', result.measurements.bare);
+        const [measurement] = await measureInRounds([measured(baselines.bare, bare, first + 200_001)], { ...scenario, rounds: 1 }, session.data, options);
+        result.measurements.bare = measurement!;
+        line(scenario, '(a)', measurement!);
     }
 
     return result;
@@ -216,7 +259,7 @@ const runProfiles = async (options: BenchOptions, databaseUrl: string, dataDir: 
                 }
 
                 const from = monotonicUs();
-                result.measurements.osprey = await measureTarget(server, target, scenario, session.data, { ...options, warmup: 0 }, index * 1_000_000 + 1);
+                [result.measurements.osprey] = await measureInRounds([measured(server, target, index * 1_000_000 + 1)], { ...scenario, rounds: 1 }, session.data, { ...options, warmup: 0 });
                 windows[scenario.name] = [from, monotonicUs()];
                 line(scenario, 'Osprey', result.measurements.osprey);
             }
@@ -288,7 +331,7 @@ const main = async () => {
         database: { kind, version, url: maskUrl(databaseUrl) },
         dataset: { assets: generated.assets, workorders: generated.workorders, rows: generated.rows, generatedSeconds: generated.seconds, reused: generated.reused },
         machine: machineFacts(),
-        settings: { duration: options.duration, warmup: options.warmup, connections: options.connections, bulkRequests: options.bulkRequests, serverLog: 'error', sqliteSynchronous: options.sqliteSynchronous },
+        settings: { duration: options.duration, rounds: options.rounds, warmup: options.warmup, connections: options.connections, bulkRequests: options.bulkRequests, serverLog: 'error', sqliteSynchronous: options.sqliteSynchronous },
         authentication: { kind: run.auth.kind, note: run.auth.note },
         scenarios: run.results,
         responsiveness: run.responsiveness ?? [],
