@@ -138,12 +138,18 @@ export const poolDb = (knex: Knex): Db => {
             }
 
             const connection = await client.acquireConnection();
+            let rows: Row[];
             try {
-                return await runRows(client, kind, connection, sql, bindings, options);
+                rows = await runRows(client, kind, connection, sql, bindings, options);
             }
             finally {
                 await client.releaseConnection(connection);
             }
+
+            // Elsewhere (PostgreSQL, the sqlite3 driver) the answers that arrived in a turn go on together at
+            // its end, the connection back in the pool meanwhile.
+            await endOfTurn();
+            return rows;
         }
     };
 };

@@ -8,6 +8,9 @@
 // another, then their answers. Under 10 connections a member GET took 150–160 µs of CPU instead of 250–290, and
 // a count=1 200 instead of 290 (README, Performance). At one connection nothing changes but one turn of the
 // loop. Writes already run this way (group-commit.ts).
+//
+// Where a statement's answer arrives later (PostgreSQL, the sqlite3 driver), the answers that arrived in one
+// turn go on together at its end: a member GET on PostgreSQL took 325 µs of CPU instead of 370.
 
 let turn: Promise<void> | undefined;
 

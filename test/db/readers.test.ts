@@ -159,4 +159,24 @@ experiment('SQLite readers', () => {
             expect(seen).to.equal(['turn ends', 'statement a', 'statement b', 'answer a', 'answer b', 'statement b', 'answer b']);
         });
     });
+
+    test('answer a read through the pool (an in-memory file, PostgreSQL, the sqlite3 driver) at the end of the turn its statement ran in', async () => {
+
+        const knex = createKnex({ databaseUrl: 'sqlite::memory:' });
+        try {
+            const db = poolDb(knex);
+            expect(await db.rows('select 1 as "one"')).to.equal([{ one: 1 }]);
+            const seen: string[] = [];
+            const client = clientOf(knex);
+            const query = client._query.bind(client);
+            client._query = (connection, obj) => (seen.push('statement'), query(connection, obj));
+            const answer = db.rows('select 2 as "two"').then((rows) => seen.push(`answer ${String(rows[0]!.two)}`));
+            setImmediate(() => seen.push('turn ends'));
+            await answer;
+            expect(seen).to.equal(['statement', 'turn ends', 'answer 2']);
+        }
+        finally {
+            await knex.destroy();
+        }
+    });
 });
