@@ -24,6 +24,9 @@ export interface Db {
     /** A query builder whose statement runs where this Db runs. */
     query(table: string | Record<string, string>): Knex.QueryBuilder;
     /** The rows of SQL text made once per shape, with `?` placeholders; none for a statement without rows.
+     * Outside a transaction the statement runs at the end of the turn of the event loop it is asked for in
+     * (SQLite's readers), or its answer is handed back at the end of the turn it arrives in (elsewhere):
+     * src/db/turns.ts. A sequence of awaited statements therefore takes a turn each.
      * `shapes: 'client'`: the shape follows what a client sends (a where), so it is not kept as a named
      * statement on PostgreSQL (see runRows). */
     rows(sql: string, bindings?: readonly Knex.Value[], options?: RowsOptions): Promise<Row[]>;
@@ -121,6 +124,23 @@ export const poolDb = (knex: Knex): Db => {
 
     const client = clientOf(knex);
     const kind = kindOf(knex);
+    const pooled = async (sql: string, bindings: readonly Knex.Value[] | undefined, options: RowsOptions | undefined): Promise<Row[]> => {
+
+        const connection = await client.acquireConnection();
+        let rows: Row[];
+        try {
+            rows = await runRows(client, kind, connection, sql, bindings, options);
+        }
+        finally {
+            await client.releaseConnection(connection);
+        }
+
+        // Elsewhere (PostgreSQL, the sqlite3 driver) the answers that arrived in a turn go on together at its
+        // end, the connection back in the pool meanwhile.
+        await endOfTurn();
+        return rows;
+    };
+
     return {
         knex,
         kind,
@@ -130,26 +150,17 @@ export const poolDb = (knex: Knex): Db => {
             // Where reads take a connection outside the pool (SQLite's readers), they run together at the end
             // of the turn (turns.ts), and the connection is chosen then.
             if (directConnection(client)) {
+                const values = bindings?.slice();      // as they are now, not as a caller may change them meanwhile
                 await endOfTurn();
                 const direct = directConnection(client);
                 if (direct) {
-                    return await runRows(client, kind, direct, sql, bindings, options);
+                    return await runRows(client, kind, direct, sql, values, options);
                 }
+
+                return await pooled(sql, values, options);
             }
 
-            const connection = await client.acquireConnection();
-            let rows: Row[];
-            try {
-                rows = await runRows(client, kind, connection, sql, bindings, options);
-            }
-            finally {
-                await client.releaseConnection(connection);
-            }
-
-            // Elsewhere (PostgreSQL, the sqlite3 driver) the answers that arrived in a turn go on together at
-            // its end, the connection back in the pool meanwhile.
-            await endOfTurn();
-            return rows;
+            return await pooled(sql, bindings, options);
         }
     };
 };

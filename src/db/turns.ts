@@ -2,10 +2,11 @@
 //
 // better-sqlite3 answers a statement at once, on the event loop, so a request that only reads ran from its first
 // byte to its answer in one go, and the next request found the CPU's caches full of the other stages' code and
-// data: the same member statement took 27 µs in a loop inside the server and 46–51 µs inside a request. A read
-// outside a transaction now waits for the end of the turn (setImmediate): the requests that arrived in the turn
-// run their first stages one after another (routing, authentication, planning), then their statements one after
-// another, then their answers. Under 10 connections a member GET took 150–160 µs of CPU instead of 250–290, and
+// data: the same member statement took 27 µs in a loop inside the server and 46–51 µs inside a request. A
+// statement through the pool's Db (db.ts poolDb: `rows`, which every read of the read pipeline's pages and
+// records takes; knex builders are not deferred) now waits for the end of the turn (setImmediate): the requests
+// that arrived in the turn run their first stages one after another (routing, authentication, planning), then
+// their statements one after another, then their answers. Under 10 connections a member GET took 150–160 µs of CPU instead of 250–290, and
 // a count=1 200 instead of 290 (README, Performance). At one connection nothing changes but one turn of the
 // loop. Writes already run this way (group-commit.ts).
 //

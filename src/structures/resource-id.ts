@@ -79,8 +79,9 @@ export const encodeBase64Id = (values: readonly KeyValue[]): string => {
 };
 
 // The text of the base64 form `id` (from its second character), or undefined when it is not base64 in Maximo's
-// alphabet (or standard base64's): up to two padding characters at its end, and not one character beyond a whole group of four. Bytes
-// decode as Buffer decodes them: a last lone character adds none, and bytes beyond ASCII are read as UTF-8.
+// alphabet (or standard base64's): up to two padding characters at its end, and a length (padding counted) that
+// is not one character beyond a whole group of four. Bytes decode as Buffer decodes them: a last lone character
+// adds none, and bytes beyond ASCII are read as UTF-8.
 const base64Text = (id: string): string | undefined => {
 
     let end = id.length;

@@ -135,6 +135,11 @@ export const runPage = async (req: ResourceRequest, prepared: PreparedPage, slot
     const { count, page } = prepared.compiled;
     const values = { ...slots, offset: prepared.offset };
     // The shapes follow what clients send: not kept as named statements on PostgreSQL (Db.rows).
-    const total = count ? Number((await db.rows(count.sql, bindingsOf(count, values), { shapes: 'client' }))[0]!.n) : undefined;
-    return { total, rows: page ? await db.rows(page.sql, bindingsOf(page, values), { shapes: 'client' }) : [] };
+    const counted = () => (count ? db.rows(count.sql, bindingsOf(count, values), { shapes: 'client' }) : undefined);
+    const paged = () => (page ? db.rows(page.sql, bindingsOf(page, values), { shapes: 'client' }) : undefined);
+    // On SQLite both are asked for in one turn, so they run one right after the other at its end (db/turns.ts)
+    // and no COMMIT lands between them: the total is that of the rows. On PostgreSQL they run one after the
+    // other, each in a snapshot of its own, as they always have.
+    const [totalRows, rows] = db.kind === 'sqlite' ? await Promise.all([counted(), paged()]) : [await counted(), await paged()];
+    return { total: totalRows ? Number(totalRows[0]!.n) : undefined, rows: rows ?? [] };
 };
