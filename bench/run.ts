@@ -143,7 +143,7 @@ const measureInRounds = async (targets: readonly Measured[], scenario: Scenario,
     return targets.map((each) => combine(each.rounds, each.latencies));
 };
 
-const measured = (server: ServerProcess, target: Target, first: number): Measured => ({ server, target, first, rounds: [], latencies: [] });
+const toMeasure = (server: ServerProcess, target: Target, first: number): Measured => ({ server, target, first, rounds: [], latencies: [] });
 
 const line = (scenario: Scenario, target: string, m: Measurement) => log(`  ${scenario.name.padEnd(12)} ${target.padEnd(8)} ${String(m.rps).padStart(8)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  errors ${m.errors}${m.peakRssMb === undefined ? '' : `  peak RSS ${m.peakRssMb} MB`}${m.rounds && m.rounds.length > 1 ? `  rounds ${m.rounds.join(' ')}` : ''}`);
 
@@ -170,7 +170,7 @@ const runScenario = async (session: Session, baselines: { hapi: ServerProcess; b
     }
 
     // Each target that answers as the scenario asks is measured; the two in alternating rounds.
-    const targets = [...problem ? [] : [measured(session.server, osprey, first + 1)], ...hapiProblem ? [] : [measured(baselines.hapi, hapi, first + 100_001)]];
+    const targets = [...problem ? [] : [toMeasure(session.server, osprey, first + 1)], ...hapiProblem ? [] : [toMeasure(baselines.hapi, hapi, first + 100_001)]];
     const measurements = await measureInRounds(targets, scenario, session.data, options);
     targets.forEach((each, i) => {
 
@@ -190,7 +190,7 @@ const runScenario = async (session: Session, baselines: { hapi: ServerProcess; b
     if (answer) {
         await fetch(`${baselines.bare.url}/_answer/${scenario.name}`, { method: 'PUT', body: JSON.stringify(answer) });
         const bare: Target = { url: baselines.bare.url, prefix: `/b/${scenario.name}`, headers: session.auth.headers };
-        const [measurement] = await measureInRounds([measured(baselines.bare, bare, first + 200_001)], { ...scenario, rounds: 1 }, session.data, options);
+        const [measurement] = await measureInRounds([toMeasure(baselines.bare, bare, first + 200_001)], { ...scenario, rounds: 1 }, session.data, options);
         result.measurements.bare = measurement!;
         line(scenario, '(a)', measurement!);
     }
@@ -259,7 +259,7 @@ const runProfiles = async (options: BenchOptions, databaseUrl: string, dataDir: 
                 }
 
                 const from = monotonicUs();
-                [result.measurements.osprey] = await measureInRounds([measured(server, target, index * 1_000_000 + 1)], { ...scenario, rounds: 1 }, session.data, { ...options, warmup: 0 });
+                [result.measurements.osprey] = await measureInRounds([toMeasure(server, target, index * 1_000_000 + 1)], { ...scenario, rounds: 1 }, session.data, { ...options, warmup: 0 });
                 windows[scenario.name] = [from, monotonicUs()];
                 line(scenario, 'Osprey', result.measurements.osprey);
             }

@@ -6,9 +6,9 @@
 // statement through the pool's Db (db.ts poolDb: `rows`, which every read of the read pipeline's pages and
 // records takes; knex builders are not deferred) now waits for the end of the turn (setImmediate): the requests
 // that arrived in the turn run their first stages one after another (routing, authentication, planning), then
-// their statements one after another, then their answers. Under 10 connections a member GET took 150–160 µs of CPU instead of 250–290, and
-// a count=1 200 instead of 290 (README, Performance). At one connection nothing changes but one turn of the
-// loop. Writes already run this way (group-commit.ts).
+// their statements one after another, then their answers. Under 10 connections a member GET took 157–202 µs of
+// CPU instead of 252–321, and a count=1 179–203 instead of 269–290 (README, Performance). At one connection
+// nothing changes but one turn of the loop. Writes already run this way (group-commit.ts).
 //
 // Where a statement's answer arrives later (PostgreSQL, the sqlite3 driver), the answers that arrived in one
 // turn go on together at its end: a member GET on PostgreSQL took 325 µs of CPU instead of 370.

@@ -33,6 +33,8 @@ sextets[43] = 62;
 sextets[47] = 63;
 const pad = (code: number) => code === 45 || code === 61;
 
+// The characters a value's text escapes in the base64 form; `special` only tells whether it holds any.
+const escaped = /[%/~]/g;
 const special = /[%/~]/;
 
 const maximoBase64 = (text: string): string => {
@@ -72,7 +74,7 @@ export const encodeBase64Id = (values: readonly KeyValue[]): string => {
     for (let i = 0; i < values.length; ++i) {
         const value = values[i]!;
         const part = value === null ? nullToken : String(value);
-        text += `${i ? '/' : ''}${special.test(part) && value !== null ? encodeValue(part, /[%/~]/g) : part}`;
+        text += `${i ? '/' : ''}${value !== null && special.test(part) ? escape(part, escaped) : part}`;
     }
 
     return `_${maximoBase64(text)}`;
