@@ -10,6 +10,7 @@ import { version, type Osprey } from './context';
 import { poolDb } from './db/db';
 import { createKnex, createReaderKnex, databaseKind, databaseVersion } from './db/knex';
 import { migrate } from './db/migrate';
+import { learnRewrites } from './db/rewrites';
 import { changesHeard, notifyChanges } from './db/pg-client';
 import { analyzeAll, keepStatistics, optimizeStatistics } from './db/statistics';
 import { createModels } from './db/models';
@@ -75,6 +76,7 @@ export const app: Hapi.Plugin<AppOptions> = {
         let dbVersion: string;
         try {
             await migrate(knex, registry, kind);
+            await learnRewrites(knex, kind, [...new Set(registry.objects().map((object) => object.table))]);
             if (kind === 'postgresql') {
                 // The tables behind the per-request reads that are cached (who the caller is).
                 await notifyChanges(knex, cachedTables(registry));

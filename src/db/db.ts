@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { maximoError } from '../errors/maximo-error';
 import { isPostgres, type DatabaseKind } from './knex';
 import { remember } from './remember';
+import { storesAsWritten } from './rewrites';
 import { directConnection } from './sqlite-client';
 import { endOfTurn } from './turns';
 
@@ -32,6 +33,9 @@ export interface Db {
     rows(sql: string, bindings?: readonly Knex.Value[], options?: RowsOptions): Promise<Row[]>;
     /** The connection of a transaction's Db, which every statement runs on; none on the pool. */
     readonly connection?: Connection;
+    /** Whether an update of this table stores exactly the values it sets (no trigger, rule or generated column
+     * of the database changes more of the row): rewrites.ts. */
+    storesAsWritten(table: string): boolean;
 }
 
 export interface RowsOptions {
@@ -145,6 +149,7 @@ export const poolDb = (knex: Knex): Db => {
         knex,
         kind,
         query: (table) => knex(table),
+        storesAsWritten: (table) => storesAsWritten(knex, table),
         rows: async (sql, bindings, options) => {
 
             // Where reads take a connection outside the pool (SQLite's readers), they run together at the end
@@ -223,7 +228,8 @@ export const connectionDb = (knex: Knex, connection: Connection, state: Transact
 
             return fencedBuilder(knex(table), connection, state);
         },
-        rows: (sql, bindings, options) => (state.ended ? Promise.reject(transactionEnded()) : runRows(client, kind, connection, sql, bindings, options))
+        rows: (sql, bindings, options) => (state.ended ? Promise.reject(transactionEnded()) : runRows(client, kind, connection, sql, bindings, options)),
+        storesAsWritten: (table) => storesAsWritten(knex, table)
     };
 };
 
