@@ -8,7 +8,8 @@ import { Members } from './cluster/members';
 import type { OspreyOptions } from './config';
 import { version, type Osprey } from './context';
 import { poolDb } from './db/db';
-import { createKnex, createReaderKnex, databaseKind, databaseVersion } from './db/knex';
+import { checkpointsApart, startCheckpoints } from './db/checkpoints';
+import { createKnex, createReaderKnex, databaseKind, databaseVersion, sqliteFile } from './db/knex';
 import { migrate } from './db/migrate';
 import { learnRewrites } from './db/rewrites';
 import { changesHeard, notifyChanges } from './db/pg-client';
@@ -100,10 +101,14 @@ export const app: Hapi.Plugin<AppOptions> = {
         }
 
         const reader = createReaderKnex(options, knex);
+        const checkpoints = kind === 'sqlite' && checkpointsApart(options, sqliteFile(options.databaseUrl)) ?
+            startCheckpoints(sqliteFile(options.databaseUrl), options.sqliteSynchronous, (message) => server.log(['error', 'checkpoint'], message)) :
+            undefined;
         const stopStatistics = keepStatistics(knex, kind, (error) => server.log(['error', 'statistics'], error instanceof Error ? error.message : String(error)));
         server.ext('onPostStop', async () => {
 
             stopStatistics();
+            await checkpoints?.stop();
             await knex.destroy();
             if (reader !== knex) {
                 await reader.destroy();
