@@ -1,10 +1,10 @@
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { poolDb, runRows, type Db, type DriverClient } from '../../src/db/db';
+import { poolDb, runRows, type Db, type DriverClient, type Row } from '../../src/db/db';
 import { createKnex } from '../../src/db/knex';
 import { remember } from '../../src/db/remember';
-import { insertReturning, selectOne, updateReturning } from '../../src/db/statements';
+import { insertReturning, selectLinked, selectOne, updateReturning } from '../../src/db/statements';
 import { transaction } from '../../src/db/transaction';
 import { testDatabases } from '../helpers/databases';
 
@@ -151,6 +151,26 @@ for (const database of testDatabases) {
                 expect(await updateReturning(db, 'thing', { qty: 9, name: undefined }, { id: 1, site: 'X' }, all)).to.equal([{ id: 1, name: 'a', site: 'X', qty: 9 }]);
                 expect(await updateReturning(db, 'thing', { qty: 10 }, { id: 1, site: 'Y' }, all)).to.equal([]);
                 expect(await db.rows('select "qty" from "thing" where "id" = ?', [1])).to.equal([{ qty: 9 }]);
+            });
+        });
+
+        test('linked rows: each matching row once, tuples padded to the shape\'s count, with an owner filter, an order and a limit', async () => {
+
+            await withTable(async (db) => {
+
+                await db.query('thing').insert([{ name: 'a', site: 'X', qty: 7 }, { name: 'b', site: 'X', qty: 7 }, { name: 'a', site: 'Y', qty: 7 }, { name: 'c', site: 'X', qty: 1 }, { name: 'b', site: 'Y', qty: 7 }]);
+                const names = (rows: Row[]) => rows.map((row) => row.id);
+                // Three tuples fill a shape of four: the first is sent twice and still matches once.
+                expect(await selectLinked(db, 'thing', all, ['name', 'site'], [['b', 'Y'], ['a', 'X'], ['z', 'Z']], { orderBy: 'id' })).to.equal([
+                    { id: 1, name: 'a', site: 'X', qty: 7 },
+                    { id: 5, name: 'b', site: 'Y', qty: 7 }
+                ]);
+                expect(names(await selectLinked(db, 'thing', all, ['name'], [['a'], ['c'], ['b']], { orderBy: 'id' }))).to.equal([1, 2, 3, 4, 5]);
+                expect(names(await selectLinked(db, 'thing', all, ['name'], [['a'], ['c'], ['b']], { orderBy: 'id', owner: { column: 'site', value: 'X' } }))).to.equal([1, 2, 4]);
+                expect(names(await selectLinked(db, 'thing', all, ['name'], [['a'], ['c'], ['b']], { orderBy: 'id', limit: 2 }))).to.equal([1, 2]);
+                expect(names(await selectLinked(db, 'thing', ['id'], ['name'], [['a']], { orderBy: 'id' }))).to.equal([1, 3]);
+                const many = Array.from({ length: 300 }, (_, i) => [i % 2 ? 'a' : `n${i}`]);
+                expect(names(await selectLinked(db, 'thing', all, ['name'], many, { orderBy: 'id' }))).to.equal([1, 3]);
             });
         });
 

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 
 import type { Db } from '../../db/db';
-import { rowstampColumn } from '../../db/migrate';
+import { rowstampColumn, storedColumns } from '../../db/migrate';
+import { selectLinked } from '../../db/statements';
 import type { DomainDef } from '../../structures/definition';
 import type { Attribute, BusinessObject } from '../../structures/registry';
 import { encodeBase64Id } from '../../structures/resource-id';
@@ -165,10 +166,11 @@ export const loadLinkedRows = async (db: Db, link: Link, parents: readonly Row[]
     const columns = Object.values(link.join);
     const byParent = new Map<string, Row[]>();
     let read = 0;
+    const owner = link.owner ? { column: link.owner.attribute, value: link.owner.value } : undefined;
     for (const chunk of chunked(tuplesOf(link, parents))) {
-        const query = whereLinked(db.query(link.object.table).orderBy(link.object.uniqueColumn), link, chunk);
         // One row more than the answer may still hold tells that it would hold too many (spend, in serializeRows).
-        const rows = await (budget ? query.limit(Math.max(budget.limit - budget.used - read, 0) + 1) : query) as Row[];
+        const limit = budget ? Math.max(budget.limit - budget.used - read, 0) + 1 : undefined;
+        const rows = await selectLinked(db, link.object.table, storedColumns(link.object), columns, chunk as Knex.Value[][], { owner, orderBy: link.object.uniqueColumn, limit });
         read += rows.length;
         if (budget && budget.used + read > budget.limit) {
             spend(budget, read);
@@ -176,7 +178,13 @@ export const loadLinkedRows = async (db: Db, link: Link, parents: readonly Row[]
 
         for (const row of rows) {
             const key = joinKey(columns.map((column) => row[column]));
-            byParent.set(key, [...byParent.get(key) ?? [], row]);
+            const list = byParent.get(key);
+            if (list) {
+                list.push(row);
+            }
+            else {
+                byParent.set(key, [row]);
+            }
         }
     }
 
