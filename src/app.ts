@@ -1,4 +1,5 @@
 import type * as Hapi from '@hapi/hapi';
+import type { Knex } from 'knex';
 
 import { ApiKeys, cachedTables } from './auth/api-keys';
 import { ospreyScheme } from './auth/scheme';
@@ -8,8 +9,8 @@ import { Members } from './cluster/members';
 import type { OspreyOptions } from './config';
 import { version, type Osprey } from './context';
 import { poolDb } from './db/db';
-import { checkpointsApart, startCheckpoints } from './db/checkpoints';
-import { createKnex, createReaderKnex, databaseKind, databaseVersion, sqliteFile } from './db/knex';
+import { checkpointsApart, defaultPages, fallbackPages, startCheckpoints, type Checkpointer } from './db/checkpoints';
+import { createKnex, createReaderKnex, databaseKind, databaseVersion, sqliteFile, type DatabaseKind } from './db/knex';
 import { migrate } from './db/migrate';
 import { learnRewrites } from './db/rewrites';
 import { changesHeard, notifyChanges } from './db/pg-client';
@@ -62,6 +63,25 @@ const addedBy = (names: ReadonlySet<string | undefined>) => {
     };
 };
 
+// SQLite's checkpoints on a worker thread where they can be (db/checkpoints.ts); the writer connection then
+// checkpoints by itself only past fallbackPages, and again as SQLite would should the worker end.
+const checkpointApart = async (server: Hapi.Server, knex: Knex, options: OspreyOptions, kind: DatabaseKind, version: string): Promise<Checkpointer | undefined> => {
+
+    const file = kind === 'sqlite' ? sqliteFile(options.databaseUrl) : undefined;
+    if (file === undefined || !checkpointsApart(options, file, version)) {
+        return undefined;
+    }
+
+    const pages = (count: number) => knex.raw(`pragma wal_autocheckpoint = ${count}`);
+    const checkpoints = startCheckpoints(file, options.sqliteSynchronous, (message) => server.log(['error', 'checkpoint'], message), () => {
+
+        server.log(['error', 'checkpoint'], `The checkpoint worker ended; the writer checkpoints by itself every ${defaultPages} pages.`);
+        pages(defaultPages).catch((error: unknown) => server.log(['error', 'checkpoint'], error instanceof Error ? error.message : String(error)));
+    });
+    await pages(fallbackPages);
+    return checkpoints;
+};
+
 // The application as a hapi plugin: it loads the structures, prepares the database, and then registers the
 // feature plugins, then the user plugins. src/server.ts only composes it; tests compose it the same way.
 export const app: Hapi.Plugin<AppOptions> = {
@@ -75,6 +95,7 @@ export const app: Hapi.Plugin<AppOptions> = {
         const knex = createKnex(options);
         const users = new Users(knex);
         let dbVersion: string;
+        let checkpoints: Checkpointer | undefined;
         try {
             await migrate(knex, registry, kind);
             await learnRewrites(knex, kind, [...new Set(registry.objects().map((object) => object.table))]);
@@ -94,16 +115,15 @@ export const app: Hapi.Plugin<AppOptions> = {
             }
 
             dbVersion = await databaseVersion(knex, kind);
+            checkpoints = await checkpointApart(server, knex, options, kind, dbVersion);
         }
         catch (err) {
+            await checkpoints?.stop();
             await knex.destroy();
             throw err;
         }
 
         const reader = createReaderKnex(options, knex);
-        const checkpoints = kind === 'sqlite' && checkpointsApart(options, sqliteFile(options.databaseUrl)) ?
-            startCheckpoints(sqliteFile(options.databaseUrl), options.sqliteSynchronous, (message) => server.log(['error', 'checkpoint'], message)) :
-            undefined;
         const stopStatistics = keepStatistics(knex, kind, (error) => server.log(['error', 'statistics'], error instanceof Error ? error.message : String(error)));
         server.ext('onPostStop', async () => {
 

@@ -4,7 +4,6 @@ import * as Path from 'node:path';
 import Knex, { type Knex as KnexType } from 'knex';
 
 import { notifyingPgClient } from './pg-client';
-import { fallbackPages } from './checkpoints';
 import { cachingSqliteClient } from './sqlite-client';
 import { deadlineFunction, tick, tickOften } from './sqlite-deadline';
 import { groupCommits } from './transaction';
@@ -114,8 +113,7 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
     }
 
     // The one writer connection runs the writes that queue for it in groups, one COMMIT each (group-commit.ts).
-    // A worker thread checkpoints beside it (checkpoints.ts): the writer itself only once the WAL grew large.
-    const writer = betterSqlite(filename, [...pragmas, `wal_autocheckpoint = ${fallbackPages}`], false, options.statementTimeoutMs ?? 0);
+    const writer = betterSqlite(filename, pragmas, false, options.statementTimeoutMs ?? 0);
     groupCommits(writer);
     return writer;
 };

@@ -68,21 +68,26 @@ export const insertReturning = async (db: Db, table: string, values: Row, return
     return (await db.rows(sql, columns.map((column) => values[column] as Knex.Value)))[0]!;
 };
 
-// Updates the rows `where` names and answers their `returning` columns as stored.
-export const updateReturning = async (db: Db, table: string, values: Row, where: Row, returning: readonly string[]): Promise<Row[]> => {
+// Updates the rows `where` names and answers their `returning` columns as stored ('set': the columns it sets).
+export const updateReturning = async (db: Db, table: string, values: Row, where: Row, returning: readonly string[] | 'set'): Promise<Row[]> => {
 
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
-    const sql = sqlOf(`update ${table} ${columns.join(',')} ${whereShape(where)} ${joined(returning)}`, () => {
+    const returned = returning === 'set' ? columns : returning;
+    const sql = sqlOf(`update ${table} ${columns.join(',')} ${whereShape(where)} ${returning === 'set' ? 'set' : joined(returning)}`, () => {
 
-        return `update ${quoted(table)} set ${columns.map((column) => `${quoted(column)} = ?`).join(', ')} where ${conditions(where)} returning ${list(returning)}`;
+        return `update ${quoted(table)} set ${columns.map((column) => `${quoted(column)} = ?`).join(', ')} where ${conditions(where)} returning ${list(returned)}`;
     });
     return await db.rows(sql, [...columns.map((column) => values[column] as Knex.Value), ...whereBindings(where)]);
 };
 
+// The most parent tuples one linked read names (parameter limits): a page's parents are read in chunks of these.
+export const maxTuples = 500;
+
 // The tuple counts of a linked read's shapes (below): a read of n parents' rows names the first count of these
 // not below n, its first tuple repeated to fill it (a tuple listed twice matches as once), so that a link has at
-// most ten shapes, each kept as a named statement on PostgreSQL, and not one per count.
-const tupleCounts = [1, 2, 4, 8, 16, 32, 64, 128, 256, 500];
+// most twenty shapes (ten counts, with a limit or without), each kept as a named statement on PostgreSQL, and
+// not one per count.
+const tupleCounts = [1, 2, 4, 8, 16, 32, 64, 128, 256, maxTuples];
 
 export interface LinkedOptions {
     /** Only the rows whose column holds this value (a relation to records kept to their owners). */
@@ -98,7 +103,11 @@ export interface LinkedOptions {
 // (b)'s named statements), and knex's compiler showed in the profile.
 export const selectLinked = async (db: Db, table: string, columns: readonly string[], joinColumns: readonly string[], tuples: readonly (readonly Knex.Value[])[], options: LinkedOptions): Promise<Row[]> => {
 
-    const count = tupleCounts.find((each) => each >= tuples.length) ?? tuples.length;
+    const count = tupleCounts.find((each) => each >= tuples.length);
+    if (!tuples.length || count === undefined) {
+        throw new RangeError(`A linked read names 1 to ${maxTuples} tuples, not ${tuples.length}.`);
+    }
+
     const { owner, orderBy, limit } = options;
     const shape = `linked ${db.kind} ${table} ${joined(columns)} ${joinColumns.join(',')} ${owner?.column ?? ''} ${count} ${orderBy} ${limit === undefined ? '' : 'limit'}`;
     const sql = sqlOf(shape, () => {

@@ -151,6 +151,7 @@ for (const database of testDatabases) {
                 expect(await updateReturning(db, 'thing', { qty: 9, name: undefined }, { id: 1, site: 'X' }, all)).to.equal([{ id: 1, name: 'a', site: 'X', qty: 9 }]);
                 expect(await updateReturning(db, 'thing', { qty: 10 }, { id: 1, site: 'Y' }, all)).to.equal([]);
                 expect(await db.rows('select "qty" from "thing" where "id" = ?', [1])).to.equal([{ qty: 9 }]);
+                expect(await updateReturning(db, 'thing', { qty: '11', name: 'b', site: undefined }, { id: 1 }, 'set')).to.equal([{ qty: 11, name: 'b' }]);
             });
         });
 
@@ -171,6 +172,10 @@ for (const database of testDatabases) {
                 expect(names(await selectLinked(db, 'thing', ['id'], ['name'], [['a']], { orderBy: 'id' }))).to.equal([1, 3]);
                 const many = Array.from({ length: 300 }, (_, i) => [i % 2 ? 'a' : `n${i}`]);
                 expect(names(await selectLinked(db, 'thing', all, ['name'], many, { orderBy: 'id' }))).to.equal([1, 3]);
+                const pairs = Array.from({ length: 500 }, (_, i) => (i === 499 ? ['c', 'X'] : [`n${i}`, 'X']));
+                expect(names(await selectLinked(db, 'thing', all, ['name', 'site'], pairs, { orderBy: 'id' }))).to.equal([4]);
+                await expect(selectLinked(db, 'thing', all, ['name'], [], { orderBy: 'id' })).to.reject(RangeError);
+                await expect(selectLinked(db, 'thing', all, ['name'], [...many, ...many], { orderBy: 'id' })).to.reject(RangeError);
             });
         });
 

@@ -149,8 +149,14 @@ onEachDatabase(lab, 'queries and selects through HTTP', (t, database) => {
                 return Object.getPrototypeOf(client)._query.call(this, connection, obj);
             };
 
-            const res = await get(`${wos}?oslc.select=${encodeURIComponent(select)}&oslc.pageSize=${size}&oslc.where=${encodeURIComponent('assetnum="*"')}`);
-            delete client._query;
+            let res;
+            try {
+                res = await get(`${wos}?oslc.select=${encodeURIComponent(select)}&oslc.pageSize=${size}&oslc.where=${encodeURIComponent('assetnum="*"')}`);
+            }
+            finally {
+                delete client._query;
+            }
+
             expect(res.statusCode).to.equal(200);
             return { members: res.result.member, count: statements.filter((text) => !/osprey_/.test(text)).length };
         };

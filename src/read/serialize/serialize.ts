@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 import type { Db } from '../../db/db';
 import { rowstampColumn, storedColumns } from '../../db/migrate';
-import { selectLinked } from '../../db/statements';
+import { maxTuples, selectLinked } from '../../db/statements';
 import type { DomainDef } from '../../structures/definition';
 import type { Attribute, BusinessObject } from '../../structures/registry';
 import { encodeBase64Id } from '../../structures/resource-id';
@@ -134,7 +134,7 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
 
 const joinKey = (values: unknown[]) => JSON.stringify(values.map((value) => (value === null || value === undefined ? null : String(value))));
 
-const chunked = <T>(items: readonly T[], size = 500) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const chunked = <T>(items: readonly T[], size = maxTuples) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 // The rows matching any of the parents' join values (and the link's owner filter), restricted by one statement per 500 parents (parameter
 // limits), so a page of records costs the same number of statements whatever its size.

@@ -72,17 +72,21 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     const values: Row = { ...plan.values };
     stamp(scope, object, values, current);
     // The rowstamp read at plan time must still be current: a concurrent writer makes this update miss. It returns
-    // the columns it sets, as the database stored them (its types). Where that is all it changes (db/rewrites.ts),
-    // the rest of the row as stored is the one read under the write's lock; where a trigger may change more, the
-    // row is read again (a RETURNING shows no change an AFTER trigger makes).
-    const returning = Object.keys(values).filter((column) => values[column] !== undefined);
+    // the columns it sets, as the database stored them (its types). The record's row is answered: where the update
+    // is all that changes it (db/rewrites.ts), the rest of it is the row read under the write's lock; where a
+    // trigger may change more, it is read again (a RETURNING shows no change an AFTER trigger makes). A child's
+    // row only gives its own children their join values, which no update changes.
     const key = keyOf(object, current);
-    const updated = await updateReturning(scope.db, object.table, values, { ...key, [rowstampColumn]: current[rowstampColumn] }, returning);
+    const updated = await updateReturning(scope.db, object.table, values, { ...key, [rowstampColumn]: current[rowstampColumn] }, 'set');
     if (updated.length !== 1) {
         throw maximoError('stale', `The ${object.name} record has been updated by another user. Read it again and retry.`);
     }
 
-    const row = scope.db.storesAsWritten(object.table) ? { ...current, ...updated[0] } : (await selectOne(scope.db, object.table, key, { columns: storedColumns(object) }))!;
+    const row = !isRoot(scope, object) || scope.db.storesAsWritten(object.table) ? { ...current, ...updated[0] } : await selectOne(scope.db, object.table, key, { columns: storedColumns(object) });
+    if (!row) {
+        throw maximoError('stale', `The ${object.name} record was changed by the database as it was updated (a trigger); read it again.`);
+    }
+
     const statusAttribute = scope.structure.def.statusAttribute;
     if (isRoot(scope, object) && scope.structure.def.statuses && statusAttribute in plan.values) {
         await addStatusHistory(scope, row, statusMemo(plan.transient));
