@@ -78,7 +78,14 @@ const checkpointApart = async (server: Hapi.Server, knex: Knex, options: OspreyO
         server.log(['error', 'checkpoint'], `The checkpoint worker ended; the writer checkpoints by itself every ${defaultPages} pages.`);
         pages(defaultPages).catch((error: unknown) => server.log(['error', 'checkpoint'], error instanceof Error ? error.message : String(error)));
     });
-    await pages(fallbackPages);
+    try {
+        await pages(fallbackPages);
+    }
+    catch (error) {
+        await checkpoints.stop();
+        throw error;
+    }
+
     return checkpoints;
 };
 
@@ -118,7 +125,6 @@ export const app: Hapi.Plugin<AppOptions> = {
             checkpoints = await checkpointApart(server, knex, options, kind, dbVersion);
         }
         catch (err) {
-            await checkpoints?.stop();
             await knex.destroy();
             throw err;
         }

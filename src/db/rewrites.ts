@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import type { DatabaseKind } from './knex';
+import { quoted } from './statements';
 
 
 // Tables where an update stores exactly the values it sets: no trigger (other than Osprey's own statement-level
@@ -12,8 +13,6 @@ import type { DatabaseKind } from './knex';
 // seen at its next start (README, Performance).
 const exact = new WeakMap<Knex, ReadonlySet<string>>();
 
-const quotedName = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
 const sqliteExact = async (knex: Knex, tables: readonly string[]): Promise<string[]> => {
 
     const rows = await knex.raw('select type, name, tbl_name as "table" from sqlite_master where type in (\'table\', \'trigger\')') as { type: string; name: string; table: string }[];
@@ -22,7 +21,7 @@ const sqliteExact = async (knex: Knex, tables: readonly string[]): Promise<strin
     const found: string[] = [];
     for (const table of tables.filter((each) => existing.has(each.toLowerCase()) && !triggered.has(each.toLowerCase()))) {
         // table_xinfo marks a generated column hidden 2 (virtual) or 3 (stored).
-        const columns = await knex.raw(`pragma table_xinfo(${quotedName(table)})`) as { hidden: number }[];
+        const columns = await knex.raw(`pragma table_xinfo(${quoted(table)})`) as { hidden: number }[];
         if (!columns.some((column) => column.hidden === 2 || column.hidden === 3)) {
             found.push(table);
         }

@@ -14,7 +14,7 @@ const texts = new Map<string, string>();
 
 const sqlOf = (shape: string, build: () => string): string => texts.get(shape) ?? remember(texts, shape, build());
 
-const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+export const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
 // Equality on every column of `where`; a null is `is null`, as in knex's where({ column: null }).
 const conditions = (where: Row) => Object.keys(where).map((column) => `${quoted(column)} ${where[column] === null ? 'is null' : '= ?'}`).join(' and ');

@@ -36,12 +36,26 @@ experiment('an update answers the row as stored, triggers or not (db/rewrites.ts
                 const post = await t.inject({ method: 'POST', url: wos, headers: { ...maxadmin, properties: '*' }, payload: { siteid: 'BEDFORD', description: 'Rewrites', estdur: 1 } });
                 expect(post.statusCode).to.equal(201);
                 const path = new URL(post.headers.location as string).pathname;
+                // Every other work order and every other table's rows, as stored: the update changes its record only.
+                const others = async () => {
+
+                    const db = t!.server.app.osprey.knex as Knex.Knex;
+                    return {
+                        workorders: await db('workorder').whereNot('workorderid', post.result.workorderid).orderBy('workorderid'),
+                        tasks: await db('woactivity').orderBy('woactivityid'),
+                        statuses: await db('wostatus').orderBy('wostatusid'),
+                        assets: await db('asset').orderBy('assetuid')
+                    };
+                };
+
                 const patchAndRead = async (description: string) => {
 
+                    const before = await others();
                     const patch = await t!.inject({ method: 'PATCH', url: path, headers: { ...maxadmin, properties: '*' }, payload: { description, wopriority: '2' } });
                     expect(patch.statusCode).to.equal(200);
                     const read = await t!.inject({ url: `${path}?oslc.select=*`, headers: maxadmin });
                     expect(patch.result).to.equal(read.result);
+                    expect(await others()).to.equal(before);
                     return patch.result;
                 };
 
