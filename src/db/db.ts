@@ -36,10 +36,16 @@ export interface Db {
     /** Whether an update of this table stores exactly the values it sets (no trigger, rule or generated column
      * of the database changes more of the row): rewrites.ts. */
     storesAsWritten(table: string): boolean;
+    /** Each statement commits by itself: the Db of a write that runs as one statement (single-statement.ts).
+     * Rows it reads are not locked; the write's one statement (`last`) checks that its row is still as read. */
+    readonly autocommit?: boolean;
 }
 
 export interface RowsOptions {
     readonly shapes?: 'server' | 'client';
+    /** The write's last statement, with `returning`, meant to change one row (an update by key and rowstamp):
+     * an autocommit Db runs it as the write's one statement; any other Db runs it as any other. */
+    readonly last?: boolean;
 }
 
 export type Connection = object;
@@ -121,7 +127,7 @@ export const runRows = async (client: DriverClient, kind: DatabaseKind, connecti
     }
 };
 
-const kindOf = (knex: Knex): DatabaseKind => (isPostgres(knex) ? 'postgresql' : 'sqlite');
+export const kindOf = (knex: Knex): DatabaseKind => (isPostgres(knex) ? 'postgresql' : 'sqlite');
 
 // Statements on any connection of the pool: each takes one and gives it back.
 export const poolDb = (knex: Knex): Db => {
@@ -179,29 +185,36 @@ export interface TransactionState {
 
 export const transactionEnded = (): Error => new Error('The transaction has ended: its db and models ran their statements on its connection, which is back in the pool. Run statements inside the transaction\'s work, or outside it on the server\'s models (server.models()).');
 
-// A query builder on the connection, which fails when run after the transaction ended: knex reads a builder's
-// connection (`_connection`, which `.connection()` sets) when it runs it, and copies it into a clone. A clone
-// is fenced too, so a builder made in the transaction and run after it never reaches the connection.
-const fencedBuilder = (builder: Knex.QueryBuilder, connection: Connection, state: TransactionState): Knex.QueryBuilder => {
+// A query builder on the connection, which runs `check` (throwing to refuse) when it is run: knex reads a
+// builder's connection (`_connection`, which `.connection()` sets) when it runs it, and copies it into a clone.
+// A clone is fenced too, so a builder made in the transaction and run after it never reaches the connection.
+export const fencedBuilder = (builder: Knex.QueryBuilder, connection: Connection, check: (builder: Knex.QueryBuilder) => void): Knex.QueryBuilder => {
 
     const clone = builder.clone;
     Object.defineProperty(builder, '_connection', {
         configurable: true,
         get: () => {
 
-            if (state.ended) {
-                throw transactionEnded();
-            }
-
+            check(builder);
             return connection;
         }
     });
     builder.clone = function (this: Knex.QueryBuilder) {
 
-        return fencedBuilder(clone.call(this), connection, state);
+        return fencedBuilder(clone.call(this), connection, check);
     };
 
     return builder;
+};
+
+const refuseEnded = (state: TransactionState) => {
+
+    return () => {
+
+        if (state.ended) {
+            throw transactionEnded();
+        }
+    };
 };
 
 // Statements on one connection (a transaction's), refused once `state` says it ended. Its knex (for plugins'
@@ -222,11 +235,8 @@ export const connectionDb = (knex: Knex, connection: Connection, state: Transact
         connection,
         query: (table) => {
 
-            if (state.ended) {
-                throw transactionEnded();
-            }
-
-            return fencedBuilder(knex(table), connection, state);
+            refuseEnded(state)();
+            return fencedBuilder(knex(table), connection, refuseEnded(state));
         },
         rows: (sql, bindings, options) => (state.ended ? Promise.reject(transactionEnded()) : runRows(client, kind, connection, sql, bindings, options)),
         storesAsWritten: (table) => storesAsWritten(knex, table)

@@ -69,7 +69,8 @@ export const insertReturning = async (db: Db, table: string, values: Row, return
 };
 
 // Updates the rows `where` names and answers their `returning` columns as stored ('set': the columns it sets).
-export const updateReturning = async (db: Db, table: string, values: Row, where: Row, returning: readonly string[] | 'set'): Promise<Row[]> => {
+// `last`: the write's last statement (Db.rows).
+export const updateReturning = async (db: Db, table: string, values: Row, where: Row, returning: readonly string[] | 'set', options: { readonly last?: boolean } = {}): Promise<Row[]> => {
 
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
     const returned = returning === 'set' ? columns : returning;
@@ -77,7 +78,7 @@ export const updateReturning = async (db: Db, table: string, values: Row, where:
 
         return `update ${quoted(table)} set ${columns.map((column) => `${quoted(column)} = ?`).join(', ')} where ${conditions(where)} returning ${list(returned)}`;
     });
-    return await db.rows(sql, [...columns.map((column) => values[column] as Knex.Value), ...whereBindings(where)]);
+    return await db.rows(sql, [...columns.map((column) => values[column] as Knex.Value), ...whereBindings(where)], options.last ? { last: true } : undefined);
 };
 
 // The most parent tuples one linked read names (parameter limits): a page's parents are read in chunks of these.

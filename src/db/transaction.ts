@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 
 import { clientOf, connectionDb, type Db, type TransactionState } from './db';
 import { WriteGroups } from './group-commit';
+import { isPostgres } from './knex';
+import { singleStatement } from './single-statement';
 
 
 // One database transaction on a connection of the pool, its statements sent straight to the driver (db.ts).
@@ -21,12 +23,24 @@ export const groupCommits = (knex: Knex, waitMs?: number): void => {
 
 export const groupsCommits = (knex: Knex): boolean => groups.has(knex);
 
-// `grouped`: the work is short (a write of the write engine: one record, or one bulk item), and may share its
-// COMMIT with others where the knex groups commits. Any other runs in a transaction of its own.
-export const transaction = async <T>(knex: Knex, work: (db: Db) => Promise<T>, options: { readonly grouped?: boolean } = {}): Promise<T> => {
+export interface TransactionOptions {
+    /** The work is short (a write of the write engine: one record, or one bulk item), and may share its COMMIT
+     * with others where the knex groups commits. Any other runs in a transaction of its own. */
+    readonly grouped?: boolean;
+    /** The work is likely one statement marked last (single-statement.ts): on PostgreSQL it is tried without a
+     * transaction first, and run again in one when it needs it. */
+    readonly single?: boolean;
+}
+
+export const transaction = async <T>(knex: Knex, work: (db: Db) => Promise<T>, options: TransactionOptions = {}): Promise<T> => {
 
     const group = groups.get(knex);
-    return await (group ? group.run(work, { alone: options.grouped !== true }) : alone(knex, work));
+    if (group) {
+        return await group.run(work, { alone: options.grouped !== true });
+    }
+
+    const done = options.single && isPostgres(knex) ? await singleStatement(knex, work) : undefined;
+    return done ? done.result : await alone(knex, work);
 };
 
 const alone = async <T>(knex: Knex, work: (db: Db) => Promise<T>): Promise<T> => {

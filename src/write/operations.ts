@@ -70,7 +70,8 @@ export const createIn = async (req: ResourceRequest, scope: WriteScope, body: Ro
 export const updateIn = async (req: ResourceRequest, scope: WriteScope, id: string, body: Row, merge: boolean, select: SelectPlan | undefined): Promise<Written> => {
 
     const { structure } = scope;
-    const current = await memberRow(scope.db, req.user, structure, id, { lock: true });
+    // A single-statement write locks nothing: its update names the rowstamp read here (src/db/single-statement.ts).
+    const current = await memberRow(scope.db, req.user, structure, id, { lock: scope.db.autocommit !== true });
     checkIfMatch(req, structure, current);
     ownedChange(req.user, structure, body);
     return await finish(req, scope, merge ? 'merge' : 'update', await planUpdate(scope, structure.root, current, body, merge), select);

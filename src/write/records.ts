@@ -5,6 +5,7 @@ import { hooksOf } from '../structures/hooks';
 import type { Row, Structure } from '../structures/registry';
 import { recordHref, renderWritten, writeSelect } from './answer';
 import { createIn, deleteIn, noteWritten, syncIn, updateIn, type Written } from './operations';
+import { normalName } from './plan/input';
 import { requireRights, rightsOf } from './rights';
 import { runWrite, writeSettingsOf } from './transaction';
 
@@ -79,6 +80,19 @@ export const createRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
     }));
 };
 
+// Whether an update's body can only change the record's own row: it names no child, no status (whose change
+// adds a history row), no `_action` and no transaction id, on a table the database stores as written. Such a
+// write is likely one statement (src/db/single-statement.ts); one that proves more is run again in a transaction.
+const ownRowOnly = (req: ResourceRequest, body: Row): boolean => {
+
+    const { root, def } = req.structure;
+    return req.write.transactionId === undefined && req.osprey.db.storesAsWritten(root.table) && Object.keys(body).every((key) => {
+
+        const name = normalName(key);
+        return name !== '_action' && !root.children.has(name) && !(def.statuses && name === def.statusAttribute);
+    });
+};
+
 // PATCH/PUT {home}/os/{os}/{id}: an update, or a merge (patchtype MERGE); a body `_action: "Delete"` deletes.
 export const updateRecord = async (req: ResourceRequest): Promise<WriteOutcome> => {
 
@@ -88,7 +102,7 @@ export const updateRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
     beforeChange(structure);
     const select = writeSelect(req, structure.root);
     const body = recordBody(write.body);
-    return outcomeOf(req, await runWrite(grouped(req), (scope) => updateIn(req, scope, id, body, write.merge, select)));
+    return outcomeOf(req, await runWrite({ ...grouped(req), single: ownRowOnly(req, body) }, (scope) => updateIn(req, scope, id, body, write.merge, select)));
 };
 
 // POST {home}/os/{os} + x-method-override: SYNC: updates the record the body's keys name, or creates it.

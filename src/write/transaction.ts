@@ -22,6 +22,9 @@ export interface WriteSettings {
     readonly commit?: { readonly osprey: Osprey; readonly user: UserProfile };
     /** A short write (one record, one bulk item), which may share its COMMIT with others (src/db/group-commit.ts). */
     readonly grouped?: boolean;
+    /** A write likely to be one update by key and rowstamp, which may then run without a transaction
+     * (src/db/single-statement.ts); run in one when it proves more. */
+    readonly single?: boolean;
 }
 
 // The settings of a write by `user` on `structure` (the API-token routes write keys without a record route).
@@ -59,7 +62,7 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
             }
 
             return { result: await work(scope), scope };
-        }, { grouped: settings.grouped === true });
+        }, { grouped: settings.grouped === true, single: settings.single === true });
     }
     catch (error) {
         throw databaseInputError(error) ?? error;

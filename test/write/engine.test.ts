@@ -181,8 +181,9 @@ onEachDatabase(lab, 'the write engine', { settings, fixture }, (t) => {
             await refused(bulkWrite(requestOf(osprey, clerk, { override: 'BULK', body: [{ _action: 'Update', href: location, description: 'x' }, { _action: 'Delete', href: location }] })));
             expect(counted.begins).to.equal(0);
 
-            // The same CLERK updates, and that begins a transaction: the counter counts.
-            await updateRecord(requestOf(osprey, clerk, { body: { description: 'by clerk' } }, id));
+            // The same CLERK updates, and that begins a transaction: the counter counts. (Its transaction id makes
+            // it more than one statement, which PostgreSQL would otherwise run without one: db/single-statement.ts.)
+            await updateRecord(requestOf(osprey, clerk, { body: { description: 'by clerk' }, transactionId: 'counted-1' }, id));
             expect(counted.begins).to.equal(1);
         }
         finally {

@@ -76,19 +76,24 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     // is all that changes it (db/rewrites.ts), the rest of it is the row read under the write's lock; where a
     // trigger may change more, it is read again (a RETURNING shows no change an AFTER trigger makes). A child's
     // row only gives its own children their join values, which no update changes.
+    // The record's update is the write's last statement when no status history and no child follows it and no
+    // re-read (src/db/single-statement.ts runs such a write as this one statement).
     const key = keyOf(object, current);
-    const updated = await updateReturning(scope.db, object.table, values, { ...key, [rowstampColumn]: current[rowstampColumn] }, 'set');
+    const statusAttribute = scope.structure.def.statusAttribute;
+    const history = isRoot(scope, object) && scope.structure.def.statuses !== undefined && statusAttribute in plan.values;
+    const exact = scope.db.storesAsWritten(object.table);
+    const last = isRoot(scope, object) && exact && !history && plan.children.length === 0;
+    const updated = await updateReturning(scope.db, object.table, values, { ...key, [rowstampColumn]: current[rowstampColumn] }, 'set', { last });
     if (updated.length !== 1) {
         throw maximoError('stale', `The ${object.name} record has been updated by another user. Read it again and retry.`);
     }
 
-    const row = !isRoot(scope, object) || scope.db.storesAsWritten(object.table) ? { ...current, ...updated[0] } : await selectOne(scope.db, object.table, key, { columns: storedColumns(object) });
+    const row = !isRoot(scope, object) || exact ? { ...current, ...updated[0] } : await selectOne(scope.db, object.table, key, { columns: storedColumns(object) });
     if (!row) {
         throw maximoError('stale', `The ${object.name} record was changed by the database as it was updated (a trigger); read it again.`);
     }
 
-    const statusAttribute = scope.structure.def.statusAttribute;
-    if (isRoot(scope, object) && scope.structure.def.statuses && statusAttribute in plan.values) {
+    if (history) {
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
 

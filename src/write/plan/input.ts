@@ -85,7 +85,7 @@ export const defaultValue = (attr: Attribute, now: Date): unknown => {
     return toDb(attr, value);
 };
 
-const normalName = (key: string) => key.toLowerCase().replace(/^spi:/, '');
+export const normalName = (key: string) => key.toLowerCase().replace(/^spi:/, '');
 
 export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem => {
 
