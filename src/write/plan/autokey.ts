@@ -1,5 +1,8 @@
+import type { Knex } from 'knex';
+
 import type { Db } from '../../db/db';
-import { selectOne } from '../../db/statements';
+import { remember } from '../../db/remember';
+import { quoted } from '../../db/statements';
 import type { Attribute, BusinessObject } from '../../structures/registry';
 import { typeTable } from '../../structures/types';
 import type { Row } from '../../read/execute/find';
@@ -30,11 +33,30 @@ const ensureCounter = async (db: Db, object: BusinessObject, attr: Attribute, sc
     await db.query(counters).insert({ ...key, last: highest }).onConflict(['objectname', 'attribute', 'scope']).ignore();
 };
 
-// The counter is incremented first: only the first number of a scope finds no counter row to increment.
-const increment = async (db: Db, key: { objectname: string; attribute: string; scope: string }) => {
+// The counter is incremented first: only the first number of a scope finds no counter row to increment. The same
+// statement tells whether the new number is taken in its scope already (typed in by hand): a create holds the
+// counter's lock (PostgreSQL) from this statement to its COMMIT, and every creator of the scope waits that long,
+// so a round trip less there is a create less waiting (README, Performance). SQL made once per shape.
+const increments = new Map<string, string>();
 
-    const [row] = await db.rows('update "osprey_autokey" set "last" = "last" + 1 where "objectname" = ? and "attribute" = ? and "scope" = ? returning "last"', [key.objectname, key.attribute, key.scope]);
-    return row?.last as number | string | undefined;
+const incrementSql = (object: BusinessObject, attr: Attribute, scopeWhere: Row, numeric: boolean) => {
+
+    const shape = `${object.table} ${attr.name} ${Object.keys(scopeWhere).map((column) => `${column}${scopeWhere[column] === null ? ' null' : ''}`).join(',')} ${numeric}`;
+    return increments.get(shape) ?? remember(increments, shape, (() => {
+
+        const conditions = Object.keys(scopeWhere).map((column) => `${quoted(column)} ${scopeWhere[column] === null ? 'is null' : '= ?'}`);
+        conditions.push(`${quoted(attr.name)} = ${numeric ? '"last"' : 'cast(? as varchar) || cast("last" as varchar)'}`);
+        return `update "osprey_autokey" set "last" = "last" + 1 where "objectname" = ? and "attribute" = ? and "scope" = ? returning "last", exists (select 1 from ${quoted(object.table)} where ${conditions.join(' and ')}) as "taken"`;
+    })());
+};
+
+const increment = async (db: Db, object: BusinessObject, attr: Attribute, scopeWhere: Row, key: { objectname: string; attribute: string; scope: string }) => {
+
+    const numeric = typeTable[attr.type].family === 'integer';
+    const bindings = [key.objectname, key.attribute, key.scope, ...Object.values(scopeWhere).filter((value) => value !== null), ...(numeric ? [] : [settingsOf(attr).prefix])];
+    const [row] = await db.rows(incrementSql(object, attr, scopeWhere, numeric), bindings as Knex.Value[]);
+    // PostgreSQL answers a boolean, SQLite 0 or 1.
+    return row ? { last: row.last as number | string, taken: row.taken === true || row.taken === 1 } : undefined;
 };
 
 const nextValue = async (db: Db, object: BusinessObject, attr: Attribute, values: Row) => {
@@ -45,16 +67,15 @@ const nextValue = async (db: Db, object: BusinessObject, attr: Attribute, values
     const { prefix } = settingsOf(attr);
     const numeric = typeTable[attr.type].family === 'integer';
     for (;;) {
-        let last = await increment(db, key);
-        if (last === undefined) {
+        let next = await increment(db, object, attr, scopeWhere, key);
+        if (next === undefined) {
             await ensureCounter(db, object, attr, scopeWhere, key);
-            last = await increment(db, key);
+            next = await increment(db, object, attr, scopeWhere, key);
         }
 
-        const candidate = numeric ? Number(last) : `${prefix}${last!}`;
         // A value typed in by hand may already hold the next number: skip it.
-        if (!await selectOne(db, object.table, { ...scopeWhere, [attr.name]: candidate }, { columns: [attr.name] })) {
-            return candidate;
+        if (!next!.taken) {
+            return numeric ? Number(next!.last) : `${prefix}${next!.last}`;
         }
     }
 };
