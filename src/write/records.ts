@@ -1,4 +1,5 @@
 import { requireCredentials } from '../auth/access';
+import type { SelectPlan } from '../read/plan/select-plan';
 import { maximoError } from '../errors/maximo-error';
 import type { ResourceRequest } from '../request';
 import { hooksOf } from '../structures/hooks';
@@ -83,10 +84,13 @@ export const createRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
 // Whether an update's body can only change the record's own row: it names no child, no status (whose change
 // adds a history row), no `_action` and no transaction id, on a table the database stores as written. Such a
 // write is likely one statement (src/db/single-statement.ts); one that proves more is run again in a transaction.
-const ownRowOnly = (req: ResourceRequest, body: Row): boolean => {
+// Its answer may select no child, related record or aggregate: rendered after the statement committed, it must
+// read nothing that could fail (an answer too large, a statement timeout) with the write already done.
+const ownRowOnly = (req: ResourceRequest, body: Row, select: SelectPlan | undefined): boolean => {
 
     const { root, def } = req.structure;
-    return req.write.transactionId === undefined && req.osprey.db.storesAsWritten(root.table) && Object.keys(body).every((key) => {
+    const renderedFromRow = !select || (select.links.length === 0 && select.aggregates.length === 0);
+    return renderedFromRow && req.write.transactionId === undefined && req.osprey.db.storesAsWritten(root.table) && Object.keys(body).every((key) => {
 
         const name = normalName(key);
         return name !== '_action' && !root.children.has(name) && !(def.statuses && name === def.statusAttribute);
@@ -102,7 +106,7 @@ export const updateRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
     beforeChange(structure);
     const select = writeSelect(req, structure.root);
     const body = recordBody(write.body);
-    return outcomeOf(req, await runWrite({ ...grouped(req), single: ownRowOnly(req, body) }, (scope) => updateIn(req, scope, id, body, write.merge, select)));
+    return outcomeOf(req, await runWrite({ ...grouped(req), single: ownRowOnly(req, body, select) }, (scope) => updateIn(req, scope, id, body, write.merge, select)));
 };
 
 // POST {home}/os/{os} + x-method-override: SYNC: updates the record the body's keys name, or creates it.

@@ -144,7 +144,9 @@ for (const database of postgres) {
                 { payload: { status: 'APPR' }, headers: {} },
                 { payload: { description: 'With a task', woactivity: [{ taskid: 10, description: 'Task' }] }, headers: {} },
                 { payload: { description: 'Once only' }, headers: { transactionid: 'single-statement-1' } },
-                { payload: { _action: 'Delete' }, headers: {} }
+                { payload: { _action: 'Delete' }, headers: {} },
+                // An answer with a child: rendered in the transaction, so that nothing read after the write fails it.
+                { payload: { description: 'Answered with tasks' }, headers: { properties: 'wonum,woactivity{taskid}' } }
             ];
             for (const { payload, headers } of bodies) {
                 const { path } = await created();
@@ -153,7 +155,7 @@ for (const database of postgres) {
 
                     patch = await t.inject({ method: 'PATCH', url: path, headers: { ...maxadmin, ...headers }, payload });
                 });
-                expect(patch!.statusCode, JSON.stringify(payload)).to.equal(204);
+                expect(patch!.statusCode, JSON.stringify(payload)).to.equal('properties' in headers ? 200 : 204);
                 expect(controls(sent).map((sql) => sql.split(';')[0])).to.equal(['BEGIN', 'COMMIT']);
             }
         });

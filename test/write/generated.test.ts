@@ -24,6 +24,7 @@ attributes:
   ticketid: { type: bigint, generated: true }
   siteid: { type: upper, length: 8, required: true }
   ticketnum: { type: integer, required: true, autokey: { start: 100 } }
+  last: { type: integer, title: A column named as the counter's (autokey.ts qualifies the counter's) }
 `;
 
 onEachDatabase(lab, 'generated values and domain lookups', { settings: { demo: false, adminUser: 'ADMIN', adminPassword: 'admin-secret-1' }, fixture: { edit: jobStructures, add: { 'mxtestticket.yaml': tickets } } }, (t) => {

@@ -1,3 +1,4 @@
+import { ownerRule } from '../../auth/access';
 import { rowstampColumn, storedColumns } from '../../db/migrate';
 import { insertReturning, selectOne, updateReturning } from '../../db/statements';
 import { maximoError } from '../../errors/maximo-error';
@@ -83,7 +84,11 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     const history = isRoot(scope, object) && scope.structure.def.statuses !== undefined && statusAttribute in plan.values;
     const exact = scope.db.storesAsWritten(object.table);
     const last = isRoot(scope, object) && exact && !history && plan.children.length === 0;
-    const updated = await updateReturning(scope.db, object.table, values, { ...key, [rowstampColumn]: current[rowstampColumn] }, 'set', { last });
+    // Where records are kept to their owners, the record's update also names its owner: a write that read it
+    // without a lock (single-statement.ts) changes it only while it is still the writer's.
+    const owner = isRoot(scope, object) ? ownerRule(scope.ctx.user, scope.structure) : undefined;
+    const where = { ...key, [rowstampColumn]: current[rowstampColumn], ...(owner ? { [owner.attribute]: owner.userid } : {}) };
+    const updated = await updateReturning(scope.db, object.table, values, where, 'set', { last });
     if (updated.length !== 1) {
         throw maximoError('stale', `The ${object.name} record has been updated by another user. Read it again and retry.`);
     }

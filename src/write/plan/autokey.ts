@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 import type { Db } from '../../db/db';
 import { remember } from '../../db/remember';
-import { quoted } from '../../db/statements';
+import { quoted, selectOne } from '../../db/statements';
 import type { Attribute, BusinessObject } from '../../structures/registry';
 import { typeTable } from '../../structures/types';
 import type { Row } from '../../read/execute/find';
@@ -33,30 +33,50 @@ const ensureCounter = async (db: Db, object: BusinessObject, attr: Attribute, sc
     await db.query(counters).insert({ ...key, last: highest }).onConflict(['objectname', 'attribute', 'scope']).ignore();
 };
 
-// The counter is incremented first: only the first number of a scope finds no counter row to increment. The same
-// statement tells whether the new number is taken in its scope already (typed in by hand): a create holds the
-// counter's lock (PostgreSQL) from this statement to its COMMIT, and every creator of the scope waits that long,
-// so a round trip less there is a create less waiting (README, Performance). SQL made once per shape.
+// The counter is incremented first: only the first number of a scope finds no counter row to increment. On
+// SQLite the same statement tells whether the new number is taken in its scope already (typed in by hand), one
+// statement where two ran: SQLite's write transaction holds the database's write lock from its BEGIN, so the
+// statement sees every committed row. Not on PostgreSQL: an UPDATE that waited for the counter's row lock
+// (another create of the scope) keeps the snapshot it started with, and would miss a number typed in and
+// committed meanwhile; there the check is a statement of its own, after the lock. Only integer and string keys
+// are compared in SQL (a key's number is its text after the prefix). SQL made once per shape.
 const increments = new Map<string, string>();
 
-const incrementSql = (object: BusinessObject, attr: Attribute, scopeWhere: Row, numeric: boolean) => {
+const foldsCheck = (db: Db, attr: Attribute) => db.kind === 'sqlite' && ['integer', 'string'].includes(typeTable[attr.type].family);
 
-    const shape = `${object.table} ${attr.name} ${Object.keys(scopeWhere).map((column) => `${column}${scopeWhere[column] === null ? ' null' : ''}`).join(',')} ${numeric}`;
+const incrementSql = (object: BusinessObject, attr: Attribute, scopeWhere: Row, check: boolean, numeric: boolean) => {
+
+    const shape = `${object.table} ${attr.name} ${Object.keys(scopeWhere).map((column) => `${column}${scopeWhere[column] === null ? ' null' : ''}`).join(',')} ${check} ${numeric}`;
     return increments.get(shape) ?? remember(increments, shape, (() => {
 
+        const update = 'update "osprey_autokey" set "last" = "last" + 1 where "objectname" = ? and "attribute" = ? and "scope" = ? returning "last"';
+        if (!check) {
+            return update;
+        }
+
+        // "last" is qualified: the object's table may have a column of that name.
+        const last = '"osprey_autokey"."last"';
         const conditions = Object.keys(scopeWhere).map((column) => `${quoted(column)} ${scopeWhere[column] === null ? 'is null' : '= ?'}`);
-        conditions.push(`${quoted(attr.name)} = ${numeric ? '"last"' : 'cast(? as varchar) || cast("last" as varchar)'}`);
-        return `update "osprey_autokey" set "last" = "last" + 1 where "objectname" = ? and "attribute" = ? and "scope" = ? returning "last", exists (select 1 from ${quoted(object.table)} where ${conditions.join(' and ')}) as "taken"`;
+        conditions.push(`${quoted(attr.name)} = ${numeric ? last : `cast(? as varchar) || cast(${last} as varchar)`}`);
+        return `${update}, exists (select 1 from ${quoted(object.table)} where ${conditions.join(' and ')}) as "taken"`;
     })());
 };
 
 const increment = async (db: Db, object: BusinessObject, attr: Attribute, scopeWhere: Row, key: { objectname: string; attribute: string; scope: string }) => {
 
+    const check = foldsCheck(db, attr);
     const numeric = typeTable[attr.type].family === 'integer';
-    const bindings = [key.objectname, key.attribute, key.scope, ...Object.values(scopeWhere).filter((value) => value !== null), ...(numeric ? [] : [settingsOf(attr).prefix])];
-    const [row] = await db.rows(incrementSql(object, attr, scopeWhere, numeric), bindings as Knex.Value[]);
-    // PostgreSQL answers a boolean, SQLite 0 or 1.
-    return row ? { last: row.last as number | string, taken: row.taken === true || row.taken === 1 } : undefined;
+    const { prefix } = settingsOf(attr);
+    const bindings = [key.objectname, key.attribute, key.scope, ...(check ? [...Object.values(scopeWhere).filter((value) => value !== null), ...(numeric ? [] : [prefix])] : [])];
+    const [row] = await db.rows(incrementSql(object, attr, scopeWhere, check, numeric), bindings as Knex.Value[]);
+    if (!row) {
+        return undefined;
+    }
+
+    const candidate = numeric ? Number(row.last) : `${prefix}${row.last as string}`;
+    // SQLite answers 0 or 1.
+    const taken = check ? row.taken === 1 : await selectOne(db, object.table, { ...scopeWhere, [attr.name]: candidate }, { columns: [attr.name] }) !== undefined;
+    return { candidate, taken };
 };
 
 const nextValue = async (db: Db, object: BusinessObject, attr: Attribute, values: Row) => {
@@ -64,8 +84,6 @@ const nextValue = async (db: Db, object: BusinessObject, attr: Attribute, values
     const others = object.identity.filter((name) => name !== attr.name);
     const scopeWhere = Object.fromEntries(others.map((name) => [name, values[name] ?? null]));
     const key = { objectname: object.name, attribute: attr.name, scope: JSON.stringify(others.map((name) => values[name] ?? null)) };
-    const { prefix } = settingsOf(attr);
-    const numeric = typeTable[attr.type].family === 'integer';
     for (;;) {
         let next = await increment(db, object, attr, scopeWhere, key);
         if (next === undefined) {
@@ -75,7 +93,7 @@ const nextValue = async (db: Db, object: BusinessObject, attr: Attribute, values
 
         // A value typed in by hand may already hold the next number: skip it.
         if (!next!.taken) {
-            return numeric ? Number(next!.last) : `${prefix}${next!.last}`;
+            return next!.candidate;
         }
     }
 };
