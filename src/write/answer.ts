@@ -20,7 +20,8 @@ export const writeSelect = (req: ResourceRequest, object: BusinessObject, source
     return source?.trim() ? requestPlan(req, object, parseSelect(source, 'properties'), 'properties') : undefined;
 };
 
-// The written record as the request's properties select it, read in the write's transaction.
+// The written record as the request's properties select it, read in the write's transaction (after the one
+// statement of a single-statement write, which is why such a write's properties read nothing: records.ts).
 export const renderWritten = async (req: ResourceRequest, db: Db, select: SelectPlan, row: Row): Promise<Row> => {
 
     const [record] = await serializeRows(db, select, [row], [recordHref(req, row)], serializeOptions(req));

@@ -48,6 +48,7 @@ export const throwErrors = (scope: WriteScope): void => {
 };
 
 // Runs one write in one database transaction: any error rolls back everything, the transaction id included.
+// A write likely to be one statement (`single`) may run as that statement alone (src/db/single-statement.ts).
 // Once it committed, the after-commit subscribers hear what it wrote (never when it rolled back).
 export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteScope) => Promise<T>): Promise<T> => {
 
