@@ -207,7 +207,7 @@ export const fencedBuilder = (builder: Knex.QueryBuilder, connection: Connection
     return builder;
 };
 
-const refuseEnded = (state: TransactionState) => {
+export const refuseEnded = (state: TransactionState) => {
 
     return () => {
 

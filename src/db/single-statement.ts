@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-import { clientOf, fencedBuilder, kindOf, runRows, transactionEnded, type Connection, type Db, type TransactionState } from './db';
+import { clientOf, fencedBuilder, kindOf, refuseEnded as refuseEndedOf, runRows, type Connection, type Db, type TransactionState } from './db';
 import { storesAsWritten } from './rewrites';
 
 
@@ -52,12 +52,10 @@ export const singleStatementDb = (knex: Knex, connection: Connection, state: Sin
 
     const client = clientOf(knex);
     const kind = kindOf(knex);
+    const refuseEnded = refuseEndedOf(state);
     const check = (builder: Knex.QueryBuilder) => {
 
-        if (state.ended) {
-            throw transactionEnded();
-        }
-
+        refuseEnded();
         const method = (builder as unknown as { _method?: string })._method ?? 'select';
         if (!readMethods.has(method)) {
             refuseMore(state, `a ${method} through knex`);
@@ -75,9 +73,7 @@ export const singleStatementDb = (knex: Knex, connection: Connection, state: Sin
         query: (table) => fencedBuilder(knex(table), connection, check),
         rows: async (sql, bindings, options) => {
 
-            if (state.ended) {
-                throw transactionEnded();
-            }
+            refuseEnded();
 
             if (!options?.last) {
                 if (!reading.test(sql)) {

@@ -17,11 +17,11 @@ const sqlOf = (shape: string, build: () => string): string => texts.get(shape) ?
 export const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
 // Equality on every column of `where`; a null is `is null`, as in knex's where({ column: null }).
-const conditions = (where: Row) => Object.keys(where).map((column) => `${quoted(column)} ${where[column] === null ? 'is null' : '= ?'}`).join(' and ');
+export const conditions = (where: Row) => Object.keys(where).map((column) => `${quoted(column)} ${where[column] === null ? 'is null' : '= ?'}`).join(' and ');
 
-const whereShape = (where: Row) => Object.keys(where).map((column) => `${column}${where[column] === null ? ' null' : ''}`).join(',');
+export const whereShape = (where: Row) => Object.keys(where).map((column) => `${column}${where[column] === null ? ' null' : ''}`).join(',');
 
-const whereBindings = (where: Row) => Object.values(where).filter((value) => value !== null) as Knex.Value[];
+export const whereBindings = (where: Row) => Object.values(where).filter((value) => value !== null) as Knex.Value[];
 
 const list = (columns: readonly string[]) => columns.map(quoted).join(', ');
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 import type { Db } from '../../db/db';
 import { remember } from '../../db/remember';
-import { quoted, selectOne } from '../../db/statements';
+import { conditions, quoted, selectOne, whereBindings, whereShape } from '../../db/statements';
 import type { Attribute, BusinessObject } from '../../structures/registry';
 import { typeTable } from '../../structures/types';
 import type { Row } from '../../read/execute/find';
@@ -46,7 +46,7 @@ const foldsCheck = (db: Db, attr: Attribute) => db.kind === 'sqlite' && ['intege
 
 const incrementSql = (object: BusinessObject, attr: Attribute, scopeWhere: Row, check: boolean, numeric: boolean) => {
 
-    const shape = `${object.table} ${attr.name} ${Object.keys(scopeWhere).map((column) => `${column}${scopeWhere[column] === null ? ' null' : ''}`).join(',')} ${check} ${numeric}`;
+    const shape = `${object.table} ${attr.name} ${whereShape(scopeWhere)} ${check} ${numeric}`;
     return increments.get(shape) ?? remember(increments, shape, (() => {
 
         const update = 'update "osprey_autokey" set "last" = "last" + 1 where "objectname" = ? and "attribute" = ? and "scope" = ? returning "last"';
@@ -56,9 +56,8 @@ const incrementSql = (object: BusinessObject, attr: Attribute, scopeWhere: Row, 
 
         // "last" is qualified: the object's table may have a column of that name.
         const last = '"osprey_autokey"."last"';
-        const conditions = Object.keys(scopeWhere).map((column) => `${quoted(column)} ${scopeWhere[column] === null ? 'is null' : '= ?'}`);
-        conditions.push(`${quoted(attr.name)} = ${numeric ? last : `cast(? as varchar) || cast(${last} as varchar)`}`);
-        return `${update}, exists (select 1 from ${quoted(object.table)} where ${conditions.join(' and ')}) as "taken"`;
+        const number = `${quoted(attr.name)} = ${numeric ? last : `cast(? as varchar) || cast(${last} as varchar)`}`;
+        return `${update}, exists (select 1 from ${quoted(object.table)} where ${[conditions(scopeWhere), number].filter(Boolean).join(' and ')}) as "taken"`;
     })());
 };
 
@@ -67,8 +66,8 @@ const increment = async (db: Db, object: BusinessObject, attr: Attribute, scopeW
     const check = foldsCheck(db, attr);
     const numeric = typeTable[attr.type].family === 'integer';
     const { prefix } = settingsOf(attr);
-    const bindings = [key.objectname, key.attribute, key.scope, ...(check ? [...Object.values(scopeWhere).filter((value) => value !== null), ...(numeric ? [] : [prefix])] : [])];
-    const [row] = await db.rows(incrementSql(object, attr, scopeWhere, check, numeric), bindings as Knex.Value[]);
+    const bindings: Knex.Value[] = [key.objectname, key.attribute, key.scope, ...(check ? [...whereBindings(scopeWhere), ...(numeric ? [] : [prefix])] : [])];
+    const [row] = await db.rows(incrementSql(object, attr, scopeWhere, check, numeric), bindings);
     if (!row) {
         return undefined;
     }
