@@ -21,6 +21,23 @@ export class BaselineInputError extends Error { }
 // Osprey's page query asks for one row more than the page, to know whether a next page exists.
 export const pageSize = 100;
 
+// The columns Osprey's reads name for each scenario (its query log): those its answer renders, the ids and the
+// values linked rows are matched by (src/read/plan/render-columns.ts), in the table's order.
+export const readColumns = {
+    query: ['workorderid', 'wonum', 'siteid', 'description', 'status', 'worktype', 'wopriority', 'assetnum', 'reportdate', 'rowstamp'],
+    children: ['workorderid', 'wonum', 'siteid', 'description', 'assetnum', 'rowstamp'],
+    assets: ['assetuid', 'assetnum', 'siteid', 'description', 'rowstamp'],
+    tasks: ['woactivityid', 'parent', 'siteid', 'taskid', 'description', 'rowstamp'],
+    lookup: ['assetuid', 'assetnum', 'siteid', 'description', 'rowstamp']
+} as const;
+
+// A select list of `columns`, of `alias` when given: q0.wonum, q0.siteid (PostgreSQL's quoted when `quote`).
+export const selectList = (columns: readonly string[], alias?: string, quote = false): string => {
+
+    const name = (identifier: string) => (quote ? `"${identifier}"` : identifier);
+    return columns.map((column) => (alias ? `${name(alias)}.${name(column)}` : name(column))).join(', ');
+};
+
 // Datetimes as Osprey stores them: UTC, to the second.
 export const now = () => new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
 

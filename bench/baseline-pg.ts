@@ -1,7 +1,7 @@
 import Pg from 'pg';
 
 import { pgTypes } from '../src/db/knex';
-import { autokeyScope, BaselineInputError, createColumns, createValues, now, pageSize, type BaselineData } from './baseline-data';
+import { autokeyScope, BaselineInputError, createColumns, createValues, now, pageSize, readColumns, selectList, type BaselineData } from './baseline-data';
 import type { Row } from './baseline-json';
 
 
@@ -61,25 +61,25 @@ export const pgData = (connectionString: string): BaselineData => {
 
             const where = `(("q0"."siteid" = $1) and ("q0"."status" in (${marks(2, statuses.length)})))`;
             const total = counted ? Number((await run(pool, `select count(*) as "n" from "workorder" as "q0" where ${where}`, [siteid, ...statuses]))[0]!.n) : undefined;
-            const rows = await run(pool, `select "q0".* from "workorder" as "q0" where ${where} order by "q0"."wonum" collate "C" desc nulls first, "q0"."workorderid" asc limit $${statuses.length + 2} offset $${statuses.length + 3}`, [siteid, ...statuses, pageSize + 1, offset]);
+            const rows = await run(pool, `select ${selectList(readColumns.query, 'q0', true)} from "workorder" as "q0" where ${where} order by "q0"."wonum" collate "C" desc nulls first, "q0"."workorderid" asc limit $${statuses.length + 2} offset $${statuses.length + 3}`, [siteid, ...statuses, pageSize + 1, offset]);
             return { rows, total };
         },
         countAll: async () => Number((await run(pool, 'select count(*) as "n" from "workorder" as "q0"', []))[0]!.n),
         childrenPage: async (siteid, offset) => {
 
-            const rows = (await run(pool, 'select "q0".* from "workorder" as "q0" where "q0"."siteid" = $1 order by "q0"."wonum" collate "C" desc nulls first, "q0"."workorderid" asc limit $2 offset $3', [siteid, pageSize + 1, offset]));
+            const rows = (await run(pool, `select ${selectList(readColumns.children, 'q0', true)} from "workorder" as "q0" where "q0"."siteid" = $1 order by "q0"."wonum" collate "C" desc nulls first, "q0"."workorderid" asc limit $2 offset $3`, [siteid, pageSize + 1, offset]));
             const page = rows.slice(0, pageSize);
             const assetKeys = [...new Set(page.filter((row) => row.assetnum !== null).map((row) => String(row.assetnum)))];
             const [assets, tasks] = await Promise.all([
-                assetKeys.length ? run(pool, `select * from "asset" where ("assetnum", "siteid") in (${tuples(assetKeys.length)}) order by "assetuid" asc`, assetKeys.flatMap((assetnum) => [assetnum, siteid])) : [],
-                page.length ? run(pool, `select * from "woactivity" where ("parent", "siteid") in (${tuples(page.length)}) order by "woactivityid" asc`, page.flatMap((row) => [row.wonum, siteid])) : []
+                assetKeys.length ? run(pool, `select ${selectList(readColumns.assets, undefined, true)} from "asset" where ("assetnum", "siteid") in (${tuples(assetKeys.length)}) order by "assetuid" asc`, assetKeys.flatMap((assetnum) => [assetnum, siteid])) : [],
+                page.length ? run(pool, `select ${selectList(readColumns.tasks, undefined, true)} from "woactivity" where ("parent", "siteid") in (${tuples(page.length)}) order by "woactivityid" asc`, page.flatMap((row) => [row.wonum, siteid])) : []
             ]);
             return { rows, assets, tasks };
         },
         lookup: async (siteid, wonum) => {
 
             const row = await member(pool, siteid, wonum);
-            return row ? await run(pool, 'select "q0".* from "asset" as "q0" where (("q0"."siteid" = $1) and ("q0"."status" <> $2)) order by "q0"."assetnum" collate "C" asc nulls last, "q0"."assetuid" asc limit $3', [siteid, 'DECOMMISSIONED', pageSize + 1]) : undefined;
+            return row ? await run(pool, `select ${selectList(readColumns.lookup, 'q0', true)} from "asset" as "q0" where (("q0"."siteid" = $1) and ("q0"."status" <> $2)) order by "q0"."assetnum" collate "C" asc nulls last, "q0"."assetuid" asc limit $3`, [siteid, 'DECOMMISSIONED', pageSize + 1]) : undefined;
         },
         reportPage: (maxId, afterId, limit) => {
 

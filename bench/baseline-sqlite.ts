@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 
-import { autokeyScope, BaselineInputError, createColumns, createValues, now, pageSize, type BaselineData } from './baseline-data';
+import { autokeyScope, BaselineInputError, createColumns, createValues, now, pageSize, readColumns, selectList, type BaselineData } from './baseline-data';
 import type { Row } from './baseline-json';
 
 
@@ -32,7 +32,7 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
     // LIMIT 1 written in the SQL, as Osprey writes it: a bound LIMIT makes SQLite (better-sqlite3 builds it with
     // STAT4) prepare the statement again on every run, 15 µs on this point read of 33 columns.
     const member = (siteid: string, wonum: string) => get('select * from workorder where siteid = ? and wonum = ? limit 1', siteid, wonum);
-    const pageSql = (statuses: number) => `select q0.* from workorder as q0 where ((q0.siteid = ?) and (q0.status in (${marks(statuses)}))) order by q0.wonum desc nulls first, q0.workorderid asc limit ? offset ?`;
+    const pageSql = (statuses: number) => `select ${selectList(readColumns.query, 'q0')} from workorder as q0 where ((q0.siteid = ?) and (q0.status in (${marks(statuses)}))) order by q0.wonum desc nulls first, q0.workorderid asc limit ? offset ?`;
 
     const ensureCounter = (siteid: string) => {
 
@@ -83,17 +83,17 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
         countAll: () => Promise.resolve(Number(get('select count(*) as n from workorder as q0')!.n)),
         childrenPage: (siteid, offset) => {
 
-            const rows = all('select q0.* from workorder as q0 where q0.siteid = ? order by q0.wonum desc nulls first, q0.workorderid asc limit ? offset ?', siteid, pageSize + 1, offset);
+            const rows = all(`select ${selectList(readColumns.children, 'q0')} from workorder as q0 where q0.siteid = ? order by q0.wonum desc nulls first, q0.workorderid asc limit ? offset ?`, siteid, pageSize + 1, offset);
             const page = rows.slice(0, pageSize);
             const assetKeys = [...new Set(page.filter((row) => row.assetnum !== null).map((row) => String(row.assetnum)))];
-            const assets = assetKeys.length ? all(`select * from asset where (assetnum, siteid) in ( values ${tuples(assetKeys.length)}) order by assetuid asc`, ...assetKeys.flatMap((assetnum) => [assetnum, siteid])) : [];
-            const tasks = page.length ? all(`select * from woactivity where (parent, siteid) in ( values ${tuples(page.length)}) order by woactivityid asc`, ...page.flatMap((row) => [row.wonum, siteid])) : [];
+            const assets = assetKeys.length ? all(`select ${selectList(readColumns.assets)} from asset where (assetnum, siteid) in ( values ${tuples(assetKeys.length)}) order by assetuid asc`, ...assetKeys.flatMap((assetnum) => [assetnum, siteid])) : [];
+            const tasks = page.length ? all(`select ${selectList(readColumns.tasks)} from woactivity where (parent, siteid) in ( values ${tuples(page.length)}) order by woactivityid asc`, ...page.flatMap((row) => [row.wonum, siteid])) : [];
             return Promise.resolve({ rows, assets, tasks });
         },
         lookup: (siteid, wonum) => {
 
             const row = member(siteid, wonum);
-            return Promise.resolve(row ? all('select q0.* from asset as q0 where ((q0.siteid = ?) and (q0.status <> ?)) order by q0.assetnum asc nulls last, q0.assetuid asc limit ?', siteid, 'DECOMMISSIONED', pageSize + 1) : undefined);
+            return Promise.resolve(row ? all(`select ${selectList(readColumns.lookup, 'q0')} from asset as q0 where ((q0.siteid = ?) and (q0.status <> ?)) order by q0.assetnum asc nulls last, q0.assetuid asc limit ?`, siteid, 'DECOMMISSIONED', pageSize + 1) : undefined);
         },
         reportPage: (maxId, afterId, limit) => {
 

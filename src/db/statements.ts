@@ -95,7 +95,30 @@ export interface LinkedOptions {
     readonly owner?: { readonly column: string; readonly value: Knex.Value };
     readonly orderBy: string;
     readonly limit?: number;
+    /** The columns follow what a client selects (../read/plan/render-columns.ts), not the object alone. */
+    readonly narrowed?: boolean;
 }
+
+// A PostgreSQL connection keeps every named statement it has prepared until it closes, and the column lists of
+// narrowed reads are as many as the selects clients send: the first `max` lists (by table and columns) are
+// named; any after them run unnamed, planned afresh each time as a client's where is.
+export const namedSelections = { max: 32, lists: new Set<string>() };
+
+const shapesOf = (table: string, columns: readonly string[]): 'client' | undefined => {
+
+    const { max, lists } = namedSelections;
+    const key = `${table} ${joined(columns)}`;
+    if (lists.has(key)) {
+        return undefined;
+    }
+
+    if (lists.size >= max) {
+        return 'client';
+    }
+
+    lists.add(key);
+    return undefined;
+};
 
 // The rows of `table` whose `joinColumns` equal one of `tuples` (at most 500), their `columns`, in `orderBy`'s
 // order: the children and related records of a page of parents, in one statement. Built with knex's query
@@ -129,5 +152,5 @@ export const selectLinked = async (db: Db, table: string, columns: readonly stri
         bindings.push(limit);
     }
 
-    return await db.rows(sql, bindings);
+    return await db.rows(sql, bindings, options.narrowed && db.kind === 'postgresql' ? { shapes: shapesOf(table, columns) } : undefined);
 };

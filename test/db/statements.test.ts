@@ -1,10 +1,10 @@
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { poolDb, runRows, type Db, type DriverClient, type Row } from '../../src/db/db';
+import { poolDb, runRows, type Db, type DriverClient, type Row, type RowsOptions } from '../../src/db/db';
 import { createKnex } from '../../src/db/knex';
 import { remember } from '../../src/db/remember';
-import { insertReturning, selectLinked, selectOne, updateReturning } from '../../src/db/statements';
+import { insertReturning, namedSelections, selectLinked, selectOne, updateReturning } from '../../src/db/statements';
 import { transaction } from '../../src/db/transaction';
 import { testDatabases } from '../helpers/databases';
 
@@ -81,6 +81,43 @@ experiment('named statements on PostgreSQL', () => {
         };
         await runRows(client, 'postgresql', {}, 'select count(*) as "n" from "t" where "c" = ?', [1], { shapes: 'client' });
         expect(sent).to.equal([{ name: undefined, sql: 'select count(*) as "n" from "t" where "c" = $1', bindings: [1] }]);
+    });
+
+    test('linked reads of columns a select chose are named for the first lists only; the rest run unnamed', async () => {
+
+        const { sent, names } = fakePg([]);
+        const client: DriverClient = {
+            acquireConnection: () => Promise.resolve({}),
+            releaseConnection: () => Promise.resolve(),
+            _query: (_connection, obj) => {
+
+                sent.push({ name: obj.options?.name, sql: obj.sql, bindings: obj.bindings });
+                return Promise.resolve({ ...obj, response: { rows: [] } });
+            }
+        };
+        const db = { kind: 'postgresql', rows: (sql: string, bindings?: readonly unknown[], options?: RowsOptions) => runRows(client, 'postgresql', {}, sql, bindings, options) } as unknown as Db;
+        const read = (columns: string[], narrowed: boolean) => selectLinked(db, 'thing', columns, ['name'], [['a']], { orderBy: 'id', narrowed });
+        const saved = [...namedSelections.lists];
+        namedSelections.lists.clear();
+        try {
+            for (let i = 0; i < namedSelections.max; ++i) {
+                await read(['id', `c${i}`], true);
+            }
+
+            // Full: another list runs unnamed, a list named before stays named, and whole rows are always named.
+            await read(['id', 'other'], true);
+            await read(['id', 'c0'], true);
+            await read(['id', 'other', 'more'], false);
+            await read(['id', 'c1', 'c2'], true);
+            expect(names().slice(0, namedSelections.max).every((name) => name !== undefined)).to.be.true();
+            expect(names().slice(namedSelections.max)).to.equal([undefined, names()[0], names()[namedSelections.max + 2], undefined]);
+            expect(names()[namedSelections.max + 2]).to.exist();
+            expect(sent[namedSelections.max]!.sql).to.equal('select "id", "other" from "thing" where "name" in ($1) order by "id" asc');
+        }
+        finally {
+            namedSelections.lists.clear();
+            saved.forEach((list) => namedSelections.lists.add(list));
+        }
     });
 
     test('other errors pass through unchanged', async () => {

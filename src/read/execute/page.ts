@@ -65,7 +65,9 @@ export interface PreparedPage {
     readonly next: (base: string, last: Row) => string;
 }
 
-const compilePage = (req: ResourceRequest, query: PageQuery, pageSize: number, counting: boolean, countOnly: boolean, cursor?: Cursor): CompiledPage => {
+// `selected`: the columns of q0 the page's rows carry (../plan/render-columns.ts), with the order's for the next
+// page's cursor; undefined: all of them.
+const compilePage = (req: ResourceRequest, query: PageQuery, pageSize: number, counting: boolean, countOnly: boolean, selected: readonly string[] | undefined, cursor?: Cursor): CompiledPage => {
 
     const { kind } = req.osprey;
     const rows = query.rows();
@@ -76,13 +78,14 @@ const compilePage = (req: ResourceRequest, query: PageQuery, pageSize: number, c
 
     const columns = orderColumns(query.object, req.read.orderBy ?? query.defaultOrder);
 
-    const ordered = applyOrder(rows.select('q0.*'), kind, 'q0', columns);
+    const named = selected ? [...new Set([...selected, ...columns.map(({ attr }) => attr.name)])].map((column) => `q0.${column}`) : 'q0.*';
+    const ordered = applyOrder(rows.select(named), kind, 'q0', columns);
     const { sql, bindings } = compileSql(cursor ? applyAfter(ordered, kind, 'q0', columns, cursor.values) : ordered);
     // The limit is the shape's (the page size); the offset is a slot's, bound on each run.
     return { columns, count, page: { sql: `${sql} limit ? offset ?`, bindings: [...bindings, pageSize + 1, slotBinding('offset')] } };
 };
 
-export const preparePage = (req: ResourceRequest, query: PageQuery, links: { readonly pathname: string; readonly params: string }): PreparedPage => {
+export const preparePage = (req: ResourceRequest, query: PageQuery, links: { readonly pathname: string; readonly params: string }, selected?: readonly string[]): PreparedPage => {
 
     const { osprey, read } = req;
     const pageSize = pageSizeOf(req, query.pageSize);
@@ -95,8 +98,8 @@ export const preparePage = (req: ResourceRequest, query: PageQuery, links: { rea
     const page = cursor ? cursor.page + 1 : read.pageno;
     const counting = read.collectionCount || read.count;
     // A cursor's values decide the SQL (a null is `is null`), so a stable page after the first is never kept.
-    const key = query.shape === undefined || cursor ? undefined : JSON.stringify([query.shape, read.orderBy ?? query.defaultOrder, pageSize, counting, countOnly]);
-    const compile = () => compilePage(req, query, pageSize, counting, countOnly, cursor);
+    const key = query.shape === undefined || cursor ? undefined : JSON.stringify([query.shape, read.orderBy ?? query.defaultOrder, pageSize, counting, countOnly, selected ?? '*']);
+    const compile = () => compilePage(req, query, pageSize, counting, countOnly, selected, cursor);
     const compiled = key === undefined ? compile() : compiledOnce(osprey, key, compile, (made) => (made.page?.sql.length ?? 0) + (made.count?.sql.length ?? 0));
     const href = (base: string, n: number, stableId?: string) => {
 

@@ -2,6 +2,7 @@ import type { ResourceRequest } from '../../request';
 import type { Structure } from '../../structures/registry';
 import type { SelectPlan } from '../plan/select-plan';
 import { readSelect, selects } from '../plan/select-settings';
+import { renderColumns } from '../plan/render-columns';
 import type { Row } from '../execute/find';
 import { preparePage, runPage, type PageQuery, type PreparedPage } from '../execute/page';
 import { selectionSchema } from './json-schema';
@@ -65,8 +66,10 @@ export const prepareSource = (req: ResourceRequest, source: PageSource): Prepare
 
     // count=1 answers a number: no URL is worked on.
     const links = req.read.count ? { search: '', pathname: '', params: '' } : pageLinks(req.linkHref);
-    const prepared = preparePage(req, source, links);
     const plan = source.plan ?? (selects(req) && !source.render ? readSelect(req, source.object) : undefined);
+    // Rows that are not records are rendered by `render` from whatever they hold; members without a plan carry
+    // only their href.
+    const prepared = preparePage(req, source, links, source.render ? undefined : renderColumns(source.object, plan));
     return { source, plan, prepared, search: links.search };
 };
 

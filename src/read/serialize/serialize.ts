@@ -11,6 +11,7 @@ import type { Computed } from '../../structures/computed';
 import type { Row } from '../execute/find';
 import { domainEntry, internalOf } from './synonyms';
 import { limitSettings } from '../plan/cost';
+import { renderColumns } from '../plan/render-columns';
 import type { AggregatePlan, Link, SelectPlan } from '../plan/select-plan';
 import { QueryError } from '../parse/query-error';
 import { oncePer } from '../../db/remember';
@@ -161,16 +162,18 @@ const tuplesOf = (link: Link, parents: readonly Row[]) => {
 
 const parentKey = (link: Pick<Link, 'join'>, parent: Row): string => joinKey(Object.keys(link.join).map((attr) => parent[attr]));
 
-export const loadLinkedRows = async (db: Db, link: Link, parents: readonly Row[], budget?: AnswerRows): Promise<Map<string, Row[]>> => {
+const loadLinkedRows = async (db: Db, link: Link, plan: SelectPlan, parents: readonly Row[], budget?: AnswerRows): Promise<Map<string, Row[]>> => {
 
     const columns = Object.values(link.join);
+    // The linked rows' columns the plan renders, with those that match them to their parents.
+    const selected = renderColumns(link.object, plan, columns);
     const byParent = new Map<string, Row[]>();
     let read = 0;
     const owner = link.owner ? { column: link.owner.attribute, value: link.owner.value } : undefined;
     for (const chunk of chunked(tuplesOf(link, parents))) {
         // One row more than the answer may still hold tells that it would hold too many (spend, in serializeRows).
         const limit = budget ? Math.max(budget.limit - budget.used - read, 0) + 1 : undefined;
-        const rows = await selectLinked(db, link.object.table, storedColumns(link.object), columns, chunk as Knex.Value[][], { owner, orderBy: link.object.uniqueColumn, limit });
+        const rows = await selectLinked(db, link.object.table, selected ?? storedColumns(link.object), columns, chunk as Knex.Value[][], { owner, orderBy: link.object.uniqueColumn, limit, narrowed: selected !== undefined });
         read += rows.length;
         if (budget && budget.used + read > budget.limit) {
             spend(budget, read);
@@ -226,7 +229,7 @@ export const serializeRows = async (db: Db, plan: SelectPlan, rows: readonly Row
     spend(options.answerRows, rows.length);
     const records = rows.map((row, i) => renderRow(plan, row, hrefs[i]!, options, child));
     for (const { link, key, plan: linkedPlan } of plan.links) {
-        const byParent = await loadLinkedRows(db, link, rows, options.answerRows);
+        const byParent = await loadLinkedRows(db, link, linkedPlan, rows, options.answerRows);
         const linkedRows = rows.map((row) => byParent.get(parentKey(link, row)) ?? []);
         const linkedHrefs = rows.map((row, i) => linkedRows[i]!.map((linked) => (link.child ? childHref(hrefs[i]!, link, linked) : `${options.home}/os/${link.structure!.id}/${memberId(link.object, linked)}`)));
         const rendered = await serializeRows(db, linkedPlan, linkedRows.flat(), linkedHrefs.flat(), options, link.child);
