@@ -100,22 +100,27 @@ export interface LinkedOptions {
 }
 
 // A PostgreSQL connection keeps every named statement it has prepared until it closes, and the column lists of
-// narrowed reads are as many as the selects clients send: the first `max` lists (by table and columns) are
-// named; any after them run unnamed, planned afresh each time as a client's where is.
-export const namedSelections = { max: 32, lists: new Set<string>() };
+// narrowed reads are as many as the selects clients send. A list is named once it has been read `uses` times
+// (a select a client repeats, not one sent once), for the first `max` lists; any other runs unnamed, planned
+// afresh each time as a client's where is. Each list has up to twenty shapes (tuple counts, with a limit or
+// without), so a connection keeps at most 640 narrowed linked reads.
+export const namedSelections = { max: 32, uses: 3, lists: new Set<string>(), seen: new Map<string, number>() };
 
 const shapesOf = (table: string, columns: readonly string[]): 'client' | undefined => {
 
-    const { max, lists } = namedSelections;
+    const { max, uses, lists, seen } = namedSelections;
     const key = `${table} ${joined(columns)}`;
     if (lists.has(key)) {
         return undefined;
     }
 
-    if (lists.size >= max) {
+    const count = (seen.get(key) ?? 0) + 1;
+    if (count < uses || lists.size >= max) {
+        remember(seen, key, count, 1000);
         return 'client';
     }
 
+    seen.delete(key);
     lists.add(key);
     return undefined;
 };

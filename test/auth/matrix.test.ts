@@ -310,6 +310,13 @@ onEachDatabase(lab, 'the authorization matrix', { settings: { demo: false, admin
             expect(counts.WILSON).to.be.above(0);
         }
 
+        // A key's computed `active` through the relation is worked out from its whole row, as the keys' own list has it.
+        const related = (await get(maxadminUser, `${people}?oslc.select=personid,apikeys{apikeytokenid,active}&oslc.where=${encodeURIComponent(both)}`)).result.member.flatMap((member: Row) => (member.apikeys ?? []) as Row[]) as Row[];
+        const own = (await get(maxadminUser, `${home}/os/mxapiapikey?oslc.select=apikeytokenid,active&oslc.pageSize=1000`)).result.member as Row[];
+        expect(related.length).to.be.above(1);
+        expect(related.every((key: Row) => key.active === own.find((each) => each.apikeytokenid === key.apikeytokenid)?.active)).to.be.true();
+        expect(related.some((key: Row) => key.active === true)).to.be.true();
+
         // Secrets stay out of reach through a relation, for everyone.
         expect((await get(maxadminUser, `${people}?oslc.select=apikeys{apikey}`)).status).to.equal(400);
         expect((await get(maxadminUser, `${people}?oslc.where=${encodeURIComponent('apikeys.apikey="x"')}`)).status).to.equal(400);

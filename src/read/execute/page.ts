@@ -93,12 +93,12 @@ export const preparePage = (req: ResourceRequest, query: PageQuery, links: { rea
     const stable = read.stablePaging;
     const digest = stable ? queryDigest(links.pathname, new URLSearchParams(links.params)) : '';
     const countOnly = read.count;
-    // count=1 answers before any page is read: neither its order nor its cursor matter.
+    // count=1 answers before any page is read: neither its order, its cursor nor its columns matter.
     const cursor = stable && read.stableId && !countOnly ? decodeCursor(osprey.secret, digest, read.stableId) : undefined;
     const page = cursor ? cursor.page + 1 : read.pageno;
     const counting = read.collectionCount || read.count;
     // A cursor's values decide the SQL (a null is `is null`), so a stable page after the first is never kept.
-    const key = query.shape === undefined || cursor ? undefined : JSON.stringify([query.shape, read.orderBy ?? query.defaultOrder, pageSize, counting, countOnly, selected ?? '*']);
+    const key = query.shape === undefined || cursor ? undefined : JSON.stringify([query.shape, read.orderBy ?? query.defaultOrder, pageSize, counting, countOnly, countOnly ? '' : selected ?? '*']);
     const compile = () => compilePage(req, query, pageSize, counting, countOnly, selected, cursor);
     const compiled = key === undefined ? compile() : compiledOnce(osprey, key, compile, (made) => (made.page?.sql.length ?? 0) + (made.count?.sql.length ?? 0));
     const href = (base: string, n: number, stableId?: string) => {

@@ -66,10 +66,23 @@ export const prepareSource = (req: ResourceRequest, source: PageSource): Prepare
 
     // count=1 answers a number: no URL is worked on.
     const links = req.read.count ? { search: '', pathname: '', params: '' } : pageLinks(req.linkHref);
-    const plan = source.plan ?? (selects(req) && !source.render ? readSelect(req, source.object) : undefined);
-    // Rows that are not records are rendered by `render` from whatever they hold; members without a plan carry
-    // only their href.
-    const prepared = preparePage(req, source, links, source.render ? undefined : renderColumns(source.object, plan));
+    // The select is planned first, for the columns the page reads (rows that are not records are rendered by
+    // `render` from whatever they hold; members without a plan carry only their href), but a request with a bad
+    // page (its size, cursor, where or order) and a bad select is answered about its page, as it always was.
+    let plan: SelectPlan | undefined;
+    let planned: unknown;
+    try {
+        plan = source.plan ?? (selects(req) && !source.render ? readSelect(req, source.object) : undefined);
+    }
+    catch (error) {
+        planned = error;
+    }
+
+    const prepared = preparePage(req, source, links, source.render || planned ? undefined : renderColumns(source.object, plan));
+    if (planned) {
+        throw planned;
+    }
+
     return { source, plan, prepared, search: links.search };
 };
 

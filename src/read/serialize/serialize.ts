@@ -137,7 +137,7 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
 // and text, so that no two tuples share a key, and an integer matches the same number stored as text. Undefined
 // when a value is null, which `=` never matches. (JSON.stringify of the values, which it replaces, was 4.5 % of
 // a page's CPU with tasks and an asset.)
-export const keyOf = (row: Row, names: readonly string[]): string | undefined => {
+export const joinKeyOf = (row: Row, names: readonly string[]): string | undefined => {
 
     let key = '';
     for (const name of names) {
@@ -178,7 +178,7 @@ const parentsOf = (link: Pick<Link, 'join'>, rows: readonly Row[]): Parents => {
     const seen = new Map<string, unknown[]>();
     const keys = rows.map((row) => {
 
-        const key = keyOf(row, names);
+        const key = joinKeyOf(row, names);
         if (key !== undefined && !seen.has(key)) {
             seen.set(key, names.map((name) => row[name]));
         }
@@ -193,20 +193,23 @@ const loadLinkedRows = async (db: Db, link: Link, plan: SelectPlan, tuples: read
     const columns = Object.values(link.join);
     // The linked rows' columns the plan renders, with those that match them to their parents.
     const selected = renderColumns(link.object, plan, columns);
+    const stored = storedColumns(link.object);
+    // A select of every column reads what whole rows read, by the same statement.
+    const narrowed = selected !== undefined && selected.length < stored.length;
     const byParent = new Map<string, Row[]>();
     let read = 0;
     const owner = link.owner ? { column: link.owner.attribute, value: link.owner.value } : undefined;
     for (const chunk of chunked(tuples)) {
         // One row more than the answer may still hold tells that it would hold too many (spend, in serializeRows).
         const limit = budget ? Math.max(budget.limit - budget.used - read, 0) + 1 : undefined;
-        const rows = await selectLinked(db, link.object.table, selected ?? storedColumns(link.object), columns, chunk as Knex.Value[][], { owner, orderBy: link.object.uniqueColumn, limit, narrowed: selected !== undefined });
+        const rows = await selectLinked(db, link.object.table, selected ?? stored, columns, chunk as Knex.Value[][], { owner, orderBy: link.object.uniqueColumn, limit, narrowed });
         read += rows.length;
         if (budget && budget.used + read > budget.limit) {
             spend(budget, read);
         }
 
         for (const row of rows) {
-            const key = keyOf(row, columns)!;
+            const key = joinKeyOf(row, columns)!;
             const list = byParent.get(key);
             if (list) {
                 list.push(row);
@@ -229,7 +232,7 @@ const loadAggregate = async (db: Db, aggregate: AggregatePlan, tuples: readonly 
         const query = db.query(link.object.table).select(columns).groupBy(columns);
         const measured = fn === 'count' ? query.count({ v: attr ? attr.name : '*' }) : query[fn]({ v: attr!.name });
         for (const row of await whereLinked(measured, link, chunk) as Row[]) {
-            values.set(keyOf(row, columns)!, row.v === null ? null : Number(row.v));
+            values.set(joinKeyOf(row, columns)!, row.v === null ? null : Number(row.v));
         }
     }
 
