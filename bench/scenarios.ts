@@ -166,7 +166,7 @@ export const scenarios: Scenario[] = [
         title: 'bulk of 1,000 creates (x-method-override: BULK)',
         connections: 2,
         timeoutSeconds: 120,
-        rounds: 5,
+        rounds: 2,
         amount: (bulkRequests) => bulkRequests,
         request: (data, i) => ({ method: 'POST', path: collection, headers: { 'content-type': 'application/json', 'x-method-override': 'BULK' }, body: JSON.stringify(Array.from({ length: 1000 }, (_, j) => createBody(data, i * 1000 + j))) })
     }
