@@ -43,7 +43,7 @@ experiment('named statements on PostgreSQL', () => {
             }
         };
         const rows = (sql: string, bindings: unknown[] = []) => runRows(client, 'postgresql', {}, sql, bindings);
-        return { rows, sent, names: () => sent.map((statement) => statement.name!) };
+        return { rows, sent, client, names: () => sent.map((statement) => statement.name!) };
     };
 
     const failure = (code: string, message: string) => Object.assign(new Error(message), { code });
@@ -69,32 +69,14 @@ experiment('named statements on PostgreSQL', () => {
 
     test('a where-shaped statement runs unnamed, its placeholders numbered', async () => {
 
-        const { sent } = fakePg([]);
-        const client: DriverClient = {
-            acquireConnection: () => Promise.resolve({}),
-            releaseConnection: () => Promise.resolve(),
-            _query: (_connection, obj) => {
-
-                sent.push({ name: obj.options?.name, sql: obj.sql, bindings: obj.bindings });
-                return Promise.resolve({ ...obj, response: { rows: [] } });
-            }
-        };
+        const { sent, client } = fakePg([]);
         await runRows(client, 'postgresql', {}, 'select count(*) as "n" from "t" where "c" = ?', [1], { shapes: 'client' });
         expect(sent).to.equal([{ name: undefined, sql: 'select count(*) as "n" from "t" where "c" = $1', bindings: [1] }]);
     });
 
     test('linked reads of columns a select chose are named once repeated, for the first lists only; the rest run unnamed', async () => {
 
-        const { sent, names } = fakePg([]);
-        const client: DriverClient = {
-            acquireConnection: () => Promise.resolve({}),
-            releaseConnection: () => Promise.resolve(),
-            _query: (_connection, obj) => {
-
-                sent.push({ name: obj.options?.name, sql: obj.sql, bindings: obj.bindings });
-                return Promise.resolve({ ...obj, response: { rows: [] } });
-            }
-        };
+        const { sent, names, client } = fakePg([]);
         const db = { kind: 'postgresql', rows: (sql: string, bindings?: readonly unknown[], options?: RowsOptions) => runRows(client, 'postgresql', {}, sql, bindings, options) } as unknown as Db;
         const read = async (columns: string[], narrowed: boolean) => {
 

@@ -18,8 +18,9 @@ export const renderColumns = (object: BusinessObject, plan: SelectPlan | undefin
         return undefined;
     }
 
-    // What every rendered row carries: its id (href), its rowstamp, and the unique id `_weblink` is made of.
-    const wanted = new Set<string>([...object.identity, ...object.primaryKey, object.uniqueColumn, rowstampColumn, ...more]);
+    // What every rendered row carries: its id (href; a child's identity is its join columns and primary key), its
+    // rowstamp, and the unique id `_weblink` is made of.
+    const wanted = new Set<string>([...object.identity, object.uniqueColumn, rowstampColumn, ...more]);
     for (const { attr } of plan?.attributes ?? []) {
         wanted.add(attr.name);
     }
