@@ -51,7 +51,7 @@ export const noteWritten = (scope: WriteScope, kind: WriteKind, operation: 'crea
 const finish = async (req: ResourceRequest, scope: WriteScope, kind: WriteKind, plan: Plan, select: SelectPlan | undefined): Promise<Written> => {
 
     throwErrors(scope);
-    const applied = await applyPlan(scope, plan);
+    const applied = await applyPlan(scope, plan, {}, select !== undefined);
     const operation = plan.op === 'insert' ? 'create' : plan.op;
     // A delete answers no row: the one it deleted, as it was, names it.
     const row = plan.op === 'delete' ? plan.current : applied!;

@@ -17,7 +17,8 @@ import { runWrite, writeSettingsOf } from './transaction';
 // the write in one transaction (runWrite), after whose commit the after-commit subscribers hear of it.
 
 export interface WriteOutcome {
-    /** The row as stored (for a delete, as it was). */
+    /** The row as stored (for a delete, as it was). A created row carries every column when the write answers
+     * a record (properties); else its key, id, unique id and rowstamp, status, and its children's join values. */
     readonly row: Row;
     /** The record as the request's properties select it; none without properties (the answer has no body). */
     readonly record?: Row;

@@ -7,6 +7,7 @@ import { toDb } from '../../structures/types';
 import { assignAutokeys } from '../plan/autokey';
 import type { WriteScope } from '../context';
 import { deleteRecord } from './delete';
+import { keyColumns } from './returning';
 import { deleteTree } from './delete-tree';
 import { joinValues, keyOf, type Row } from '../../read/execute/find';
 import type { ChildPlan, Plan } from '../plan/plan';
@@ -36,16 +37,17 @@ const stamp = (scope: WriteScope, object: BusinessObject, values: Row, current?:
 
 const isRoot = (scope: WriteScope, object: BusinessObject) => object === scope.structure.root;
 
-const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], parent: Row) => {
+const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], parent: Row, whole: boolean) => {
 
     for (const { child, plans } of children) {
         for (const plan of plans) {
-            await applyPlan(scope, plan, joinValues(child, parent));
+            await applyPlan(scope, plan, joinValues(child, parent), whole);
         }
     }
 };
 
-const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert' }>, fixed: Row): Promise<Row> => {
+// `whole`: the row is answered as a record, all its columns; else only the columns the write itself reads.
+const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert' }>, fixed: Row, whole: boolean): Promise<Row> => {
 
     const { db } = scope;
     const { object } = plan;
@@ -58,16 +60,16 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
 
     stamp(scope, object, values);
     // The row as stored (defaults, generated id, the database's own types): the answer renders it as it is.
-    const row = await insertReturning(db, object.table, values, storedColumns(object));
+    const row = await insertReturning(db, object.table, values, whole ? storedColumns(object) : keyColumns(object, isRoot(scope, object) ? scope.structure.def.statusAttribute : undefined));
     if (isRoot(scope, object) && scope.structure.def.statuses && scope.structure.def.statusAttribute in row) {
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
 
-    await applyChildren(scope, plan.children, row);
+    await applyChildren(scope, plan.children, row, whole);
     return row;
 };
 
-const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update' }>): Promise<Row> => {
+const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update' }>, whole: boolean): Promise<Row> => {
 
     const { object, current } = plan;
     const values: Row = { ...plan.values };
@@ -102,15 +104,17 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
 
-    await applyChildren(scope, plan.children, row);
+    await applyChildren(scope, plan.children, row, whole);
     return row;
 };
 
-export const applyPlan = async (scope: WriteScope, plan: Plan, fixed: Row = {}): Promise<Row | undefined> => {
+// `whole`: the written record is answered (properties), rendered from all of its row's columns; else a new
+// row returns only what the write reads of it (returning.ts).
+export const applyPlan = async (scope: WriteScope, plan: Plan, fixed: Row = {}, whole = true): Promise<Row | undefined> => {
 
     switch (plan.op) {
-        case 'insert': return await applyInsert(scope, plan, fixed);
-        case 'update': return await applyUpdate(scope, plan);
+        case 'insert': return await applyInsert(scope, plan, fixed, whole);
+        case 'update': return await applyUpdate(scope, plan, whole);
         default: await (isRoot(scope, plan.object) ? deleteRecord(scope, plan.current) : deleteTree(scope, plan.object, plan.current));
     }
 };

@@ -1,0 +1,128 @@
+import * as Code from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { clientOf } from '../../src/db/db';
+import { storedColumns } from '../../src/db/migrate';
+import { onCommit, type Commit } from '../../src/write/after-commit';
+import { keyColumns } from '../../src/write/apply/returning';
+import { onEachDatabase } from '../helpers/experiments';
+import { wilson } from '../helpers/server';
+
+
+const lab = exports.lab = Lab.script();
+const { test } = lab;
+const { expect } = Code;
+
+// A create that answers no record (no properties) returns only the columns the write reads of its new rows
+// (src/write/apply/returning.ts); one that answers a record returns them whole. What is stored must not
+// depend on which: the key, the status history and every child's join values come from the returned row.
+
+const wos = '/maximo/oslc/os/mxapiwodetail';
+
+type Row = Record<string, unknown>;
+
+// What differs between two creates of the same body: generated ids, the number, times and rowstamps.
+const generated = /id$|^wonum$|^parent$|^rowstamp$|date$/;
+const comparable = (rows: Row[]) => rows.map((row) => Object.fromEntries(Object.entries(row).filter(([name]) => !generated.test(name))));
+
+onEachDatabase(lab, 'the columns a create returns', (t) => {
+
+    const body = (description: string) => ({
+        siteid: 'BEDFORD', description, worktype: 'CM', wopriority: 2, memo: 'first status',
+        woactivity: [{ taskid: 10, description: 'Drain' }, { taskid: 20, description: 'Refill' }],
+        wplabor: [{ laborcode: 'wilson', regularhrs: 1.5 }]
+    });
+
+    // The rows one work order is stored as, in its table and its children's.
+    const stored = async (wonum: string) => {
+
+        const knex = t.server.app.osprey.knex;
+        const where = { siteid: 'BEDFORD' };
+        return {
+            workorder: await knex('workorder').where({ ...where, wonum }).select(),
+            woactivity: await knex('woactivity').where({ ...where, parent: wonum }).orderBy('taskid').select(),
+            wplabor: await knex('wplabor').where({ ...where, wonum }).select(),
+            wostatus: await knex('wostatus').where({ ...where, wonum }).select()
+        };
+    };
+
+    const tables = ['workorder', 'woactivity', 'wplabor', 'wostatus'] as const;
+
+    test('with and without properties, the same body is stored the same; the answer names the new record', async () => {
+
+        const heard: Commit[] = [];
+        const stop = onCommit(t.server.app.osprey, (commit) => {
+
+            heard.push(commit);
+        });
+        const statements: string[] = [];
+        const client = clientOf(t.server.app.osprey.knex);
+        const query = client._query.bind(client);
+        client._query = (connection, obj) => (statements.push(obj.sql), query(connection, obj));
+        let plain;
+        let answered;
+        try {
+            plain = await t.inject({ method: 'POST', url: wos, headers: wilson, payload: body('Returned keys') });
+            answered = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, properties: '*' }, payload: body('Returned keys') });
+        }
+        finally {
+            client._query = query;
+            stop();
+        }
+
+        expect([plain.statusCode, answered.statusCode], plain.payload).to.equal([201, 201]);
+        expect(plain.payload).to.equal('');
+        expect(answered.result.href).to.equal(answered.headers.location);
+        const [mine, theirs] = [plain, answered].map((res) => new URL(res.headers.location as string).pathname);
+        const read = await t.inject({ url: `${mine!}?oslc.select=wonum`, headers: wilson });
+        expect(read.statusCode).to.equal(200);
+        const wonum = read.result.wonum as string;
+        expect(answered.result.wonum).to.not.equal(wonum);
+
+        // Stored alike, children's join values and the status history included.
+        const [a, b] = [await stored(wonum), await stored(answered.result.wonum as string)];
+        expect(a.woactivity.map((row) => row.parent)).to.equal([wonum, wonum]);
+        expect(a.wostatus).to.have.length(1);
+        expect(a.wostatus[0]).to.include({ status: 'WAPPR', memo: 'first status' });
+        for (const table of tables) {
+            expect(comparable(a[table]), table).to.equal(comparable(b[table]));
+        }
+
+        // The subscribers heard each record by the id its Location names.
+        expect(heard.map((commit) => commit.writes.map((write) => write.id))).to.equal([[mine!.split('/').pop()!], [theirs!.split('/').pop()!]]);
+
+        // Only the create that answered a record returned the work order whole.
+        const inserts = statements.filter((sql) => /^insert into "workorder"/.test(sql));
+        expect(inserts).to.have.length(2);
+        const returned = inserts.map((sql) => sql.slice(sql.indexOf(' returning ') + ' returning '.length).replace(/"/g, '').split(', '));
+        const object = t.server.app.osprey.registry.get('mxapiwodetail')!.root;
+        expect(returned).to.equal([[...keyColumns(object, 'status')], [...storedColumns(object)]]);
+        expect(returned[0]).to.not.include('description');
+    });
+
+    test('a bulk item without properties is written as a single create is, and answers its Location', async () => {
+
+        const res = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, 'x-method-override': 'BULK' }, payload: [body('Bulk keys'), body('Bulk keys')] });
+        expect(res.statusCode).to.equal(200);
+        const locations = res.result.map((item: { _responsemeta: { status: string; Location: string } }) => item._responsemeta.Location);
+        for (const location of locations) {
+            const read = await t.inject({ url: `${new URL(location).pathname}?oslc.select=wonum,description,woactivity{taskid},wostatus{status}`, headers: wilson });
+            expect(read.result).to.include({ description: 'Bulk keys' });
+            expect(read.result.woactivity.map((row: { taskid: number }) => row.taskid)).to.equal([10, 20]);
+            expect(read.result.wostatus.map((row: { status: string }) => row.status)).to.equal(['WAPPR']);
+        }
+    });
+
+    test('the list: keys, ids, rowstamp, status and the children\'s join values, in the table\'s order, made once', () => {
+
+        const root = t.server.app.osprey.registry.get('mxapiwodetail')!.root;
+        const columns = keyColumns(root, 'status');
+        expect(columns).to.shallow.equal(keyColumns(root, 'status'));
+        expect([...columns].sort()).to.equal(['rowstamp', 'siteid', 'status', 'wonum', 'workorderid']);
+        expect(columns).to.equal(storedColumns(root).filter((column) => columns.includes(column)));
+        expect(keyColumns(root, undefined)).to.not.include('status');
+        // A child's: its identity is its parent's join values and its own key.
+        const tasks = root.children.get('woactivity')!.object;
+        expect([...keyColumns(tasks, undefined)].sort()).to.equal(['parent', 'rowstamp', 'siteid', 'taskid', 'woactivityid']);
+    });
+});
