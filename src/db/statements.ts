@@ -68,6 +68,14 @@ export const insertReturning = async (db: Db, table: string, values: Row, return
     return (await db.rows(sql, columns.map((column) => values[column] as Knex.Value)))[0]!;
 };
 
+// Inserts one row and answers nothing: a row no one reads back (a status history's) costs no RETURNING.
+export const insertRow = async (db: Db, table: string, values: Row): Promise<void> => {
+
+    const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+    const sql = sqlOf(`insert ${table} ${columns.join(',')}`, () => `insert into ${quoted(table)} (${list(columns)}) values (${columns.map(() => '?').join(', ')})`);
+    await db.rows(sql, columns.map((column) => values[column] as Knex.Value));
+};
+
 // Updates the rows `where` names and answers their `returning` columns as stored ('set': the columns it sets).
 // `last`: the write's last statement (Db.rows).
 export const updateReturning = async (db: Db, table: string, values: Row, where: Row, returning: readonly string[] | 'set', options: { readonly last?: boolean } = {}): Promise<Row[]> => {

@@ -1,4 +1,4 @@
-import { insertReturning } from '../../db/statements';
+import { insertRow } from '../../db/statements';
 import { toDb } from '../../structures/types';
 import type { WriteScope } from '../context';
 import { joinValues, type Row } from '../../read/execute/find';
@@ -71,5 +71,5 @@ export const addStatusHistory = async (scope: WriteScope, row: Row, memo: unknow
         }
     }
 
-    await insertReturning(scope.db, object.table, values, [object.uniqueColumn]);
+    await insertRow(scope.db, object.table, values);
 };
