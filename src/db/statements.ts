@@ -72,7 +72,10 @@ export const insertReturning = async (db: Db, table: string, values: Row, return
 export const insertRow = async (db: Db, table: string, values: Row): Promise<void> => {
 
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
-    const sql = sqlOf(`insert ${table} ${columns.join(',')}`, () => `insert into ${quoted(table)} (${list(columns)}) values (${columns.map(() => '?').join(', ')})`);
+    const sql = sqlOf(`insert ${table} ${columns.join(',')}`, () => {
+
+        return columns.length ? `insert into ${quoted(table)} (${list(columns)}) values (${columns.map(() => '?').join(', ')})` : `insert into ${quoted(table)} default values`;
+    });
     await db.rows(sql, columns.map((column) => values[column] as Knex.Value));
 };
 

@@ -22,8 +22,9 @@ import { throwErrors } from './transaction';
 // transaction opened (rights.ts); what is checked here depends on the data: the owner rule, If-Match, the
 // record being there.
 
-/** What one record's write did: the row as stored (the deleted one for a delete) and, with properties, the
- * record rendered as they select it. */
+/** What one record's write did: the row as stored (the deleted one for a delete; a created one whole only with
+ * properties, else its keys, ids, rowstamp, status and children's join values: apply/returning.ts) and, with
+ * properties, the record rendered as they select it. */
 export interface Written {
     readonly row: Row;
     readonly record?: Row;

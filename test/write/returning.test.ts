@@ -22,7 +22,7 @@ const wos = '/maximo/oslc/os/mxapiwodetail';
 type Row = Record<string, unknown>;
 
 // What differs between two creates of the same body: generated ids, the number, times and rowstamps.
-const generated = /id$|^wonum$|^parent$|^rowstamp$|date$/;
+const generated = /^(workorderid|woactivityid|wplaborid|wostatusid|wonum|parent|rowstamp)$|date$/;
 const comparable = (rows: Row[]) => rows.map((row) => Object.fromEntries(Object.entries(row).filter(([name]) => !generated.test(name))));
 
 onEachDatabase(lab, 'the columns a create returns', (t) => {
@@ -124,5 +124,44 @@ onEachDatabase(lab, 'the columns a create returns', (t) => {
         // A child's: its identity is its parent's join values and its own key.
         const tasks = root.children.get('woactivity')!.object;
         expect([...keyColumns(tasks, undefined)].sort()).to.equal(['parent', 'rowstamp', 'siteid', 'taskid', 'woactivityid']);
+    });
+});
+
+// A child whose join names a column of its parent outside the parent's key: the value comes from the returned row.
+const orders = `\
+name: MXTESTORDER
+object: TORDER
+uniqueColumn: orderid
+primaryKey: [ordernum]
+attributes:
+  orderid: { type: bigint, generated: true }
+  ordernum: { type: upper, length: 10, required: true }
+  region: { type: upper, length: 10 }
+  note: { type: aln, length: 40 }
+children:
+  line:
+    object: TLINE
+    uniqueColumn: lineid
+    primaryKey: [linenum]
+    join: { ordernum: ordernum, region: region }
+    attributes:
+      lineid: { type: bigint, generated: true }
+      ordernum: { type: upper, length: 10, readonly: true }
+      region: { type: upper, length: 10, readonly: true }
+      linenum: { type: integer, required: true }
+`;
+
+onEachDatabase(lab, 'the columns a create returns for children joined outside the key', { settings: { demo: false, adminUser: 'MAXADMIN', adminPassword: 'maxadmin' }, fixture: { only: [], add: { 'mxtestorder.yaml': orders } } }, (t) => {
+
+    test('a child row gets its parent\'s value of a joined column that is not a key', async () => {
+
+        const admin = { maxauth: Buffer.from('maxadmin:maxadmin').toString('base64') };
+        const res = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxtestorder', headers: admin, payload: { ordernum: 'O1', region: 'east', note: 'n', line: [{ linenum: 1 }, { linenum: 2 }] } });
+        expect(res.statusCode, res.payload).to.equal(201);
+        const root = t.server.app.osprey.registry.get('mxtestorder')!.root;
+        expect(keyColumns(root, 'status')).to.include('region');
+        expect(keyColumns(root, 'status')).to.not.include('note');
+        const lines = await t.server.app.osprey.knex(root.children.get('line')!.object.table).orderBy('linenum').select('ordernum', 'region', 'linenum');
+        expect(lines).to.equal([{ ordernum: 'O1', region: 'EAST', linenum: 1 }, { ordernum: 'O1', region: 'EAST', linenum: 2 }]);
     });
 });
