@@ -6,8 +6,10 @@ import { clientOf } from '../../src/db/db';
 import { createKnex } from '../../src/db/knex';
 import { NeedsTransaction, singleStatement } from '../../src/db/single-statement';
 import { transaction } from '../../src/db/transaction';
+import { onCommit, type Commit } from '../../src/write/after-commit';
 import { testDatabases } from '../helpers/databases';
-import { maxadmin, startTestServer, type TestServer } from '../helpers/server';
+import { copyFixture, ownedNotes, removeCopy } from '../helpers/fixtures';
+import { maxadmin, maxauth, startTestServer, type TestServer } from '../helpers/server';
 
 
 const { experiment, test, before, after } = exports.lab = Lab.script();
@@ -138,6 +140,62 @@ for (const database of postgres) {
             }
         });
 
+        // Runs a PATCH of `path` while another writer changes the record just before the PATCH's first update.
+        const raced = async (path: string, id: unknown, headers: Record<string, string>, payload: object) => {
+
+            const other = createKnex({ databaseUrl: t.options.databaseUrl });
+            let changed = false;
+            let patch: Awaited<ReturnType<typeof t.inject>> | undefined;
+            try {
+                const sent = await watch(knexOf(), async () => {
+
+                    patch = await t.inject({ method: 'PATCH', url: path, headers: { ...maxadmin, ...headers }, payload });
+                }, async (sql) => {
+
+                    if (!changed && /^update "workorder"/.test(sql)) {
+                        changed = true;
+                        await other('workorder').where({ workorderid: id }).update({ wopriority: 8, rowstamp: other.raw('rowstamp + 1') });
+                    }
+                });
+                expect(changed).to.be.true();
+                return { patch: patch!, sent, stored: await other('workorder').where({ workorderid: id }).first() };
+            }
+            finally {
+                await other.destroy();
+            }
+        };
+
+        test('an If-Match read before another writer changed the record is refused after the rerun, and nothing of the PATCH is written', async () => {
+
+            const { path, row } = await created();
+            const { patch, sent, stored } = await raced(path, row.workorderid, { 'if-match': String(row._rowstamp) }, { description: 'Stale' });
+            expect(patch.statusCode).to.equal(412);
+            // The single update missed; the rerun read the record under its lock and found another ETag.
+            expect(controls(sent).map((sql) => sql.split(';')[0])).to.equal(['BEGIN', 'ROLLBACK']);
+            expect(writes(sent)).to.have.length(1);
+            expect(stored).to.include({ description: 'Single', wopriority: 8 });
+        });
+
+        test('after-commit subscribers hear a PATCH that ran again exactly once, after its commit', async () => {
+
+            const { path, row } = await created();
+            const heard: Commit[] = [];
+            const stop = onCommit(t.server.app.osprey, (commit) => {
+
+                heard.push(commit);
+            });
+            try {
+                const { patch, stored } = await raced(path, row.workorderid, {}, { description: 'Heard once' });
+                expect(patch.statusCode).to.equal(204);
+                expect(stored).to.include({ description: 'Heard once', wopriority: 8 });
+            }
+            finally {
+                stop();
+            }
+
+            expect(heard.map((commit) => commit.writes.map((write) => `${write.operation}:${write.id}`))).to.equal([[`update:${path.split('/').pop()!}`]]);
+        });
+
         test('a write of more than its own row (a status, a child, a transaction id, _action) runs in a transaction', async () => {
 
             const bodies = [
@@ -168,6 +226,60 @@ for (const database of postgres) {
             expect(patch.statusCode).to.equal(400);
             expect(patch.result.Error.reasonCode).to.equal('BMXAA4214E');
             expect(await tables()).to.equal(earlier);
+        });
+    });
+
+    experiment(`a single-statement PATCH names the record's owner (${database.name})`, () => {
+
+        let t: TestServer;
+        let structures: string;
+        const wilson = maxauth('wilson', 'wilson-secret');
+        before(async () => {
+
+            structures = copyFixture({ only: [], add: { 'mxtestnote.yaml': ownedNotes } });
+            t = await startTestServer(database, { structures, demo: false, adminUser: 'MAXADMIN', adminPassword: 'maxadmin' });
+            await t.server.app.osprey.users.create({ userid: 'WILSON', password: 'wilson-secret', groups: ['EVERYONE'] });
+        });
+
+        after(async () => {
+
+            await t.stop();
+            removeCopy(structures);
+        });
+
+        test('a record given to another user, its rowstamp unchanged, between the read and the update is not changed', async () => {
+
+            const knex = t.server.app.osprey.knex as Knex;
+            const post = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxtestnote', headers: { ...wilson, properties: '*' }, payload: { body: 'mine' } });
+            expect(post.statusCode).to.equal(201);
+            const path = new URL(post.headers.location as string).pathname;
+            const id = post.result.noteid as number;
+            const other = createKnex({ databaseUrl: t.options.databaseUrl });
+            let given = false;
+            let patch: Awaited<ReturnType<typeof t.inject>> | undefined;
+            try {
+                const sent = await watch(knex, async () => {
+
+                    patch = await t.inject({ method: 'PATCH', url: path, headers: wilson, payload: { body: 'changed' } });
+                }, async (sql) => {
+
+                    // A plugin's raw SQL that hands the note to MAXADMIN without raising its rowstamp.
+                    if (!given && /^update "note"/.test(sql)) {
+                        given = true;
+                        await other('note').where({ noteid: id }).update({ author: 'MAXADMIN' });
+                    }
+                });
+                expect(given).to.be.true();
+                expect(writes(sent)).to.have.length(1);
+                expect(controls(sent).map((sql) => sql.split(';')[0])).to.equal(['BEGIN', 'ROLLBACK']);
+                expect(await other('note').where({ noteid: id }).first()).to.include({ author: 'MAXADMIN', body: 'mine' });
+            }
+            finally {
+                await other.destroy();
+            }
+
+            // The rerun read the note under its lock: no longer WILSON's, it is not his to change.
+            expect(patch!.statusCode, patch!.payload).to.equal(404);
         });
     });
 
