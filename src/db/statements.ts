@@ -54,29 +54,26 @@ export const selectOne = async (db: Db, table: string, where: Row, options: { co
     return (await db.rows(sql, whereBindings(where)))[0];
 };
 
-// Inserts one row and answers its `returning` columns as stored (defaults, generated id). An undefined value is
-// left to the column's default.
-export const insertReturning = async (db: Db, table: string, values: Row, returning: readonly string[]): Promise<Row> => {
+// Inserts one row, returning the `returning` columns (none: no RETURNING). An undefined value is left to the
+// column's default.
+const insert = async (db: Db, table: string, values: Row, returning: readonly string[]): Promise<Row[]> => {
 
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
     const sql = sqlOf(`insert ${table} ${columns.join(',')} ${joined(returning)}`, () => {
 
-        return columns.length ?
-            `insert into ${quoted(table)} (${list(columns)}) values (${columns.map(() => '?').join(', ')}) returning ${list(returning)}` :
-            `insert into ${quoted(table)} default values returning ${list(returning)}`;
+        const row = columns.length ? `(${list(columns)}) values (${columns.map(() => '?').join(', ')})` : 'default values';
+        return `insert into ${quoted(table)} ${row}${returning.length ? ` returning ${list(returning)}` : ''}`;
     });
-    return (await db.rows(sql, columns.map((column) => values[column] as Knex.Value)))[0]!;
+    return await db.rows(sql, columns.map((column) => values[column] as Knex.Value));
 };
+
+// Inserts one row and answers its `returning` columns as stored (defaults, generated id).
+export const insertReturning = async (db: Db, table: string, values: Row, returning: readonly string[]): Promise<Row> => (await insert(db, table, values, returning))[0]!;
 
 // Inserts one row and answers nothing: a row no one reads back (a status history's) costs no RETURNING.
 export const insertRow = async (db: Db, table: string, values: Row): Promise<void> => {
 
-    const columns = Object.keys(values).filter((column) => values[column] !== undefined);
-    const sql = sqlOf(`insert ${table} ${columns.join(',')}`, () => {
-
-        return columns.length ? `insert into ${quoted(table)} (${list(columns)}) values (${columns.map(() => '?').join(', ')})` : `insert into ${quoted(table)} default values`;
-    });
-    await db.rows(sql, columns.map((column) => values[column] as Knex.Value));
+    await insert(db, table, values, []);
 };
 
 // Updates the rows `where` names and answers their `returning` columns as stored ('set': the columns it sets).

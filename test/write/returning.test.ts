@@ -95,8 +95,9 @@ onEachDatabase(lab, 'the columns a create returns', (t) => {
         const inserts = statements.filter((sql) => /^insert into "workorder"/.test(sql));
         expect(inserts).to.have.length(2);
         const returned = inserts.map((sql) => sql.slice(sql.indexOf(' returning ') + ' returning '.length).replace(/"/g, '').split(', '));
-        const object = t.server.app.osprey.registry.get('mxapiwodetail')!.root;
-        expect(returned).to.equal([[...keyColumns(object, 'status')], [...storedColumns(object)]]);
+        const structure = t.server.app.osprey.registry.get('mxapiwodetail')!;
+        const object = structure.root;
+        expect(returned).to.equal([[...keyColumns(structure, object)], [...storedColumns(object)]]);
         expect(returned[0]).to.not.include('description');
     });
 
@@ -115,15 +116,15 @@ onEachDatabase(lab, 'the columns a create returns', (t) => {
 
     test('the list: keys, ids, rowstamp, status and the children\'s join values, in the table\'s order, made once', () => {
 
-        const root = t.server.app.osprey.registry.get('mxapiwodetail')!.root;
-        const columns = keyColumns(root, 'status');
-        expect(columns).to.shallow.equal(keyColumns(root, 'status'));
+        const structure = t.server.app.osprey.registry.get('mxapiwodetail')!;
+        const root = structure.root;
+        const columns = keyColumns(structure, root);
+        expect(columns).to.shallow.equal(keyColumns(structure, root));
         expect([...columns].sort()).to.equal(['rowstamp', 'siteid', 'status', 'wonum', 'workorderid']);
         expect(columns).to.equal(storedColumns(root).filter((column) => columns.includes(column)));
-        expect(keyColumns(root, undefined)).to.not.include('status');
-        // A child's: its identity is its parent's join values and its own key.
+        // A child's: its identity is its parent's join values and its own key; no status (only a root's is recorded).
         const tasks = root.children.get('woactivity')!.object;
-        expect([...keyColumns(tasks, undefined)].sort()).to.equal(['parent', 'rowstamp', 'siteid', 'taskid', 'woactivityid']);
+        expect([...keyColumns(structure, tasks)].sort()).to.equal(['parent', 'rowstamp', 'siteid', 'taskid', 'woactivityid']);
     });
 });
 
@@ -158,9 +159,10 @@ onEachDatabase(lab, 'the columns a create returns for children joined outside th
         const admin = { maxauth: Buffer.from('maxadmin:maxadmin').toString('base64') };
         const res = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxtestorder', headers: admin, payload: { ordernum: 'O1', region: 'east', note: 'n', line: [{ linenum: 1 }, { linenum: 2 }] } });
         expect(res.statusCode, res.payload).to.equal(201);
-        const root = t.server.app.osprey.registry.get('mxtestorder')!.root;
-        expect(keyColumns(root, 'status')).to.include('region');
-        expect(keyColumns(root, 'status')).to.not.include('note');
+        const structure = t.server.app.osprey.registry.get('mxtestorder')!;
+        const root = structure.root;
+        expect(keyColumns(structure, root)).to.include('region');
+        expect(keyColumns(structure, root)).to.not.include('note');
         const lines = await t.server.app.osprey.knex(root.children.get('line')!.object.table).orderBy('linenum').select('ordernum', 'region', 'linenum');
         expect(lines).to.equal([{ ordernum: 'O1', region: 'EAST', linenum: 1 }, { ordernum: 'O1', region: 'EAST', linenum: 2 }]);
     });

@@ -61,7 +61,7 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
     stamp(scope, object, values);
     // The row as stored (defaults, generated id, the database's own types): whole, the answer renders it as it
     // is; else the columns the rest of the write reads (returning.ts).
-    const row = await insertReturning(db, object.table, values, whole ? storedColumns(object) : keyColumns(object, isRoot(scope, object) ? scope.structure.def.statusAttribute : undefined));
+    const row = await insertReturning(db, object.table, values, whole ? storedColumns(object) : keyColumns(scope.structure, object));
     if (isRoot(scope, object) && scope.structure.def.statuses && scope.structure.def.statusAttribute in row) {
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
