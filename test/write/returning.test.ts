@@ -48,6 +48,19 @@ onEachDatabase(lab, 'the columns a create returns', (t) => {
 
     const tables = ['workorder', 'woactivity', 'wplabor', 'wostatus'] as const;
 
+    // Every row of those tables and of the counters, but the rows of the given work orders.
+    const everythingBut = async (wonums: readonly string[]) => {
+
+        const knex = t.server.app.osprey.knex;
+        const number = { workorder: 'wonum', woactivity: 'parent', wplabor: 'wonum', wostatus: 'wonum' } as const;
+        const all: Record<string, Row[]> = { osprey_autokey: await knex('osprey_autokey').whereNot({ scope: '["BEDFORD"]' }).orderBy(['objectname', 'attribute', 'scope']).select() };
+        for (const table of tables) {
+            all[table] = (await knex(table).orderBy(1).select() as Row[]).filter((row) => row.siteid !== 'BEDFORD' || !wonums.includes(String(row[number[table]])));
+        }
+
+        return all;
+    };
+
     test('with and without properties, the same body is stored the same; the answer names the new record', async () => {
 
         const heard: Commit[] = [];
@@ -59,6 +72,7 @@ onEachDatabase(lab, 'the columns a create returns', (t) => {
         const client = clientOf(t.server.app.osprey.knex);
         const query = client._query.bind(client);
         client._query = (connection, obj) => (statements.push(obj.sql), query(connection, obj));
+        const before = await everythingBut([]);
         let plain;
         let answered;
         try {
@@ -87,6 +101,9 @@ onEachDatabase(lab, 'the columns a create returns', (t) => {
         for (const table of tables) {
             expect(comparable(a[table]), table).to.equal(comparable(b[table]));
         }
+
+        // Nothing else changed: no other work order's rows, no other scope's counter.
+        expect(await everythingBut([wonum, answered.result.wonum as string])).to.equal(before);
 
         // The subscribers heard each record by the id its Location names.
         expect(heard.map((commit) => commit.writes.map((write) => write.id))).to.equal([[mine!.split('/').pop()!], [theirs!.split('/').pop()!]]);
