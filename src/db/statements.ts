@@ -56,7 +56,7 @@ export const selectOne = async (db: Db, table: string, where: Row, options: { co
 
 // Inserts one row, returning the `returning` columns (none: no RETURNING). An undefined value is left to the
 // column's default.
-const insert = async (db: Db, table: string, values: Row, returning: readonly string[]): Promise<Row[]> => {
+const insert = (db: Db, table: string, values: Row, returning: readonly string[]): Promise<Row[]> => {
 
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
     const sql = sqlOf(`insert ${table} ${columns.join(',')} ${joined(returning)}`, () => {
@@ -64,7 +64,7 @@ const insert = async (db: Db, table: string, values: Row, returning: readonly st
         const row = columns.length ? `(${list(columns)}) values (${columns.map(() => '?').join(', ')})` : 'default values';
         return `insert into ${quoted(table)} ${row}${returning.length ? ` returning ${list(returning)}` : ''}`;
     });
-    return await db.rows(sql, columns.map((column) => values[column] as Knex.Value));
+    return db.rows(sql, columns.map((column) => values[column] as Knex.Value));
 };
 
 // Inserts one row and answers its `returning` columns as stored (defaults, generated id).
