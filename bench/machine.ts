@@ -22,7 +22,7 @@ export const machineFacts = () => ({
     os: `${Os.type()} ${Os.release()} ${Os.arch()}`,
     node: process.version,
     commit: git(['rev-parse', 'HEAD']) || 'unknown',
-    // The README and earlier results change with every run; only code that differs from the commit matters.
-    uncommittedChanges: git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':!README.md', ':!bench/results']) !== '',
+    // The README, docs/ and earlier results change with every run; only code that differs from the commit matters.
+    uncommittedChanges: git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':!README.md', ':!docs', ':!bench/results']) !== '',
     loadAverage: Os.loadavg().map((value) => Math.round(value * 100) / 100)
 });

@@ -38,7 +38,7 @@ export const usage = `npm run bench -- [options]
   --bulk-requests N   bulk requests of 1,000 records per target (default 10; quick 2)
   --data DIR          where the generated SQLite databases are kept (default bench/data)
   --out DIR           where results are written (default bench/results)
-  --readme            write the tables into README.md's Performance section
+  --readme            write the tables into docs/performance.md
   --sqlite-synchronous MODE  OFF, NORMAL (the server's default), FULL or EXTRA for Osprey and baseline (b)
   --auth KIND         apikey (the default: what an integration sends) or maxauth (user and password on every
                       request, with no cookie kept: the path that is offered a session on each answer)`;

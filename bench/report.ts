@@ -117,10 +117,10 @@ export const markdownTables = (results: BenchResults): string => {
     ].join('\n');
 };
 
-// Replaces the block between the database's markers in README.md's Performance section.
+// Replaces the block between the database's markers in docs/performance.md (the README is for users).
 export const updateReadme = (results: BenchResults): boolean => {
 
-    const file = Path.join(root, 'README.md');
+    const file = Path.join(root, 'docs', 'performance.md');
     const begin = `<!-- bench:${results.database.kind}:begin -->`;
     const end = `<!-- bench:${results.database.kind}:end -->`;
     const text = Fs.readFileSync(file, 'utf8');

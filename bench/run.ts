@@ -355,7 +355,7 @@ const main = async () => {
     }
 
     if (options.readme && !options.profile) {
-        log(updateReadme(results) ? 'README.md: Performance table updated' : 'README.md: no bench markers found; the table is:\n' + markdownTables(results));
+        log(updateReadme(results) ? 'docs/performance.md: tables updated' : 'docs/performance.md: no bench markers found; the table is:\n' + markdownTables(results));
     }
 
     log(`Results: ${Path.relative(process.cwd(), file) || file}`);
