@@ -12,6 +12,7 @@ import { poolDb } from './db/db';
 import { checkpointsApart, defaultPages, fallbackPages, startCheckpoints, type Checkpointer } from './db/checkpoints';
 import { createKnex, createReaderKnex, databaseKind, databaseVersion, sqliteFile, type DatabaseKind } from './db/knex';
 import { migrate } from './db/migrate';
+import { withMigrationLock } from './db/migration-lock';
 import { learnRewrites } from './db/rewrites';
 import { changesHeard, notifyChanges } from './db/pg-client';
 import { analyzeAll, keepStatistics, optimizeStatistics } from './db/statistics';
@@ -104,22 +105,28 @@ export const app: Hapi.Plugin<AppOptions> = {
         let dbVersion: string;
         let checkpoints: Checkpointer | undefined;
         try {
-            await migrate(knex, registry, kind);
-            await learnRewrites(knex, kind, [...new Set(registry.objects().map((object) => object.table))]);
-            if (kind === 'postgresql') {
-                // The tables behind the per-request reads that are cached (who the caller is).
-                await notifyChanges(knex, cachedTables(registry));
-                await changesHeard(knex);
-            }
+            // One node at a time: nodes started together on an empty database would each create the same tables
+            // and seed the demo (migration-lock.ts).
+            await withMigrationLock(options.databaseUrl, log, async () => {
 
-            const fresh = await ensureUsers(users, options);
-            if (fresh && options.demo) {
-                await seedDemoData(knex, registry);
-                await analyzeAll(knex);
-            }
-            else {
-                await optimizeStatistics(knex, kind);
-            }
+                log('info', { msg: await migrate(knex, registry, kind) ? 'schema migrated' : 'schema up to date' });
+                await learnRewrites(knex, kind, [...new Set(registry.objects().map((object) => object.table))]);
+                if (kind === 'postgresql') {
+                    // The tables behind the per-request reads that are cached (who the caller is).
+                    await notifyChanges(knex, cachedTables(registry));
+                    await changesHeard(knex);
+                }
+
+                const fresh = await ensureUsers(users, options);
+                if (fresh && options.demo) {
+                    await seedDemoData(knex, registry);
+                    await analyzeAll(knex);
+                    log('info', { msg: 'demo data seeded' });
+                }
+                else {
+                    await optimizeStatistics(knex, kind);
+                }
+            });
 
             dbVersion = await databaseVersion(knex, kind);
             checkpoints = await checkpointApart(server, knex, options, kind, dbVersion);

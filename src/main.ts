@@ -1,9 +1,10 @@
-import { ConfigError, loadOptions } from './config';
+import { ConfigError, loadOptions, type OspreyOptions } from './config';
 import { databaseKind, DriverError, sqliteFile } from './db/knex';
 import { MigrationError } from './db/migrate';
 import { NoAdministratorError } from './demo/users';
 import { createLogger } from './http/request-log';
 import { createServer } from './server';
+import { startFailure } from './start-failure';
 import { StructureError } from './structures/problems';
 import { PluginError } from './user-plugins';
 
@@ -16,10 +17,14 @@ const argValue = (name: string): string | undefined => {
 
 const known = [ConfigError, StructureError, MigrationError, NoAdministratorError, PluginError, DriverError];
 
+// The settings read, for what a failed start prints (they are not, when they are what failed).
+let settings: OspreyOptions | undefined;
+
 // `npm start`: read the settings, compose the server, listen, and drain requests on SIGTERM/SIGINT.
 const main = async () => {
 
     const options = loadOptions(process.env, argValue('--config'));
+    settings = options;
     const log = createLogger(options.logLevel);
     const server = await createServer({ options, log });
     await server.start();
@@ -56,6 +61,7 @@ const main = async () => {
 
 main().catch((err: Error) => {
 
-    process.stderr.write(known.some((type) => err instanceof type) ? `${err.message}\n` : `Osprey could not start: ${err.stack?.slice(0, 2000)}\n`);
+    const debug = (settings?.logLevel ?? process.env.OSPREY_LOG) === 'debug';
+    process.stderr.write(known.some((type) => err instanceof type) ? `${err.message}\n` : startFailure(err, settings?.databaseUrl, debug));
     process.exit(1);
 });

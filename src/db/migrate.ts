@@ -138,20 +138,32 @@ const createTable = (knex: Knex, object: BusinessObject) => {
     });
 };
 
-// Text is compared and ordered by code point (COLLATE "C" in the SQL, like SQLite's BINARY). An index serves
-// such an ORDER BY or range only when it has that collation too, and an equality only when its collation is
-// the column's; so on PostgreSQL text columns themselves are "C", which keeps every index usable for both.
-// Also mends columns created before, or widened by a type change (which falls back to the default collation).
-const collateByCodePoint = async (knex: Knex, tables: string[]) => {
+interface Uncollated {
+    table: string;
+    column: string;
+    type: string;
+}
 
-    const { rows } = await knex.raw<{ rows: { table: string; column: string; type: string }[] }>(`
+// The text columns of `tables` not yet given the code-point collation (PostgreSQL).
+const uncollated = async (knex: Knex, tables: string[]): Promise<Uncollated[]> => {
+
+    const { rows } = await knex.raw<{ rows: Uncollated[] }>(`
         select c.relname as "table", a.attname as "column", format_type(a.atttypid, a.atttypmod) as "type"
         from pg_attribute a
         join pg_class c on c.oid = a.attrelid
         join pg_namespace n on n.oid = c.relnamespace
         join pg_collation co on co.oid = a.attcollation
         where n.nspname = current_schema() and c.relname = any(?) and a.attnum > 0 and not a.attisdropped and co.collname <> 'C'`, [tables]);
+    return rows;
+};
 
+// Text is compared and ordered by code point (COLLATE "C" in the SQL, like SQLite's BINARY). An index serves
+// such an ORDER BY or range only when it has that collation too, and an equality only when its collation is
+// the column's; so on PostgreSQL text columns themselves are "C", which keeps every index usable for both.
+// Also mends columns created before, or widened by a type change (which falls back to the default collation).
+const collateByCodePoint = async (knex: Knex, tables: string[]) => {
+
+    const rows = await uncollated(knex, tables);
     for (const { table, column, type } of rows) {
         await knex.raw(`alter table ?? alter column ?? type ${type} collate "C"`, [table, column]);
     }
@@ -163,11 +175,33 @@ const collateByCodePoint = async (knex: Knex, tables: string[]) => {
     }
 };
 
-// Creates missing tables, adds new columns and indexes; refuses (before touching anything) a change that
-// would lose data, and says what to do instead.
-export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind): Promise<void> => {
+const existingIndexes = async (knex: Knex, kind: DatabaseKind): Promise<Set<string>> => {
 
-    await createSystemTables(knex);
+    const names = kind === 'sqlite' ?
+        await knex('sqlite_master').where({ type: 'index' }).pluck('name') :
+        await knex('pg_indexes').whereRaw('schemaname = current_schema()').pluck('indexname');
+    return new Set(names as string[]);
+};
+
+const metaKey = (row: ColumnMeta) => JSON.stringify([row.tablename, row.columnname, row.maximotype, row.length, row.scale]);
+
+// Whether the tables, which have every column, also have every index and collation, and osprey_column records
+// each column as declared: then there is nothing to do.
+const finished = async (knex: Knex, kind: DatabaseKind, registry: Registry, indexes: Map<string, unknown>, metaRows: ColumnMeta[], columnRows: ColumnMeta[]) => {
+
+    const have = await existingIndexes(knex, kind);
+    const recorded = new Set(metaRows.map(metaKey));
+    return [...indexes.keys()].every((name) => have.has(name)) &&
+        recorded.size === columnRows.length && columnRows.every((row) => recorded.has(metaKey(row))) &&
+        (kind !== 'postgresql' || !(await uncollated(knex, registry.objects().map((object) => object.table))).length);
+};
+
+// Creates missing tables, adds new columns and indexes; refuses (before touching anything) a change that
+// would lose data, and says what to do instead. A database already as the structures declare it is only read
+// (another node made it so), and none of its tables is locked: the answer is false.
+export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind): Promise<boolean> => {
+
+    const systemChanged = await createSystemTables(knex);
     const metaRows = await knex<ColumnMeta>('osprey_column').select();
     const meta = new Map(metaRows.map((row) => [`${row.tablename}.${row.columnname}`, row]));
     const problems: string[] = [];
@@ -213,6 +247,24 @@ export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind
         throw new MigrationError(problems);
     }
 
+    const indexes = indexesOf(registry);
+    const columnRows = registry.objects().flatMap((object) => {
+
+        return object.columns.map((attr): ColumnMeta => ({
+            tablename: object.table,
+            columnname: attr.name,
+            maximotype: attr.type,
+            length: effective(attr, 'length'),
+            scale: effective(attr, 'scale')
+        }));
+    });
+
+    if (!systemChanged && !creates.length && changes.every((change) => !change.add.length && !change.widen.length) &&
+        await finished(knex, kind, registry, indexes, metaRows, columnRows)) {
+
+        return false;
+    }
+
     await knex.transaction(async (trx) => {
 
         for (const object of creates) {
@@ -240,24 +292,16 @@ export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind
             await collateByCodePoint(trx, registry.objects().map((object) => object.table));
         }
 
-        for (const [name, index] of indexesOf(registry)) {
+        for (const [name, index] of indexes) {
             const columns = index.columns.map(() => '??').join(', ');
             await trx.raw(`create ${index.unique ? 'unique ' : ''}index if not exists ?? on ?? (${columns})`, [name, index.table, ...index.columns]);
         }
 
         await trx('osprey_column').delete();
-        const rows = registry.objects().flatMap((object) => {
-
-            return object.columns.map((attr) => ({
-                tablename: object.table,
-                columnname: attr.name,
-                maximotype: attr.type,
-                length: effective(attr, 'length'),
-                scale: effective(attr, 'scale')
-            }));
-        });
-        for (let i = 0; i < rows.length; i += 100) {
-            await trx('osprey_column').insert(rows.slice(i, i + 100));
+        for (let i = 0; i < columnRows.length; i += 100) {
+            await trx('osprey_column').insert(columnRows.slice(i, i + 100));
         }
     });
+
+    return true;
 };

@@ -181,16 +181,30 @@ export const notifyingPgClient = (): typeof Knex.Client => {
     return Client as unknown as typeof Knex.Client;
 };
 
-// Installs the triggers that announce changes of these tables (idempotent; every node runs it at start).
-export const notifyChanges = async (knex: Knex, tables: readonly string[]): Promise<void> => {
-
-    await knex.transaction(async (trx) => {
-
-        await trx.raw(`create or replace function osprey_notify_change() returns trigger language plpgsql as $$
+// The body of the trigger function, compared with the installed one's so that a changed body is installed again.
+const notifySource = `
             begin
                 perform pg_notify('${channel}', tg_table_name);
                 return null;
-            end $$`);
+            end `;
+
+// Installs the triggers that announce changes of these tables (idempotent; every node runs it at start). Where
+// another node installed them already, it only reads: dropping and creating a trigger locks its table against
+// the writes of the nodes that serve it.
+export const notifyChanges = async (knex: Knex, tables: readonly string[]): Promise<void> => {
+
+    const { rows: [installed] } = await knex.raw(`
+        select (select p.prosrc from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                where p.proname = 'osprey_notify_change' and n.nspname = current_schema()) as source,
+            (select count(distinct c.relname) from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+                where t.tgname = 'osprey_notify_change' and n.nspname = current_schema() and c.relname = any(?)) as triggers`, [[...tables]]) as { rows: [{ source: string | null; triggers: number }] };
+    if (installed.source === notifySource && installed.triggers === new Set(tables).size) {
+        return;
+    }
+
+    await knex.transaction(async (trx) => {
+
+        await trx.raw(`create or replace function osprey_notify_change() returns trigger language plpgsql as $$${notifySource}$$`);
         for (const table of tables) {
             await trx.raw('drop trigger if exists osprey_notify_change on ??', [table]);
             await trx.raw('create trigger osprey_notify_change after insert or update or delete or truncate on ?? for each statement execute procedure osprey_notify_change()', [table]);

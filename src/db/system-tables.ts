@@ -100,11 +100,14 @@ const upgrades: readonly { readonly table: string; readonly done: (knex: Knex) =
     }
 ];
 
-export const createSystemTables = async (knex: Knex): Promise<void> => {
+// Answers whether it changed anything.
+export const createSystemTables = async (knex: Knex): Promise<boolean> => {
 
+    let changed = false;
     for (const [name, build] of Object.entries(tables)) {
         if (!await knex.schema.hasTable(name)) {
             await knex.schema.createTable(name, build);
+            changed = true;
         }
     }
 
@@ -112,6 +115,9 @@ export const createSystemTables = async (knex: Knex): Promise<void> => {
         if (!await done(knex)) {
             // In one transaction (SQLite rebuilds the table to change its key), so a crash leaves the old table.
             await knex.transaction((trx) => trx.schema.alterTable(table, upgrade));
+            changed = true;
         }
     }
+
+    return changed;
 };

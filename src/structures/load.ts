@@ -20,7 +20,17 @@ const joiProblems = (file: string, error: Joi.ValidationError): Problem[] => {
 const readFile = (dir: string, fileName: string, structures: Structure[], domains: Map<string, DomainDef>, problems: Problem[]) => {
 
     const file = Path.join(dir, fileName);
-    const document = Yaml.parseDocument(Fs.readFileSync(file, 'utf8'), { prettyErrors: true });
+    let text: string;
+    try {
+        text = Fs.readFileSync(file, 'utf8');
+    }
+    catch (error) {
+        // A folder named *.yaml, a link to nothing, a file this user may not read.
+        problems.push({ file, path: '', message: `the file cannot be read (${(error as NodeJS.ErrnoException).code}); make it a YAML file this user can read, or move it out of the folder` });
+        return;
+    }
+
+    const document = Yaml.parseDocument(text, { prettyErrors: true });
     if (document.errors.length) {
         problems.push(...document.errors.map((error) => ({ file, path: '', message: error.message.split('\n')[0]! })));
         return;
@@ -76,7 +86,7 @@ const readFile = (dir: string, fileName: string, structures: Structure[], domain
 export const loadStructures = (dir: string, checks: readonly StructureCheck[]): Registry => {
 
     if (!Fs.existsSync(dir) || !Fs.statSync(dir).isDirectory()) {
-        throw new StructureError([{ file: dir, path: '', message: 'the structures folder does not exist' }]);
+        throw new StructureError([{ file: dir, path: '', message: `the structures folder ${Fs.existsSync(dir) ? 'is a file' : 'does not exist'}; set OSPREY_STRUCTURES to the folder of the YAML files` }]);
     }
 
     const structures: Structure[] = [];
