@@ -115,6 +115,24 @@ onEachDatabase(lab, 'names that Object.prototype holds, sent by a client', (t) =
         }
     });
 
+    test('as an alias in oslc.select each is a key of the record, but __proto__, which would replace its prototype: 400', async () => {
+
+        const others = prototypeNames.filter((name) => name !== '__proto__');
+        const res = await t.inject({ url: `${wos}?oslc.pageSize=1&oslc.select=wonum,${others.map((name) => `wonum--${name}`).join(',')}`, headers: wilson });
+        expect(res.statusCode, res.payload).to.equal(200);
+        const member = JSON.parse(res.payload).member[0];
+        for (const name of others) {
+            expect(Object.hasOwn(member, name), name).to.be.true();
+            expect(member[name]).to.equal(member.wonum);
+        }
+
+        for (const select of ['wonum--__proto__', 'woactivity._dbcount--__proto__', 'asset.description--__proto__', 'woactivity{taskid--__proto__}', 'asset{assetnum}--__proto__']) {
+            const refused = await t.inject({ url: `${wos}?oslc.pageSize=1&oslc.select=${encodeURIComponent(select)}`, headers: wilson });
+            expect(refused.statusCode, `${select}: ${refused.payload}`).to.equal(400);
+            expect(refused.result.Error.message).to.contain('"__proto__" cannot be a key of a record');
+        }
+    });
+
     test('a bulk item whose operation is one of them is refused by name, and nothing is written', async () => {
 
         const before = await t.inject({ url: `${wos}?count=1`, headers: wilson });
