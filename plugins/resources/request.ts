@@ -34,7 +34,12 @@ const readQuery = (query: Record<string, unknown>): ReadQuery => {
 
     const select = text(query['oslc.select']);
     const properties = text(query['oslc.properties']);
-    const parameters = Object.fromEntries(Object.keys(query).map((name) => [name, text(query[name])!]));
+    // Without a prototype, as hapi's query is: a name read from it is one the client sent, or nothing.
+    const parameters: Record<string, string> = Object.create(null);
+    for (const name of Object.keys(query)) {
+        parameters[name] = text(query[name])!;
+    }
+
     return {
         select: select !== undefined ? { text: select, parameter: 'oslc.select' } : properties !== undefined ? { text: properties, parameter: 'oslc.properties' } : undefined,
         where: text(query['oslc.where']),

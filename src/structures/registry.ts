@@ -1,5 +1,6 @@
 import type { AttributeDef, ChildObjectDef, DomainDef, ObjectDef, StructureDef } from './definition';
 import { isAttachments } from './definition';
+import { withoutPrototypes } from './null-prototype';
 
 
 // A row of a table, keyed by column: what the drivers answer and what records are rendered from.
@@ -74,8 +75,12 @@ const buildObject = (def: ObjectDef, path: string, parentJoin: readonly string[]
     };
 };
 
-export const buildStructure = (def: StructureDef, file: string): Structure => {
+// Every structure is built here, so its definition's maps (savedQueries, relations, lookups, statuses, the
+// attributes and children of its objects, a saved query's params, a join) are objects without a prototype from
+// here on: any consumer that indexes one with a name from a request finds the name or nothing (issue 34).
+export const buildStructure = (yaml: StructureDef, file: string): Structure => {
 
+    const def = withoutPrototypes(yaml);
     return { name: def.name, id: def.name.toLowerCase(), file, def, root: buildObject(def, def.name) };
 };
 
@@ -107,7 +112,7 @@ export class Registry {
             }
         }
 
-        this.#domains = domains;
+        this.#domains = new Map([...domains].map(([name, domain]) => [name, withoutPrototypes(domain)]));
     }
 
     // OS names in URLs are case-insensitive.

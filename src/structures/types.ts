@@ -24,6 +24,8 @@ interface TypeEntry {
     readonly jsonType: 'string' | 'integer' | 'number' | 'boolean';
     readonly defaultLength?: number;
     readonly defaultScale?: number;
+    /** The whole numbers an integer column holds (its input's min and max). */
+    readonly range?: readonly [number, number];
     readonly column: (table: Knex.CreateTableBuilder | Knex.AlterTableBuilder, name: string, attr: TypedAttribute) => Knex.ColumnBuilder;
     readonly input: (attr: TypedAttribute) => Joi.Schema;
 }
@@ -81,7 +83,11 @@ const dateInput = () => {
         .messages({ 'date.min': '{{#label}} must be a date in the years 0001 to 9999', 'date.max': '{{#label}} must be a date in the years 0001 to 9999', 'date.day': '{{#label}} names a day its month does not have' });
 };
 
-const integer = (min: number, max: number) => Joi.number().integer().min(min).max(max);
+const integer = ([min, max]: readonly [number, number]) => Joi.number().integer().min(min).max(max);
+
+const int32 = [-(2 ** 31), 2 ** 31 - 1] as const;
+const int16 = [-32768, 32767] as const;
+const safe = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] as const;
 
 const decimal = (attr: TypedAttribute, precision: number, scale: number) => {
 
@@ -95,9 +101,9 @@ export const typeTable: Record<MaximoTypeName, TypeEntry> = {
     upper: { family: 'string', jsonType: 'string', defaultLength: 30, column: (t, n, a) => t.string(n, a.length ?? 30), input: (a) => string(a, 30).uppercase() },
     aln: { family: 'string', jsonType: 'string', defaultLength: 100, column: (t, n, a) => t.string(n, a.length ?? 100), input: (a) => string(a, 100) },
     lower: { family: 'string', jsonType: 'string', defaultLength: 100, column: (t, n, a) => t.string(n, a.length ?? 100), input: (a) => string(a, 100).lowercase() },
-    integer: { family: 'integer', jsonType: 'integer', column: (t, n) => t.integer(n), input: () => integer(-(2 ** 31), 2 ** 31 - 1) },
-    smallint: { family: 'integer', jsonType: 'integer', column: (t, n) => t.smallint(n), input: () => integer(-32768, 32767) },
-    bigint: { family: 'integer', jsonType: 'integer', column: (t, n) => t.bigInteger(n), input: () => integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) },
+    integer: { family: 'integer', jsonType: 'integer', range: int32, column: (t, n) => t.integer(n), input: () => integer(int32) },
+    smallint: { family: 'integer', jsonType: 'integer', range: int16, column: (t, n) => t.smallint(n), input: () => integer(int16) },
+    bigint: { family: 'integer', jsonType: 'integer', range: safe, column: (t, n) => t.bigInteger(n), input: () => integer(safe) },
     decimal: { family: 'decimal', jsonType: 'number', defaultLength: 15, defaultScale: 2, column: (t, n, a) => t.decimal(n, a.length ?? 15, a.scale ?? 2), input: (a) => decimal(a, 15, 2) },
     amount: { family: 'decimal', jsonType: 'number', defaultLength: 15, defaultScale: 2, column: (t, n, a) => t.decimal(n, a.length ?? 15, a.scale ?? 2), input: (a) => decimal(a, 15, 2) },
     date: { family: 'date', jsonType: 'string', column: (t, n) => t.date(n), input: dateInput },

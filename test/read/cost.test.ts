@@ -29,27 +29,34 @@ const { expect } = Code;
 const wos = '/maximo/oslc/os/mxapiwodetail';
 const q = (text: string) => encodeURIComponent(text);
 
-// The statements a request sends to the database (every one goes through the knex client's _query), with the
-// number of rows each answered.
+// The statements a request sends to the database (every one goes through a knex client's _query: the writer's, and
+// on a SQLite file the readers' beside it), with the number of rows each answered.
 const recording = async (t: TestServer, run: () => Promise<unknown>) => {
 
-    const client = clientOf(t.server.app.osprey.knex) as unknown as { _query: (connection: unknown, obj: { sql: string }) => Promise<{ response: unknown }> };
-    const original = client._query;
+    type Query = (connection: unknown, obj: { sql: string }) => Promise<{ response: unknown }>;
+    const clients = [...new Set([t.server.app.osprey.knex, t.server.app.osprey.db.knex].map((knex) => clientOf(knex) as unknown as { _query: Query }))];
+    const originals = clients.map((client) => client._query);
     const statements: { sql: string; rows: number }[] = [];
-    client._query = async function (this: unknown, connection, obj) {
+    clients.forEach((client, index) => {
 
-        const result = await original.call(this, connection, obj);
-        const response = result.response as { rows?: unknown[] } | unknown[];
-        statements.push({ sql: obj.sql, rows: Array.isArray(response) ? response.length : response?.rows?.length ?? 0 });
-        return result;
-    };
+        client._query = async function (this: unknown, connection, obj) {
+
+            const result = await originals[index]!.call(this, connection, obj);
+            const response = result.response as { rows?: unknown[] } | unknown[];
+            statements.push({ sql: obj.sql, rows: Array.isArray(response) ? response.length : response?.rows?.length ?? 0 });
+            return result;
+        };
+    });
 
     try {
         const res = await run();
         return { res: res as Awaited<ReturnType<TestServer['inject']>>, statements };
     }
     finally {
-        client._query = original;
+        clients.forEach((client, index) => {
+
+            client._query = originals[index]!;
+        });
     }
 };
 
@@ -243,6 +250,32 @@ onEachDatabase(lab, 'the cost limits of a read, as configured', { settings: { ma
         const report = await get(`${wos}?action=genreport&reportname=woprint.rptdesign&reportformat=json`);
         expect(report.statusCode).to.equal(200);
         expect(JSON.parse(report.payload).member.length).to.equal(await tableCount(t, 'workorder'));
+    });
+
+    // Issue 34: gbcols over 8 columns with 10 aggregates answered 31.4 MB and grew the server by ~150 MB; groups and
+    // distinct values were read whole. They are refused beyond the limit, read at most one beyond it.
+    test('a group-by or distinct answer of more than OSPREY_MAX_ANSWER_ROWS groups or values is refused, with at most one read beyond it', async () => {
+
+        const workOrders = await tableCount(t, 'workorder');
+        expect(workOrders).to.be.above(61);
+        for (const url of [`${wos}?gbcols=wonum,siteid,status,count.*,sum.estdur`, `${wos}?gbcols=wonum,count.*&gbsortby=-count`, `${wos}?gbcols=wonum,wopriority,count.*&gbrange=${q('wopriority={[1..3]}')}`, `${wos}?distinct=wonum`]) {
+            const { res, statements } = await recording(t, () => get(url));
+            refused(res, 'OSPREY_MAX_ANSWER_ROWS', 60);
+            expect(res.result.Error.message).to.contain(url.includes('distinct') ? 'more than 60 distinct values' : 'more than 60 groups');
+            const read = statements.filter(({ sql }) => records.test(sql)).reduce((sum, { rows }) => sum + rows, 0);
+            expect(read, url).to.equal(61);
+        }
+
+        // At the limit and under it, groups and values are answered whole.
+        const sixty = await get(`${wos}?gbcols=wonum,count.*&gbsortby=wonum&oslc.where=${q(`wonum in [${Array.from({ length: 60 }, (_, i) => `"${1001 + i}"`).join(',')}]`)}`);
+        expect(sixty.statusCode, sixty.payload).to.equal(200);
+        expect(sixty.result.length).to.equal(60);
+        const sites = await get(`${wos}?gbcols=siteid,count.*`);
+        expect(sites.statusCode, sites.payload).to.equal(200);
+        expect(sites.result.reduce((sum: number, group: { count: number }) => sum + group.count, 0)).to.equal(workOrders);
+        const statuses = await get(`${wos}?distinct=status`);
+        expect(statuses.statusCode, statuses.payload).to.equal(200);
+        expect(statuses.result.length as number).to.be.within(2, 60);
     });
 });
 

@@ -18,6 +18,10 @@ const { expect } = Code;
 // OSPREY_FUZZ_RUNS raises the count (the default keeps the suite fast).
 const runs = Number(process.env.OSPREY_FUZZ_RUNS ?? 150);
 
+// The names Object.prototype holds, as keys and as values (issue 34: a bulk item whose method was constructor
+// answered 500).
+const prototypeNames = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
+
 const wos = '/maximo/oslc/os/mxapiwodetail';
 
 // Strings a careless or hostile client sends: control characters, lone surrogates, SQL, dates beyond 0001–9999.
@@ -25,7 +29,8 @@ const strings = Fc.oneof(
     Fc.string({ maxLength: 30 }),
     Fc.constantFrom('', ' ', '\u0000', '\ud800', 'x\udfffy', '😀', '%', '_', '*', '"', '\'; drop table workorder; --', 'APPR', 'BEDFORD', 'NASHUA', 'EM', 'PM', '11430', 'BR120',
         '2026-01-01', '2026-02-30', '2026-01-01T10:00:00Z', '0000-01-01T00:00:00Z', '10000-01-01T00:00:00Z', '+010000-01-01', '99-05-01', '2026-13-01', 'true', '-1', '1e999', 'NaN'),
-    Fc.string({ unit: 'binary', maxLength: 20 })
+    Fc.string({ unit: 'binary', maxLength: 20 }),
+    Fc.constantFrom(...prototypeNames)
 );
 const scalars = Fc.oneof(strings, Fc.integer(), Fc.double({ noNaN: true }), Fc.constantFrom(0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308), Fc.boolean(), Fc.constant(null));
 
@@ -39,7 +44,8 @@ const recordOf = (object: BusinessObject, depth: number): Fc.Arbitrary<Record<st
         { weight: 6, arbitrary: Fc.constantFrom(...attributes) },
         { weight: 1, arbitrary: Fc.constantFrom(...attributes).map((name) => name.toUpperCase()) },
         { weight: 1, arbitrary: Fc.constantFrom(...attributes).map((name) => `spi:${name}`) },
-        { weight: 1, arbitrary: Fc.constantFrom('_action', 'href', 'rdf:about', '_rowstamp', '_bulkid', 'localref', 'x', '__proto__', 'constructor', '') }
+        { weight: 1, arbitrary: Fc.constantFrom('_action', 'href', 'rdf:about', '_rowstamp', '_bulkid', 'localref', 'x', '') },
+        { weight: 1, arbitrary: Fc.constantFrom(...prototypeNames) }
     );
     const value = depth > 0 && children.length ? Fc.oneof({ weight: 8, arbitrary: scalars }, { weight: 1, arbitrary: Fc.jsonValue({ maxDepth: 3 }) }) : scalars;
     const plain = Fc.dictionary(names, value, { maxKeys: 8 });
@@ -81,6 +87,9 @@ onEachDatabase(lab, 'fuzzing write bodies', { timeout: 60_000 + runs * 200 }, (t
             record.map((payload) => ({ form: 'merge' as const, payload })),
             record.map((payload) => ({ form: 'sync' as const, payload: { siteid: 'BEDFORD', wonum: 'FUZZ-1', ...payload } })),
             Fc.tuple(Fc.array(Fc.oneof(record, scalars), { maxLength: 4 }), Fc.boolean()).map(([payload, allOrNothing]) => ({ form: 'bulk' as const, payload, allOrNothing })),
+            // Items in IBM's Java client's form, whose _meta names the operation and the record.
+            Fc.tuple(Fc.array(Fc.tuple(record, Fc.oneof(Fc.constantFrom(...prototypeNames), Fc.constantFrom('Add', 'Update', 'Merge', 'Delete')), Fc.oneof(Fc.constant(undefined), Fc.constantFrom(...prototypeNames).map((name) => `${wos}/${name}`))), { minLength: 1, maxLength: 3 }), Fc.boolean())
+                .map(([items, allOrNothing]) => ({ form: 'bulk' as const, payload: items.map(([data, method, uri]) => ({ _data: data, _meta: { method, ...uri ? { uri } : {} } })), allOrNothing })),
             texts.map((payload) => ({ form: 'text' as const, payload }))
         );
 

@@ -120,7 +120,8 @@ const literalValue = (scope: WhereScope, literal: Literal, position: number): un
         return literal.value;
     }
 
-    if (!(literal.name in scope.params)) {
+    // Its own values only: `:constructor` has none, whatever Object.prototype holds.
+    if (!Object.hasOwn(scope.params, literal.name)) {
         return fail(scope, position, `The parameter :${literal.name} has no value.`);
     }
 

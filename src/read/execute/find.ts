@@ -2,36 +2,55 @@ import type { Db } from '../../db/db';
 import { storedColumns } from '../../db/migrate';
 import { oncePer } from '../../db/remember';
 import { selectOne } from '../../db/statements';
-import type { BusinessObject, Child, Row } from '../../structures/registry';
+import type { Attribute, BusinessObject, Child, Row } from '../../structures/registry';
 import { decodeId } from '../../structures/resource-id';
-import { typeTable } from '../../structures/types';
+import { toDb, typeTable } from '../../structures/types';
 
-
-// Which of an object's key attributes are bound as numbers, worked out once per object rather than looked up
-// through the type table for every id read.
-const numeric = (object: BusinessObject, key: string): boolean => {
-
-    const family = typeTable[object.attributes.get(key)!.type].family;
-    return family === 'integer' || family === 'decimal';
-};
-
-const numericKeys = oncePer((object: BusinessObject): readonly boolean[] => object.primaryKey.map((key) => numeric(object, key)));
 
 const number = /^-?\d+(\.\d+)?$/;
 
-const keyValue = (asNumber: boolean, value: string | null): string | number | undefined => {
+type KeyBinding = (value: string | null) => unknown;
 
-    // NUL cannot be in a stored key (PostgreSQL refuses it in text).
-    if (value === null || value.includes('\u0000')) {
-        return undefined;
+// How a key value from an id is bound, worked out once per attribute: undefined when no record can have it, so
+// that the id is a 404, as Maximo answers for a record that cannot exist. Ids are text; a key of a numeric type
+// is bound as a number so that both databases compare it as one, and only a number its column can hold (what a
+// write would accept: ../../structures/types.ts). Bound as it is, 1e+23 or 2.5 against an integer column, or
+// "tomorrow" against a date, is an error on PostgreSQL (issue 34). NUL cannot be in stored text (PostgreSQL
+// refuses it), and null is no key.
+const bindingOf = (attr: Attribute): KeyBinding => {
+
+    const entry = typeTable[attr.type];
+    if (entry.family === 'string' || entry.family === 'text') {
+        return (value) => (value === null || value.includes('\u0000') ? undefined : value);
     }
 
-    if (!asNumber) {
-        return value;
+    // An integer key (every unique id) is checked against its type's range here, not by the input's schema:
+    // ids are decoded on every record read, and the schema took 3 µs.
+    const range = entry.range;
+    if (range) {
+        return (value) => {
+
+            const whole = value !== null && number.test(value) ? Number(value) : NaN;
+            return Number.isInteger(whole) && whole >= range[0] && whole <= range[1] ? whole : undefined;
+        };
     }
 
-    return number.test(value) ? Number(value) : undefined;
+    const schema = entry.input(attr);
+    return (value) => {
+
+        if (value === null || (entry.family === 'decimal' && !number.test(value))) {
+            return undefined;
+        }
+
+        const checked = schema.validate(value);
+        // A boolean is bound as the text both databases read as one (PostgreSQL '1', SQLite's 1 by affinity).
+        return checked.error ? undefined : entry.family === 'boolean' ? (checked.value ? '1' : '0') : toDb(attr, checked.value);
+    };
 };
+
+const keyBindings = oncePer((object: BusinessObject): readonly KeyBinding[] => object.primaryKey.map((key) => bindingOf(object.attributes.get(key)!)));
+
+const uniqueBinding = oncePer((object: BusinessObject): KeyBinding => bindingOf(object.attributes.get(object.uniqueColumn)!));
 
 // A row as the database drivers answer it, keyed by column (src/structures/registry.ts declares it).
 export type { Row } from '../../structures/registry';
@@ -51,15 +70,14 @@ export const idWhere = (object: BusinessObject, id: string): Row | undefined => 
     }
 
     if (decoded.kind === 'unique') {
-        return { [object.uniqueColumn]: decoded.value };
+        const value = uniqueBinding(object)(String(decoded.value));
+        return value === undefined ? undefined : { [object.uniqueColumn]: value };
     }
 
-    // Ids are text; a key of a numeric type is bound as a number so that both databases compare it as one. A
-    // value that cannot be a key (null, or not a number for a numeric key) names no record.
-    const numbers = numericKeys(object);
+    const bindings = keyBindings(object);
     const where: Row = {};
-    for (let i = 0; i < numbers.length; ++i) {
-        const value = keyValue(numbers[i]!, decoded.values[i]!);
+    for (let i = 0; i < bindings.length; ++i) {
+        const value = bindings[i]!(decoded.values[i]!);
         if (value === undefined) {
             return undefined;
         }

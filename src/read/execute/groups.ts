@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+
 import type { ResourceRequest } from '../../request';
 import { notStored } from '../../structures/computed';
 import type { Attribute, BusinessObject, Structure } from '../../structures/registry';
@@ -7,7 +9,7 @@ import { parseGroupBy } from '../parse/group';
 import { parseOrderBy } from '../parse/order';
 import { QueryError } from '../parse/query-error';
 import { parseWhere } from '../parse/where';
-import { checkWhereCost, costLimits } from '../plan/cost';
+import { beyond, checkWhereCost, costLimits } from '../plan/cost';
 import { applyWhere } from '../compile/compile-where';
 import { leastColumn, quote, rangeColumn, rangedRows, rangesOf, valueColumn, type Range } from '../compile/group-ranges';
 import { filtered } from './filter';
@@ -16,6 +18,20 @@ import type { Row } from './find';
 
 // distinct=attr and gbcols=… (with gbfilter, gbsortby, gbrange): answers computed by the database over the
 // filtered rows (CONTRACT §3).
+
+// A distinct or group-by answer is at most OSPREY_MAX_ANSWER_ROWS values or groups, as a page of records is: the
+// database is asked for one more, so an answer beyond the limit is refused without ever being in memory. It is
+// not paged (IBM's guide pages neither), so the client narrows it: a where, gbfilter, fewer columns.
+const withinAnswerRows = async (req: ResourceRequest, query: Knex.QueryBuilder, parameter: string, what: string): Promise<Row[]> => {
+
+    const limits = costLimits(req.osprey.options);
+    const rows = await query.limit(limits.answerRows + 1) as Row[];
+    if (rows.length > limits.answerRows) {
+        throw new QueryError(parameter, 1, `the answer would hold more than ${limits.answerRows} ${what}; ${beyond(limits, 'answerRows')}: narrow it with oslc.where${parameter === 'gbcols' ? ', gbfilter or fewer columns' : ''}`);
+    }
+
+    return rows;
+};
 
 const attributeOf = (structure: Structure, name: string, parameter: string, position: number): Attribute => {
 
@@ -36,7 +52,7 @@ export const distinctValues = async (req: ResourceRequest, name: string): Promis
 
     const { structure } = req;
     const attr = attributeOf(structure, name.trim().toLowerCase(), 'distinct', 1);
-    const rows = await filtered(req, structure).distinct(`q0.${attr.name} as v`).whereNotNull(`q0.${attr.name}`).orderBy('v') as Row[];
+    const rows = await withinAnswerRows(req, filtered(req, structure).distinct(`q0.${attr.name} as v`).whereNotNull(`q0.${attr.name}`).orderBy('v'), 'distinct', 'distinct values');
     return rows.map((row) => toJson(attr, row.v));
 };
 
@@ -183,7 +199,7 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
     }
 
     const refOf = groupRef(req);
-    return (await grouped as Row[]).map((row) => {
+    return (await withinAnswerRows(req, grouped, 'gbcols', 'groups')).map((row) => {
 
         const group: Row = {};
         const terms: string[] = [];

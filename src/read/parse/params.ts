@@ -5,7 +5,7 @@ import type { Literal, Where } from './ast';
 // record (zombie) or with a new one (newmbo) lists every value those terms would have narrowed, not none.
 // Undefined when nothing is left. Terms inside a child scope (`woactivity{…}`) are kept as they are.
 
-const missing = (literal: Literal, params: Readonly<Record<string, unknown>>) => literal.kind === 'param' && !(literal.name in params);
+const missing = (literal: Literal, params: Readonly<Record<string, unknown>>) => literal.kind === 'param' && !Object.hasOwn(params, literal.name);
 
 export const withoutMissingParams = (where: Where, params: Readonly<Record<string, unknown>>): Where | undefined => {
 

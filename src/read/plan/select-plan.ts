@@ -159,6 +159,11 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
     const owners = new Map<string, { owner: string; text: string }>();
     const claim = (key: string, owner: string, item: Pick<SelectItem, 'position'>, text = key) => {
 
+        // A key set on a record: "__proto__" would replace the record's prototype, and the value would be lost.
+        if (key === '__proto__') {
+            fail(settings, item, '"__proto__" cannot be a key of a record; give it another alias');
+        }
+
         const earlier = owners.get(key);
         if (!reservedKeys.has(key) && (earlier === undefined || earlier.owner === owner)) {
             owners.set(key, { owner, text });

@@ -62,7 +62,7 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
     // The row as stored (defaults, generated id, the database's own types): whole, the answer renders it as it
     // is; else the columns the rest of the write reads (returning.ts).
     const row = await insertReturning(db, object.table, values, whole ? storedColumns(object) : keyColumns(scope.structure, object));
-    if (isRoot(scope, object) && scope.structure.def.statuses && scope.structure.def.statusAttribute in row) {
+    if (isRoot(scope, object) && scope.structure.def.statuses && Object.hasOwn(row, scope.structure.def.statusAttribute)) {
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
 
@@ -84,7 +84,7 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     // re-read (src/db/single-statement.ts runs such a write as this one statement).
     const key = keyOf(object, current);
     const statusAttribute = scope.structure.def.statusAttribute;
-    const history = isRoot(scope, object) && scope.structure.def.statuses !== undefined && statusAttribute in plan.values;
+    const history = isRoot(scope, object) && scope.structure.def.statuses !== undefined && Object.hasOwn(plan.values, statusAttribute);
     const exact = scope.db.storesAsWritten(object.table);
     const last = isRoot(scope, object) && exact && !history && plan.children.length === 0;
     // Where records are kept to their owners, the record's update also names its owner: a write that read it

@@ -18,14 +18,14 @@ export interface BulkItem {
 }
 
 // The `_action` values of the IBM guide and the TypeScript client, and the `_meta.method` values of IBM's Java
-// client, by what they do.
-const kinds: Record<string, WriteKind> = {
+// client, by what they do. A Map, as the operation is the client's word ("constructor" is none).
+const kinds = new Map<string, WriteKind>(Object.entries({
     add: 'create', create: 'create', post: 'create',
     update: 'update', change: 'update', replace: 'update', patch: 'update', put: 'update',
     merge: 'merge',
     delete: 'delete',
     addchange: 'sync', sync: 'sync'
-};
+} as const));
 
 const isObject = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -57,7 +57,7 @@ const kindOf = (name: unknown): WriteKind => {
         return 'create';
     }
 
-    const kind = kinds[String(name).toLowerCase()];
+    const kind = kinds.get(String(name).toLowerCase());
     if (!kind) {
         throw maximoError('badRequest', `The bulk operation ${JSON.stringify(name)} is not one of Add, Update, Merge, Delete, AddChange.`);
     }

@@ -173,7 +173,7 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
     // its value stands for, and cannot write another.
     for (const [attr, raw] of internals) {
         // Left out of the body: the record's value, or on a create the default it will be given.
-        const value = attr.name in values ? values[attr.name] : settings.current ? settings.current[attr.name] : attr.default === undefined ? undefined : defaultValue(attr, new Date());
+        const value = Object.hasOwn(values, attr.name) ? values[attr.name] : settings.current ? settings.current[attr.name] : attr.default === undefined ? undefined : defaultValue(attr, new Date());
         const entry = value === null || value === undefined ? undefined : domainEntry(settings.domains.get(attr.domain!)!, value);
         const internal = entry && internalOf(entry);
         if (!failed.has(attr.name) && (internal === undefined || String(raw) !== internal)) {
@@ -201,7 +201,7 @@ const checkValue = (attr: Attribute, raw: unknown, settings: ParseSettings & { f
     }
 
     const stored = toDb(attr, value);
-    if (attr.name in fixed) {
+    if (Object.hasOwn(fixed, attr.name)) {
         if (stored !== null && !sameValue(attr, stored, fixed[attr.name])) {
             fail(attr.name, `${object.name}.${attr.name.toUpperCase()} is set from the parent record and cannot be written.`);
         }
@@ -247,7 +247,7 @@ export const completeNew = (item: ParsedItem, settings: ParseSettings): void => 
 
     const { object, objectPath, errors, now, fixed = {} } = settings;
     for (const attr of object.columns) {
-        if (attr.name in item.values || item.failed.has(attr.name) || attr.name in fixed || attr.generated || attr.name === object.uniqueColumn) {
+        if (Object.hasOwn(item.values, attr.name) || item.failed.has(attr.name) || Object.hasOwn(fixed, attr.name) || attr.generated || attr.name === object.uniqueColumn) {
             continue;
         }
 

@@ -14,7 +14,7 @@ export const checkStatus = (scope: WriteScope, current: Row | undefined, item: P
     const { structure } = scope;
     const name = structure.def.statusAttribute;
     const statuses = structure.def.statuses;
-    if (!statuses || !(name in item.values) || !structure.root.attributes.has(name)) {
+    if (!statuses || !Object.hasOwn(item.values, name) || !structure.root.attributes.has(name)) {
         return;
     }
 
