@@ -15,7 +15,11 @@ export const jsonPayload = { parse: 'gunzip', output: 'data' } as const satisfie
 // The name a body's key is read as: Maximo's names are case-insensitive and may carry the `spi:` prefix of the
 // namespaced form. The write pipeline reads keys by this name (src/write/plan/input.ts), so two keys with one
 // name are one attribute named twice.
-export const bodyName = (key: string): string => key.toLowerCase().replace(/^spi:/, '');
+export const bodyName = (key: string): string => {
+
+    const lower = key.toLowerCase();
+    return lower.startsWith('spi:') ? lower.slice(4) : lower;
+};
 
 // `ignoreBOM`: a byte-order mark stays in the text, which JSON.parse refuses, as hapi's reader did.
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -118,8 +122,9 @@ type Problem = { readonly first?: Key; readonly second: Key };
 
 export const nameProblem = (text: string): Problem | undefined => {
 
-    // One entry per open object or array; an object's names (read as bodyName) once it has any.
-    const open: (Map<string, Key> | null | undefined)[] = [];
+    // One entry per open object or array; an object's names (read as bodyName, with where their key starts) once
+    // it has any. Only numbers are kept: the keys are made again for the answer.
+    const open: (Map<string, number> | null | undefined)[] = [];
     const length = text.length;
     let i = 0;
     while (i < length) {
@@ -132,20 +137,24 @@ export const nameProblem = (text: string): Problem | undefined => {
             }
 
             if (text.charCodeAt(after) === 0x3a) {                      // `:`: a key of the innermost object
-                const key = { name: keyText(text, i, end), at: i };
-                if (key.name === '__proto__') {
-                    return { second: key };
+                const key = keyText(text, i, end);
+                if (key === '__proto__') {
+                    return { second: { name: key, at: i } };
                 }
 
-                const name = bodyName(key.name);
-                const names = open[open.length - 1] ?? new Map<string, Key>();
+                const name = bodyName(key);
+                let names = open[open.length - 1];
+                if (!names) {
+                    names = new Map();
+                    open[open.length - 1] = names;
+                }
+
                 const first = names.get(name);
-                if (first) {
-                    return { first, second: key };
+                if (first !== undefined) {
+                    return { first: { name: keyText(text, first, closingQuote(text, first)), at: first }, second: { name: key, at: i } };
                 }
 
-                names.set(name, key);
-                open[open.length - 1] = names;
+                names.set(name, i);
             }
 
             i = after;
