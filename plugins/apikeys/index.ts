@@ -1,7 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { homeRoutes, jsonPayload, keyInput, maximoError, recordBody, runWrite, userOf, writeSettingsFor, type Structure } from '../../src';
-import { writeOptions } from '../resources/request';
+import { homeRoutes, keyInput, maximoError, recordBody, runWrite, userOf, writeSettingsFor, type Structure } from '../../src';
+import { jsonPayload, writeOptions } from '../resources/request';
 
 
 // The caller's own key (CONTRACT §7): get (the current one, or a new one that never expires), create (a new one

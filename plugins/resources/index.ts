@@ -1,7 +1,8 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { header, homeRoutes, jsonPayload } from '../../src';
+import { header, homeRoutes } from '../../src';
 import { getChildren, getCollection, getLookup, getMember } from './read';
+import { jsonPayload } from './request';
 import { deleteMember, patchMember, postCollection, postMember } from './write';
 
 

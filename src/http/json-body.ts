@@ -9,7 +9,8 @@ import { maximoError } from '../errors/maximo-error';
 // raw (`jsonPayload`: decompressed, not parsed) and the parameter gate reads it here, before any handler runs:
 // text that is not UTF-8, text that is not JSON and an object that names one thing twice are each a 400.
 
-// hapi's payload settings of a route whose body this module reads.
+// hapi's payload settings of a route whose body this module reads (plugins/resources/request.ts declares them on
+// the routes; the parameter gate checks them at start).
 export const jsonPayload = { parse: 'gunzip', output: 'data' } as const satisfies Hapi.RouteOptionsPayload;
 
 // The name a body's key is read as: Maximo's names are case-insensitive and may carry the `spi:` prefix of the
@@ -201,7 +202,7 @@ export const readJsonBody = (bytes: Buffer): unknown => {
     if (problem?.first) {
         const { first, second } = problem;
         const name = bodyName(second.name);
-        throw maximoError('badRequest', `The body names ${name} twice in one object (as ${JSON.stringify(first.name)} at byte ${byteOffset(text, first.at)} and as ${JSON.stringify(second.name)} at byte ${byteOffset(text, second.at)}); which one counts would be a guess, so send it once.`, { attribute: name });
+        throw maximoError('badRequest', `The body names ${name} twice in one object (as ${JSON.stringify(first.name)} at byte ${byteOffset(text, first.at)} and as ${JSON.stringify(second.name)} at byte ${byteOffset(text, second.at)}); which one counts would be a guess: name it once.`, { attribute: name });
     }
 
     if (problem) {
