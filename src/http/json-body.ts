@@ -180,6 +180,23 @@ export const nameProblem = (text: string): Problem | undefined => {
 
 const byteOffset = (text: string, at: number) => Buffer.byteLength(text.slice(0, at));
 
+// Refuses JSON text (read as `value`) in which an object names one thing twice, or that holds a __proto__ key.
+// `what` is what the answer calls the text: the body, or a query parameter holding JSON.
+export const namedOnce = (text: string, value: unknown, what: string): void => {
+
+    // Only an object can name anything twice; a text without a colon has no key.
+    const problem = typeof value === 'object' && value !== null && text.includes(':') ? nameProblem(text) : undefined;
+    if (problem?.first) {
+        const { first, second } = problem;
+        const name = bodyName(second.name);
+        throw maximoError('badRequest', `${what} names ${name} twice in one object (as ${JSON.stringify(first.name)} at byte ${byteOffset(text, first.at)} and as ${JSON.stringify(second.name)} at byte ${byteOffset(text, second.at)}); which one counts would be a guess: name it once.`, { attribute: name });
+    }
+
+    if (problem) {
+        throw maximoError('badRequest', `Invalid request payload JSON format: the key __proto__ at byte ${byteOffset(text, problem.second.at)} of ${what.toLowerCase()} is not accepted.`);
+    }
+};
+
 // A JSON body as its value: null when empty, else the strict reading of its bytes.
 export const readJsonBody = (bytes: Buffer): unknown => {
 
@@ -197,17 +214,6 @@ export const readJsonBody = (bytes: Buffer): unknown => {
         throw maximoError('badRequest', 'Invalid request payload JSON format');
     }
 
-    // Only an object can name anything twice; a body without a key has nothing to look for.
-    const problem = typeof value === 'object' && value !== null && text.includes(':') ? nameProblem(text) : undefined;
-    if (problem?.first) {
-        const { first, second } = problem;
-        const name = bodyName(second.name);
-        throw maximoError('badRequest', `The body names ${name} twice in one object (as ${JSON.stringify(first.name)} at byte ${byteOffset(text, first.at)} and as ${JSON.stringify(second.name)} at byte ${byteOffset(text, second.at)}); which one counts would be a guess: name it once.`, { attribute: name });
-    }
-
-    if (problem) {
-        throw maximoError('badRequest', `Invalid request payload JSON format: the key __proto__ at byte ${byteOffset(text, problem.second.at)} is not accepted.`);
-    }
-
+    namedOnce(text, value, 'The body');
     return value;
 };

@@ -168,4 +168,14 @@ onEachDatabase(lab, 'inputs read strictly', (t) => {
             expect(res.statusCode, query).to.equal(200);
         }
     });
+    test('a lookup\'s setupdata naming one attribute twice is a 400 naming it', async () => {
+
+        for (const setup of ['{"siteid":"BEDFORD","SITEID":"NASHUA"}', '{"siteid":"BEDFORD","siteid":"NASHUA"}', '{"spi:siteid":"BEDFORD","siteid":"NASHUA"}']) {
+            const res = await refused(() => t.inject({ url: `${wos}/newmbo/getlist~assetnum?setupdata=${encodeURIComponent(setup)}&oslc.pageSize=1`, headers: maxadmin }), 'setupdata names siteid twice');
+            expect(res.result.Error.errorattrname).to.equal('siteid');
+        }
+
+        const once = await t.inject({ url: `${wos}/newmbo/getlist~assetnum?setupdata=${encodeURIComponent('{"siteid":"NASHUA"}')}&oslc.pageSize=1`, headers: maxadmin });
+        expect(once.statusCode, once.payload).to.equal(200);
+    });
 });
