@@ -1,3 +1,5 @@
+import * as Zlib from 'node:zlib';
+
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
@@ -90,6 +92,13 @@ onEachDatabase(lab, 'inputs read strictly', (t) => {
 
         expect(await snapshot()).to.equal(state);
         expect(await t.server.app.osprey.knex('apikeytoken').select().orderBy('apikeytokenid')).to.equal(keys);
+
+        // A compressed body is read once decompressed, as strictly.
+        await refused(() => t.inject({ method: 'PATCH', url: target, headers: { ...json, 'content-encoding': 'gzip' }, payload: Zlib.gzipSync(withBytes([0xff])) }), 'not UTF-8', 'offset 17');
+        expect(await snapshot()).to.equal(state);
+        const gzipped = await t.inject({ method: 'PATCH', url: target, headers: { ...json, 'content-encoding': 'gzip', properties: 'description' }, payload: Zlib.gzipSync('{"description":"gzipped"}') });
+        expect(gzipped.statusCode, gzipped.payload).to.equal(200);
+        expect(gzipped.result.description).to.equal('gzipped');
 
         // Well-formed text beyond ASCII is kept as sent, and a value may hold U+FFFD itself.
         const kept = await t.inject({ method: 'PATCH', url: target, headers: { ...json, properties: 'description' }, payload: Buffer.from('{"description":"café \uFFFD 🛠️"}') });
