@@ -1,7 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
 import { homeRoutes, keyInput, maximoError, recordBody, runWrite, userOf, writeSettingsFor, type Structure } from '../../src';
-import { writeOptions } from '../resources/request';
+import { jsonPayload, writeOptions } from '../resources/request';
 
 
 // The caller's own key (CONTRACT §7): get (the current one, or a new one that never expires), create (a new one
@@ -61,9 +61,9 @@ export const apiKeyRoutes: Hapi.Plugin<unknown> = {
         };
 
         server.route(homeRoutes(server.app.osprey.options.contextRoot, [
-            { method: 'POST', path: '/apitoken/get', options: { id: 'apikeys.get', handler: get } },
-            { method: 'POST', path: '/apitoken/create', options: { id: 'apikeys.create', handler: create } },
-            { method: 'POST', path: '/apitoken/revoke', options: { id: 'apikeys.revoke', handler: revoke } }
+            { method: 'POST', path: '/apitoken/get', options: { id: 'apikeys.get', handler: get, payload: jsonPayload } },
+            { method: 'POST', path: '/apitoken/create', options: { id: 'apikeys.create', handler: create, payload: jsonPayload } },
+            { method: 'POST', path: '/apitoken/revoke', options: { id: 'apikeys.revoke', handler: revoke, payload: jsonPayload } }
         ]));
     }
 };

@@ -2,6 +2,7 @@ import type * as Hapi from '@hapi/hapi';
 
 import { header, homeRoutes } from '../../src';
 import { getChildren, getCollection, getLookup, getMember } from './read';
+import { jsonPayload } from './request';
 import { deleteMember, patchMember, postCollection, postMember } from './write';
 
 
@@ -32,12 +33,12 @@ export const resources: Hapi.Plugin<unknown> = {
             { method: 'GET', path: '/os/{os}', options: { id: 'resources.query', handler: getCollection } },
             { method: 'GET', path: '/os/{os}/{id}/getlist~{attr}', options: { id: 'resources.lookup', handler: getLookup } },
             { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}/getlist~{attr}', options: { id: 'resources.childLookup', handler: getLookup } },
-            { method: 'POST', path: '/os/{os}', options: { id: 'resources.create', handler: postCollection } },
+            { method: 'POST', path: '/os/{os}', options: { id: 'resources.create', handler: postCollection, payload: jsonPayload } },
             { method: 'GET', path: '/os/{os}/{id}', options: { id: 'resources.read', handler: getMember } },
-            { method: 'PATCH', path: '/os/{os}/{id}', options: { id: 'resources.update', handler: patchMember } },
-            { method: 'PUT', path: '/os/{os}/{id}', options: { id: 'resources.replace', handler: patchMember } },
-            { method: 'DELETE', path: '/os/{os}/{id}', options: { id: 'resources.delete', handler: deleteMember } },
-            { method: 'POST', path: '/os/{os}/{id}', options: { id: 'resources.post', handler: postMember } },
+            { method: 'PATCH', path: '/os/{os}/{id}', options: { id: 'resources.update', handler: patchMember, payload: jsonPayload } },
+            { method: 'PUT', path: '/os/{os}/{id}', options: { id: 'resources.replace', handler: patchMember, payload: jsonPayload } },
+            { method: 'DELETE', path: '/os/{os}/{id}', options: { id: 'resources.delete', handler: deleteMember, payload: jsonPayload } },
+            { method: 'POST', path: '/os/{os}/{id}', options: { id: 'resources.post', handler: postMember, payload: jsonPayload } },
             { method: 'GET', path: '/os/{os}/{id}/{child}', options: { id: 'resources.children', handler: getChildren } },
             { method: 'GET', path: '/os/{os}/{id}/{child}/{childid}', options: { id: 'resources.child', handler: getChildren } }
         ]));

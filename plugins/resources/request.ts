@@ -9,6 +9,10 @@ import { flag, flagOf, header, homeHref, linkHref, maximoError, structureOf, use
 
 export { flag };
 
+// The payload settings of a route whose body is JSON: hapi hands the body over decompressed and unparsed, and the
+// parameter gate reads it strictly (src/http/json-body.ts), and refuses at start a JSON route without them.
+export const jsonPayload = { parse: 'gunzip', output: 'data' } as const satisfies Hapi.RouteOptionsPayload;
+
 export const collectionHref = (request: Hapi.Request, structure: Structure): string => `${homeHref(request, request.server.app.osprey.options.contextRoot)}/os/${structure.id}`;
 
 // A query parameter as one string: the last of a repeated one.

@@ -3,6 +3,7 @@ import type * as Hapi from '@hapi/hapi';
 import { errorAnswer } from '../errors/edge';
 import { maximoError } from '../errors/maximo-error';
 import { flagOf } from './flags';
+import { jsonPayload, readJsonBody } from './json-body';
 import { parameterNames } from '../read/parse/params';
 import { parseWhere } from '../read/parse/where';
 import type { Structure } from '../structures/registry';
@@ -404,14 +405,21 @@ const useOf = (request: Hapi.Request, routes: ReadonlyMap<string, RouteUse>, que
 // The writes whose body is JSON. A cross-site HTML form can post only form fields and text/plain without asking the
 // browser's leave (CORS preflight), so a write that took those with a session cookie could be forged from another
 // site's page; a body of any other type than JSON is refused with 415 before anything runs. The form login posts
-// a form on purpose and checks where it comes from itself (plugins/auth/form.ts).
+// a form on purpose and checks where it comes from itself (plugins/auth/form.ts). Their routes take the body raw
+// (jsonPayload, checked at start by routeTable), and it is read here, strictly (src/http/json-body.ts): every
+// JSON body crosses this one place before its handler.
 const jsonWrites = new Set<Use>(['create', 'sync', 'bulk', 'update', 'delete', 'apitoken']);
+const jsonRoutes = new Set<RouteUse>(['collectionPost', 'update', 'delete', 'apitoken']);
 
-const jsonBodyOnly = (request: Hapi.Request, use: Use): void => {
+const jsonBody = (request: Hapi.Request, use: Use): void => {
 
     const payload = request.payload as unknown;
-    const empty = payload === null || payload === undefined || (typeof payload === 'string' && payload === '') || (Buffer.isBuffer(payload) && payload.length === 0);
-    if (empty || !jsonWrites.has(use)) {
+    if (!jsonWrites.has(use) || !Buffer.isBuffer(payload)) {
+        return;
+    }
+
+    if (payload.length === 0) {
+        (request as { payload: unknown }).payload = null;
         return;
     }
 
@@ -419,6 +427,9 @@ const jsonBodyOnly = (request: Hapi.Request, use: Use): void => {
     if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
         throw maximoError('unsupportedMedia', `The body of ${useLabels[use]} is JSON, sent as Content-Type: application/json, not ${type || 'a body without a content type'}.`);
     }
+
+    // hapi's types call the payload read-only; it is a plain property, and this is where it is made.
+    (request as { payload: unknown }).payload = readJsonBody(payload);
 };
 
 export const checkRequest = (request: Hapi.Request, routes: ReadonlyMap<string, RouteUse>): void => {
@@ -429,7 +440,7 @@ export const checkRequest = (request: Hapi.Request, routes: ReadonlyMap<string, 
         return;
     }
 
-    jsonBodyOnly(request, use);
+    jsonBody(request, use);
     const bit = bits[use];
     for (const name in query) {
         if (name === '') {
@@ -496,6 +507,12 @@ export const routeTable = (server: Hapi.Server, external: (route: Hapi.RequestRo
         const use = base === undefined ? undefined : routeUses[base];
         if (!use || !Object.hasOwn(routeUses, base!)) {
             throw new Error(`The route ${route.method.toUpperCase()} ${route.path} (id ${id ?? 'none'}) has no entry in the parameter table (src/http/parameters.ts).`);
+        }
+
+        // A JSON write's body is read by the gate, strictly, only if hapi hands it over unparsed.
+        const payload = route.settings.payload;
+        if (jsonRoutes.has(use) && (payload?.parse !== jsonPayload.parse || payload.output !== jsonPayload.output)) {
+            throw new Error(`The route ${route.method.toUpperCase()} ${route.path} (id ${id}) takes a JSON body: its payload settings must be jsonPayload (src/http/json-body.ts).`);
         }
 
         routes.set(id!, use);

@@ -1,5 +1,6 @@
 import { requireRight } from '../auth/access';
 import { attributeError, batchedError, maximoError, type AttributeError } from '../errors/maximo-error';
+import { namedOnce } from '../http/json-body';
 import type { ResourceRequest } from '../request';
 import type { LookupDef } from '../structures/definition';
 import type { BusinessObject, Structure } from '../structures/registry';
@@ -43,6 +44,9 @@ const newRecord = (req: ResourceRequest, object: BusinessObject): Row => {
     catch {
         throw maximoError('badRequest', 'setupdata is a JSON object of the new record\'s attribute values.');
     }
+
+    // Read as a body is (src/http/json-body.ts): an attribute named twice is refused, not taken from the last.
+    namedOnce(source, body, 'setupdata');
 
     const errors: AttributeError[] = [];
     const settings = { object, objectPath: object.path, domains: req.osprey.registry.domains(), errors, now: new Date() };

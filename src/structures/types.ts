@@ -43,13 +43,19 @@ export const formatDatetime = (value: Date): string => {
 
 export const formatDate = (value: Date): string => `${year(value)}-${two(value.getUTCMonth() + 1)}-${two(value.getUTCDate())}`;
 
+// The decimal places a number has, read from its shortest text: 1e-7 has 7 and 1.5e-7 has 8, though neither text
+// holds a point. Counting only what follows a point let 1e-7 through a scale of 2, and the databases then
+// disagreed on what was stored (SQLite 1e-7, PostgreSQL 0.00).
+export const decimalPlaces = (value: number): number => {
+
+    const [mantissa = '', exponent = '0'] = String(value).split('e');
+    const point = mantissa.indexOf('.');
+    return Math.max(0, (point === -1 ? 0 : mantissa.length - point - 1) - Number(exponent));
+};
+
 const maxDecimals = (scale: number) => {
 
-    return (value: number, helpers: Joi.CustomHelpers) => {
-
-        const [, fraction = ''] = String(value).split('.');
-        return fraction.length > scale ? helpers.error('number.scale', { limit: scale }) : value;
-    };
+    return (value: number, helpers: Joi.CustomHelpers) => (decimalPlaces(value) > scale ? helpers.error('number.scale', { limit: scale }) : value);
 };
 
 // A lone surrogate is no character: SQLite would store it as invalid UTF-8 that no read can return, and

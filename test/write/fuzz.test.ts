@@ -57,6 +57,14 @@ const recordOf = (object: BusinessObject, depth: number): Fc.Arbitrary<Record<st
     return Fc.tuple(plain, Fc.array(child, { maxLength: 2 })).map(([record, kids]) => ({ ...record, ...Object.fromEntries(kids) }));
 };
 
+// A body sent as bytes: what it must be refused for, when it must.
+interface Raw {
+    readonly form: 'create' | 'update' | 'bulk';
+    readonly payload: Buffer;
+    readonly repeated: string | undefined;
+    readonly bytes: boolean;
+}
+
 interface Write {
     readonly form: 'create' | 'update' | 'merge' | 'sync' | 'bulk' | 'text';
     readonly payload: unknown;
@@ -66,6 +74,7 @@ interface Write {
 onEachDatabase(lab, 'fuzzing write bodies', { timeout: 60_000 + runs * 200 }, (t) => {
 
     let writes: Fc.Arbitrary<Write>;
+    let raws: Fc.Arbitrary<Raw>;
     let target: string;
     const tables: { table: string; key: string }[] = [];
 
@@ -92,6 +101,24 @@ onEachDatabase(lab, 'fuzzing write bodies', { timeout: 60_000 + runs * 200 }, (t
                 .map(([items, allOrNothing]) => ({ form: 'bulk' as const, payload: items.map(([data, method, uri]) => ({ _data: data, _meta: { method, ...uri ? { uri } : {} } })), allOrNothing })),
             texts.map((payload) => ({ form: 'text' as const, payload }))
         );
+
+        // Records written as text with a key sent again (in another case, or with spi:) or with bytes that are no UTF-8.
+        const again = Fc.tuple(Fc.nat(), Fc.constantFrom((name: string) => name, (name: string) => name.toUpperCase(), (name: string) => `spi:${name}`, (name: string) => `SPI:${name.toUpperCase()}`));
+        const bad = Fc.constantFrom([0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xe9], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80]);
+        raws = Fc.tuple(Fc.constantFrom('create' as const, 'update' as const, 'bulk' as const), record, Fc.option(again, { nil: undefined }), Fc.option(bad, { nil: undefined })).map(([form, body, twice, bytes]) => {
+
+            const keys = Object.keys(body);
+            let text = JSON.stringify(body);
+            let repeated: string | undefined;
+            if (twice && keys.length) {
+                const key = keys[twice[0] % keys.length]!;
+                repeated = key;
+                text = `${text.slice(0, -1)},${JSON.stringify(twice[1](key.toLowerCase().replace(/^spi:/, '')))}:${JSON.stringify(body[key]) ?? 'null'}}`;
+            }
+
+            const payload = bytes ? Buffer.concat([Buffer.from('{"description":"x'), Buffer.from(bytes), Buffer.from(`y"${text === '{}' ? '' : ','}${text.slice(1)}`)]) : Buffer.from(text);
+            return { form, payload: form === 'bulk' ? Buffer.concat([Buffer.from('['), payload, Buffer.from(']')]) : payload, repeated, bytes: bytes !== undefined };
+        });
 
         // The record the updates and merges are sent to: one of WILSON's own, with tasks and labor.
         const made = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, properties: 'wonum' }, payload: { siteid: 'BEDFORD', description: 'Fuzz target', woactivity: [{ taskid: 10 }], wplabor: [{ laborcode: 'WILSON', craft: 'MECH' }] } });
@@ -167,5 +194,28 @@ onEachDatabase(lab, 'fuzzing write bodies', { timeout: 60_000 + runs * 200 }, (t
         const statuses = Object.keys(seen).map((key) => Number(key.split(' ')[1]));
         expect(statuses.some((status) => status < 300), JSON.stringify(seen)).to.be.true();
         expect(statuses.some((status) => status === 400), JSON.stringify(seen)).to.be.true();
+    });
+    // Issue 34: what the strict reader refuses is refused whatever else the body holds, before anything is written.
+    test('a body with bytes that are no UTF-8, or a key sent twice, is a 400 saying so, and nothing changes', async () => {
+
+        await Fc.assert(Fc.asyncProperty(raws, async (raw) => {
+
+            const state = await snapshot();
+            const headers = { ...wilson, 'content-type': 'application/json', ...raw.form === 'bulk' ? { 'x-method-override': 'BULK' } : {} };
+            const res = await t.inject({ method: raw.form === 'update' ? 'PATCH' : 'POST', url: raw.form === 'update' ? target : wos, headers, payload: raw.payload });
+            const describe = `${raw.form} ${raw.payload.toString('latin1').slice(0, 300)} answered ${res.statusCode}: ${res.payload.slice(0, 300)}`;
+            if (res.statusCode >= 500 || res.statusCode < 200) {
+                throw new Error(describe);
+            }
+
+            if (raw.bytes || raw.repeated !== undefined) {
+                expect(res.statusCode, describe).to.equal(400);
+                expect(res.result.Error.message, describe).to.match(raw.bytes ? /is not UTF-8 text: the bytes at offset 1[78] / : /names .* twice in one object|__proto__/);
+            }
+
+            if (res.statusCode >= 400 && await snapshot() !== state) {
+                throw new Error(`${describe}; and the tables changed`);
+            }
+        }), { numRuns: runs, includeErrorInReport: true });
     });
 });

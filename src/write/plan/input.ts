@@ -1,6 +1,7 @@
 import type Joi from 'joi';
 
 import type { AttributeError } from '../../errors/maximo-error';
+import { bodyName } from '../../http/json-body';
 import { notProvidedMessage, unservedAttribute } from '../../http/unserved';
 import type { DomainDef } from '../../structures/definition';
 import type { Attribute, BusinessObject } from '../../structures/registry';
@@ -85,7 +86,8 @@ export const defaultValue = (attr: Attribute, now: Date): unknown => {
     return toDb(attr, value);
 };
 
-export const normalName = (key: string) => key.toLowerCase().replace(/^spi:/, '');
+// The name a body's key is read as; the JSON reader refuses two keys of one object with one name.
+export const normalName = bodyName;
 
 export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem => {
 
