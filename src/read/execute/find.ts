@@ -5,13 +5,14 @@ import { selectOne } from '../../db/statements';
 import type { BusinessObject, Child, Row } from '../../structures/registry';
 import { decodeId } from '../../structures/resource-id';
 import { typeTable } from '../../structures/types';
+import { declaredAttribute } from '../plan/attribute-names';
 
 
 // Which of an object's key attributes are bound as numbers, worked out once per object rather than looked up
 // through the type table for every id read.
 const numeric = (object: BusinessObject, key: string): boolean => {
 
-    const family = typeTable[object.attributes.get(key)!.type].family;
+    const family = typeTable[declaredAttribute(object, key)!.type].family;
     return family === 'integer' || family === 'decimal';
 };
 
