@@ -1,6 +1,8 @@
-import type { Report } from './link';
 import { eachObject, type BusinessObject, type Structure } from './registry';
 
+
+// How a problem is reported (./link.ts passes its own).
+type Report = (path: string, message: string) => void;
 
 // A `secret` attribute (an API key's value) is answered only to its owner, on a direct read of its record
 // (src/read/plan/attribute-names.ts). The YAML may not name it where a value of it would show or be matched
