@@ -278,7 +278,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
         }
 
         load({ position });
-        links.push({ link, key, plan: planSelect(link.object, inner, { ...settings, structure: link.structure, secrets: false, level: { path, hops, loads: level.loads } }) });
+        links.push({ link, key, plan: planSelect(link.object, inner, { ...settings, structure: link.structure, level: { path, hops, loads: level.loads } }) });
     }
 
     return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions, weblink };
