@@ -105,10 +105,11 @@ experiment('secret attributes in the YAML', () => {
         expect(new Set(routes.map((route) => route.start.name))).to.equal(new Set(['MXAPIAPIKEY', 'MXSECPERSON', 'MXSECVAULT']));
     });
 
-    // The fixture with `entry` added under `section` of the start structure's YAML: a copy loaded, never started.
-    const loadWith = (start: Structure, section: 'savedQueries' | 'reports', entry: string, change = (file: string, text: string) => text, add: Record<string, string> = {}) => {
+    // The problems of loading the fixture, as `npm run validate` and a start load it, with `entry` added under
+    // `section` of the start structure's YAML and `change` made to each file; 'loaded' when there are none.
+    const problemsWith = (start: Structure, section: 'savedQueries' | 'reports', entry: string, change = (file: string, text: string) => text) => {
 
-        const dir = copyFixture({ from: 'secrets', add, edit: (original, file) => {
+        const dir = copyFixture({ from: 'secrets', edit: (original, file) => {
 
             const text = change(file, original);
             if (file !== `${start.id}.yaml`) {
@@ -118,28 +119,19 @@ experiment('secret attributes in the YAML', () => {
             return text.includes(`\n${section}:\n`) ? text.replace(`\n${section}:\n`, `\n${section}:\n${entry}\n`) : `${text}${section}:\n${entry}\n`;
         } });
         try {
-            return () => loadRegistry(dir);
-        }
-        finally {
-            setImmediate(() => removeCopy(dir));
-        }
-    };
-
-    // The problems loading reports, where it fails.
-    const problems = (load: () => unknown) => {
-
-        try {
-            load();
+            loadRegistry(dir);
+            return 'loaded';
         }
         catch (error) {
             return (error as Error).message;
         }
-
-        return 'loaded';
+        finally {
+            removeCopy(dir);
+        }
     };
 
-    // The fixture with one file's text changed, loaded as `npm run validate` and a start load it.
-    const loadEdited = (file: string, edit: (text: string) => string, add: Record<string, string> = {}) => problems(loadWith(registry.get('MXSECVAULT')!, 'reports', '  - { name: plain.rptdesign, title: Plain, columns: [vaultid] }', (name, text) => (name === file ? edit(text) : text), add));
+    // The problems of the fixture with one file's text changed.
+    const loadEdited = (file: string, edit: (text: string) => string) => problemsWith(registry.get('MXSECVAULT')!, 'reports', '  - { name: plain.rptdesign, title: Plain, columns: [vaultid] }', (name, text) => (name === file ? edit(text) : text));
 
     test('a secret cannot be a key, a join, a lookup\'s value, an owner or a search attribute, nor plain in another object of its table', () => {
 
@@ -165,7 +157,7 @@ experiment('secret attributes in the YAML', () => {
 
         for (const structure of registry.list()) {
             for (const attr of secretsOf(structure.root)) {
-                expect(problems(loadWith(structure, 'reports', `  - { name: leak.rptdesign, title: Leak, columns: [${attr}] }`)), `${structure.name} ${attr}`).to.contain(`${structure.root.name}.${attr.toUpperCase()} is secret`);
+                expect(problemsWith(structure, 'reports', `  - { name: leak.rptdesign, title: Leak, columns: [${attr}] }`), `${structure.name} ${attr}`).to.contain(`${structure.root.name}.${attr.toUpperCase()} is secret`);
             }
         }
 
@@ -173,7 +165,7 @@ experiment('secret attributes in the YAML', () => {
             const [hop] = hops as [Hop];
             for (const attr of secretsOf(hop.object)) {
                 for (const column of [`${hop.name}.${attr}`, `${hop.name}.${attr}._dbcount`]) {
-                    expect(problems(loadWith(start, 'reports', `  - { name: leak.rptdesign, title: Leak, columns: [${column}] }`)), `${start.name} ${column}`).to.contain(`${hop.object.name}.${attr.toUpperCase()} is secret`);
+                    expect(problemsWith(start, 'reports', `  - { name: leak.rptdesign, title: Leak, columns: [${column}] }`), `${start.name} ${column}`).to.contain(`${hop.object.name}.${attr.toUpperCase()} is secret`);
                 }
             }
         }
