@@ -150,6 +150,18 @@ experiment('architecture', () => {
         expect(wrong).to.equal([]);
     });
 
+    test('the read pipeline and the reports resolve attribute names only through src/read/plan/attribute-names.ts', () => {
+
+        // Where a secret attribute is refused (issue 34): a module that looked a name up on an object itself could
+        // name a secret that no check sees.
+        const resolver = Path.join(src, 'read', 'plan', 'attribute-names.ts');
+        const files = sourceFiles(src).filter((file) => /[/\\](read|reports)[/\\]/.test(file) && file !== resolver);
+        const wrong = files.flatMap((file) => Fs.readFileSync(file, 'utf8').split('\n').flatMap((line, i) => (/\battributes\.(get|has)\(/.test(line) ? [`${Path.relative(src, file)}:${i + 1}`] : [])));
+
+        expect(files.length).to.be.above(40);
+        expect(wrong).to.equal([]);
+    });
+
     test('the modules of the pipelines and of src/structures import each other without a cycle', () => {
 
         expect(findCycle(graph, (module) => ['read', 'write', 'structures'].some((folder) => inFolder(folder)(module)))).to.not.exist();

@@ -10,6 +10,7 @@ import { parseSelect } from './parse/select';
 import type { Where } from './parse/ast';
 import { parseWhere } from './parse/where';
 import { planSelect, type SelectPlan } from './plan/select-plan';
+import { namedAttribute } from './plan/attribute-names';
 import { readSelect, selects } from './plan/select-settings';
 import { domainValues, domainValuesQuery } from './execute/domain-values';
 import { filtered, filterKey } from './execute/filter';
@@ -106,7 +107,7 @@ const objectOf = (req: ResourceRequest): BusinessObject => {
 
 const lookupOf = (structure: Structure, object: BusinessObject, name: string): LookupDef => {
 
-    const attr = object.attributes.get(name);
+    const attr = namedAttribute(object, name, { parameter: `getlist~${name}`, position: 1 });
     if (!attr?.persistent) {
         throw maximoError('badRequest', `${name} is not an attribute of ${object.name}.`);
     }

@@ -1,6 +1,7 @@
 import { parseSelect } from '../read/parse/select';
 import type { Reach } from '../read/plan/reach';
 import { planSelect, type SelectPlan } from '../read/plan/select-plan';
+import { declaredAttribute } from '../read/plan/attribute-names';
 import type { ReportDef } from '../structures/definition';
 import type { Attribute, Registry, Structure } from '../structures/registry';
 import { own } from '../structures/own';
@@ -54,7 +55,8 @@ const column = (structure: Structure, registry: Registry, name: string): ReportC
     const path = name.split('.');
     const aggregate = path[path.length - 1]!.startsWith('_db');
     const related = path.length === 2 && !aggregate ? registry.get(own(structure.def.relations, path[0]!)?.structure ?? '') : undefined;
-    const attr = path.length === 1 ? structure.root.attributes.get(name) : related?.root.attributes.get(path[1]!);
+    // Only its title and width: the columns resolve through the select plan, checked at start (planOf).
+    const attr = path.length === 1 ? declaredAttribute(structure.root, name) : related && declaredAttribute(related.root, path[1]!);
     const title = titleOf(name, path, attr);
     const family = attr ? typeTable[attr.type].family : 'decimal';
     // An aggregate renders nested under its link (`woactivity._dbcount` → woactivity → _dbcount), without `rel.`.

@@ -1,6 +1,8 @@
 import type { DomainDef, StructureDef } from './definition';
 import type { Problem } from './problems';
 import { eachObject, Registry, type BusinessObject, type Structure } from './registry';
+import { reservedTable } from './reserved-tables';
+import { checkSecretUses } from './secret-uses';
 
 
 export type Report = (path: string, message: string) => void;
@@ -26,6 +28,11 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
         for (const object of eachObject(structure.root)) {
             const prefix = object === structure.root ? '' : `children.${object.path.split('.').slice(1).join('.children.')}.`;
             checkObject(object, prefix, report, domains, def);
+            const reserved = reservedTable(object.table);
+            if (reserved) {
+                report(`${prefix}table`, reserved);
+            }
+
             const owner = tables.get(object.table);
             if (owner && owner !== structure.name) {
                 report(`${prefix}table`, `table "${object.table}" is already used by ${owner}; each table belongs to one structure`);
@@ -88,6 +95,7 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
 
         checkStatuses(structure, report, domains);
         checkOwner(structure, report);
+        checkSecretUses(structure, byName, report);
         for (const check of checks) {
             check(structure, registry, report);
         }

@@ -9,6 +9,7 @@ import { QueryError } from '../parse/query-error';
 import { foldedColumn, isText, orderedColumn, valuePlaceholder } from './sql-types';
 import { notStored } from '../../structures/computed';
 import { reachRelation, type OwnerFilter, type Reach } from '../plan/reach';
+import { namedAttribute } from '../plan/attribute-names';
 
 
 // Compiles a parsed oslc.where onto a knex query. Names are resolved against the structure here: an
@@ -98,17 +99,13 @@ const viaHop = (builder: Builder, scope: WhereScope, hop: Hop, inner: (sub: Buil
 
 const attributeOf = (scope: WhereScope, name: string, position: number): Attribute => {
 
-    const attr = scope.object.attributes.get(name);
+    const attr = namedAttribute(scope.object, name, { parameter: scope.parameter, position });
     if (!attr) {
         return fail(scope, position, `${name} is not an attribute of ${scope.object.name}.`);
     }
 
     if (!attr.persistent) {
         return fail(scope, position, `${notStored(scope.object, attr)}.`);
-    }
-
-    if (attr.secret) {
-        return fail(scope, position, `${scope.object.name}.${name} is secret and cannot be used in a query.`);
     }
 
     return attr;

@@ -16,6 +16,7 @@ import { applyWhere, type WhereScope } from '../compile/compile-where';
 import { slot } from '../compile/compiled-sql';
 import { foldedColumn } from '../compile/sql-types';
 import { reachKey } from '../plan/reach';
+import { namedAttribute } from '../plan/attribute-names';
 
 
 // The rows a collection request names, on the root table (or a child object's) aliased q0: oslc.where
@@ -57,13 +58,14 @@ const savedQuery = (req: ResourceRequest, structure: Structure, query: Knex.Quer
 export const searchable = (root: BusinessObject, names: string | undefined, parameter: string): Attribute[] => {
 
     if (!names?.trim()) {
-        return root.columns.filter((attr) => attr.search && !attr.secret);
+        // A secret attribute is never a search attribute (refused at start, src/structures/link.ts).
+        return root.columns.filter((attr) => attr.search);
     }
 
     const attributes = names.split(',').map((name) => {
 
-        const attr = root.attributes.get(name.trim().toLowerCase());
-        if (!attr?.persistent || attr.secret || !['string', 'text'].includes(typeTable[attr.type].family)) {
+        const attr = namedAttribute(root, name.trim().toLowerCase(), { parameter, position: 1 });
+        if (!attr?.persistent || !['string', 'text'].includes(typeTable[attr.type].family)) {
             throw new QueryError(parameter, 1, `${name.trim()} is not a text attribute of ${root.name}`);
         }
 
@@ -128,8 +130,8 @@ const timeline = (req: ResourceRequest, scope: WhereScope, query: Knex.QueryBuil
     }
 
     const { name, index } = parseTimelineAttribute(attribute);
-    const attr = scope.object.attributes.get(name);
-    if (!attr?.persistent || attr.secret || !['date', 'datetime'].includes(typeTable[attr.type].family)) {
+    const attr = namedAttribute(scope.object, name, { parameter: 'tlattribute', position: 1 });
+    if (!attr?.persistent || !['date', 'datetime'].includes(typeTable[attr.type].family)) {
         throw new QueryError('tlattribute', 1, `${name} is not a date attribute of ${scope.object.name}`);
     }
 

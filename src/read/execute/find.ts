@@ -5,6 +5,7 @@ import { selectOne } from '../../db/statements';
 import type { Attribute, BusinessObject, Child, Row } from '../../structures/registry';
 import { decodeId } from '../../structures/resource-id';
 import { toDb, typeTable } from '../../structures/types';
+import { declaredAttribute } from '../plan/attribute-names';
 
 
 const number = /^-?\d+(\.\d+)?$/;
@@ -48,9 +49,9 @@ const bindingOf = (attr: Attribute): KeyBinding => {
     };
 };
 
-const keyBindings = oncePer((object: BusinessObject): readonly KeyBinding[] => object.primaryKey.map((key) => bindingOf(object.attributes.get(key)!)));
+const keyBindings = oncePer((object: BusinessObject): readonly KeyBinding[] => object.primaryKey.map((key) => bindingOf(declaredAttribute(object, key)!)));
 
-const uniqueBinding = oncePer((object: BusinessObject): KeyBinding => bindingOf(object.attributes.get(object.uniqueColumn)!));
+const uniqueBinding = oncePer((object: BusinessObject): KeyBinding => bindingOf(declaredAttribute(object, object.uniqueColumn)!));
 
 // A row as the database drivers answer it, keyed by column (src/structures/registry.ts declares it).
 export type { Row } from '../../structures/registry';

@@ -13,6 +13,7 @@ import { beyond, checkWhereCost, costLimits } from '../plan/cost';
 import { applyWhere } from '../compile/compile-where';
 import { leastColumn, quote, rangeColumn, rangedRows, rangesOf, valueColumn, type Range } from '../compile/group-ranges';
 import { filtered } from './filter';
+import { declaredAttribute, namedAttribute } from '../plan/attribute-names';
 import type { Row } from './find';
 
 
@@ -35,12 +36,12 @@ const withinAnswerRows = async (req: ResourceRequest, query: Knex.QueryBuilder, 
 
 const attributeOf = (structure: Structure, name: string, parameter: string, position: number): Attribute => {
 
-    const attr = structure.root.attributes.get(name);
+    const attr = namedAttribute(structure.root, name, { parameter, position });
     if (attr && !attr.persistent) {
         throw new QueryError(parameter, position, notStored(structure.root, attr));
     }
 
-    if (!attr || attr.secret) {
+    if (!attr) {
         throw new QueryError(parameter, position, `${name} is not an attribute of ${structure.root.name}`);
     }
 
@@ -66,7 +67,7 @@ const groupObject = (structure: Structure, columns: readonly GroupColumn[], keys
     for (const column of columns) {
         if (column.kind === 'aggregate') {
             const name = outputName(column);
-            attributes.set(name, { ...structure.root.attributes.get(structure.root.uniqueColumn)!, name, type: 'decimal', persistent: true, secret: false });
+            attributes.set(name, { ...declaredAttribute(structure.root, structure.root.uniqueColumn)!, name, type: 'decimal', persistent: true, secret: false });
         }
     }
 

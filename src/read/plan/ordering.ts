@@ -2,6 +2,7 @@ import { parseOrderBy } from '../parse/order';
 import { QueryError } from '../parse/query-error';
 import type { Attribute, BusinessObject } from '../../structures/registry';
 import { notStored } from '../../structures/computed';
+import { declaredAttribute, namedAttribute } from './attribute-names';
 
 
 // oslc.orderBy planned: names resolved to columns here, compiled to SQL in ../compile/compile-order.ts, the same way on both databases (README, "Query semantics"):
@@ -21,18 +22,18 @@ export const orderColumns = (object: BusinessObject, text: string | undefined, p
 
     const columns: OrderColumn[] = [];
     for (const term of text?.trim() ? parseOrderBy(text, parameter) : []) {
-        const attr = term.path.length === 1 ? object.attributes.get(term.path[0]!) : undefined;
+        const attr = term.path.length === 1 ? namedAttribute(object, term.path[0]!, { parameter, position: term.position }) : undefined;
         if (attr && !attr.persistent) {
             throw new QueryError(parameter, term.position, notStored(object, attr));
         }
 
-        if (!attr || attr.secret) {
+        if (!attr) {
             throw new QueryError(parameter, term.position, `${term.path.join('.')} is not an attribute of ${object.name}`);
         }
 
         columns.push({ attr, direction: term.direction, nullable: attr.name !== object.uniqueColumn });
     }
 
-    columns.push({ attr: object.attributes.get(object.uniqueColumn)!, direction: 'asc', nullable: false });
+    columns.push({ attr: declaredAttribute(object, object.uniqueColumn)!, direction: 'asc', nullable: false });
     return columns;
 };

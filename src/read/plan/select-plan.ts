@@ -6,6 +6,7 @@ import { computedOf, renderedAttributes, type Computed } from '../../structures/
 import { reachRelation, type OwnerFilter, type Reach } from './reach';
 import { beyond, type CostLimits } from './cost';
 import { oncePer } from '../../db/remember';
+import { namedAttribute } from './attribute-names';
 
 
 // What a record is rendered with: attributes (under their alias), embedded child collections, related records
@@ -58,7 +59,8 @@ export interface SelectSettings {
     readonly registry?: Registry;
     /** The structure whose relations the object's names may follow (root objects only). */
     readonly structure?: Structure;
-    /** Secret attributes (an API key's value) are only rendered where their owner asks for them. */
+    /** The select is of a direct read of the structure's own records, whose object reveals its secret attributes
+     * (an API key's value) to their owner: names at its top may name them (./attribute-names.ts). */
     readonly secrets?: boolean;
     /** The UI that `_weblink` points into, `{uiBase}/{contextRoot}/ui/`; undefined where none is configured. */
     readonly ui?: string;
@@ -151,6 +153,10 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
         }
     };
 
+    // Only the top of a direct read's select may name a secret attribute: never a nested select, a related or child
+    // row, an aggregate (./attribute-names.ts).
+    const reveal = settings.secrets === true && !settings.level && settings.structure?.root === object;
+    const at = (item: Pick<SelectItem, 'position'>) => ({ parameter: settings.parameter, position: item.position });
     let all = false;
     let allowedActions = false;
     let weblink: SelectPlan['weblink'];
@@ -195,8 +201,8 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
         const [name, ...rest] = path;
         if (item.kind === 'aggregate') {
             const link = linkOf(object, name!, settings) ?? fail(settings, item, `${name} is not a child object or relationship of ${object.name}`);
-            const attr = rest.length ? link.object.attributes.get(rest[0]!) : undefined;
-            if (rest.length > 1 || (rest.length && (!attr?.persistent || attr.secret)) || (item.aggregate !== 'count' && !attr)) {
+            const attr = rest.length ? namedAttribute(link.object, rest[0]!, at(item)) : undefined;
+            if (rest.length > 1 || (rest.length && !attr?.persistent) || (item.aggregate !== 'count' && !attr)) {
                 fail(settings, item, `${item.path.join('.')}._db${item.aggregate} needs an attribute of ${link.object.name} (or _dbcount alone)`);
             }
 
@@ -227,8 +233,9 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             continue;
         }
 
+        const attr = namedAttribute(object, name!, at(item), reveal);
         // A bare child name (`assetmeter`, as IBM's own tests send it) is its collection, whole: `assetmeter{*}`.
-        if (item.kind === 'attr' && !object.attributes.has(name!) && object.children.has(name!)) {
+        if (item.kind === 'attr' && !attr && object.children.has(name!)) {
             const key = item.alias ?? name!;
             claim(key, `the rows of ${name!}`, item);
             const entry = nested.get(key) ?? { link: linkOf(object, name!, settings)!, items: [], position: item.position };
@@ -237,7 +244,6 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             continue;
         }
 
-        const attr = object.attributes.get(name!);
         if (!attr && name === 'allowedactions' && settings.structure?.root === object) {
             claim('allowedactions', 'allowedactions', item);
             allowedActions = true;
@@ -250,7 +256,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
             continue;
         }
 
-        if (!attr || (attr.secret && !settings.secrets)) {
+        if (!attr) {
             fail(settings, item, `${item.path.join('.')} is not an attribute or child object of ${object.name}`);
         }
 

@@ -11,15 +11,14 @@ import { everythingPlan, planSelect, type SelectPlan, type SelectSettings } from
 
 
 // How the names of a select resolve on an object of this server: the registry and the structure its relations
-// belong to (root objects only), whether secrets may be named, the UI `_weblink` points into, and the cost
-// limits of the server's options (./cost.ts).
+// belong to (root objects only), the UI `_weblink` points into, and the cost limits of the server's options
+// (./cost.ts). Secrets are not named by these settings: only a request's direct read is (requestPlan).
 export const selectSettings = (osprey: Osprey, object: BusinessObject, parameter: string, settings: Partial<SelectSettings> = {}): SelectSettings => {
 
     const { registry, options } = osprey;
     const structure = registry.byObject(object.name);
     const ui = options.uiBase === undefined ? undefined : `${options.uiBase}/${options.contextRoot}/ui/`;
-    // Secret attributes may be named where the object's hooks reveal them (an API key's value); others never render.
-    return { parameter, registry, structure: structure?.root === object ? structure : undefined, secrets: hooksOf(object).selectSecrets === true, ui, limits: costLimits(options), ...settings };
+    return { parameter, registry, structure: structure?.root === object ? structure : undefined, ui, limits: costLimits(options), ...settings };
 };
 
 // The select of a read (oslc.select, else oslc.properties) planned on `object`; without either, the plan of
@@ -36,11 +35,14 @@ export const readSelect = (req: ResourceRequest, object: BusinessObject, setting
 const namesSecrets = oncePer((plan: SelectPlan): boolean => plan.attributes.some(({ attr }) => attr.secret));
 
 // A select planned for the request's user: relations followed with their rights and owner rules (./reach.ts); a
-// secret named (an API key's value) only with a credential login where its object says so.
+// secret named (an API key's value) only at the top of the select of a direct read or write of the route's own
+// records (not a lookup's, not a child's), where its object's hooks reveal it, and with a credential login where
+// its object says so. Whose value it is the reveal hook decides, row by row.
 export const requestPlan = (req: ResourceRequest, object: BusinessObject, items: readonly SelectItem[] | undefined, parameter: string, settings: Partial<SelectSettings> = {}): SelectPlan => {
 
+    const direct = object === req.structure.root && req.attribute === undefined && hooksOf(object).selectSecrets === true;
     // No select plans the same whatever the settings: they are not made for it.
-    const plan = items ? planSelect(object, items, selectSettings(req.osprey, object, parameter, { reach: { user: req.user }, ...settings })) : everythingPlan(object);
+    const plan = items ? planSelect(object, items, selectSettings(req.osprey, object, parameter, { reach: { user: req.user }, ...settings, secrets: direct })) : everythingPlan(object);
     if (!namesSecrets(plan)) {
         return plan;
     }
