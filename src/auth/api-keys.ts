@@ -31,8 +31,9 @@ interface FoundKey {
     readonly keyid: number;
     /** When it expires (ms since the epoch); Infinity for a key that does not. */
     readonly expires: number;
-    /** When it was last used as lastused says (ms since the epoch); -Infinity for never. */
-    readonly used: number;
+    /** When it was last used as lastused says, or as this node last wrote it (ms since the epoch); -Infinity for
+     * never. Moved when lastused is written: that write moves no osprey_authstamp, so the key stays cached. */
+    used: number;
     readonly profile: UserProfile;
 }
 
@@ -175,6 +176,7 @@ export class ApiKeys {
         this.#keepDigest(key, digest);
 
         if (found.used < now - lastUsedEveryMs) {
+            found.used = now;
             // Not awaited: the request does not wait for bookkeeping, and a lost update only delays lastused.
             this.#knex(this.#table).where(unique, found.keyid).update({ lastused: new Date(now).toISOString() }).catch(() => undefined);
         }

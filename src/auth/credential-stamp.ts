@@ -69,7 +69,9 @@ export interface CredentialState {
 const stateSql = (names: number) => `select name, failures, since from osprey_loginfailure where name in (${Array.from({ length: names }, () => '?').join(', ')}) union all select '' as name, 0 as failures, stamp as since from osprey_authstamp where id = 1`;
 const stateSqls = [stateSql(0).replace(/^.*union all /, ''), stateSql(1), stateSql(2)];
 
-// The stamp and the failures of the given names (a user's and an address's), in one statement.
+// The stamp and the failures of the given names (a user's and an address's), in one statement. It runs as the
+// request's other reads do, at the end of the turn (db.ts, turns.ts): run at once instead, on SQLite's reader,
+// it cost more CPU per request (issue 34: 87–91 µs against 59–61 for an API-key whoami at 10 at once).
 export const readCredentialState = async (db: Db, names: readonly string[]): Promise<CredentialState> => {
 
     const rows = await db.rows(stateSqls[names.length]!, names);
