@@ -270,3 +270,43 @@ for (const database of testDatabases) {
         });
     });
 }
+
+for (const database of testDatabases) {
+    experiment(`credential stamps on a database made before them (${database.name})`, { timeout: 60_000 }, () => {
+
+        test('the columns and tables are added in place; users, keys and sessions go on, and a new password ends the sessions', async () => {
+
+            const first = await startTestServer(database);
+            try {
+                const key = (await first.inject({ method: 'POST', url: '/maximo/oslc/apitoken/get', headers: wilson })).result.apikey as string;
+                const knex = first.server.app.osprey.knex;
+                // As a database of the code before issue 34 was.
+                await knex.schema.alterTable('osprey_user', (t) => t.dropColumn('credstamp'));
+                await knex.schema.alterTable('osprey_session', (t) => t.dropColumn('userstamp'));
+                await knex.schema.dropTable('osprey_authstamp');
+                await knex.schema.dropTable('osprey_loginfailure');
+                const users = await knex('osprey_user').orderBy('userid').select('userid', 'passwordhash');
+
+                const second = await startTestServer(database, { databaseUrl: first.options.databaseUrl });
+                try {
+                    expect(await knex('osprey_user').orderBy('userid').select('userid', 'passwordhash')).to.equal(users);
+                    expect((await second.inject({ url: '/maximo/oslc/whoami', headers: { apikey: key } })).result.userName).to.equal('WILSON');
+                    const login = await second.inject({ url: '/maximo/oslc/whoami', headers: wilson });
+                    expect(login.statusCode).to.equal(200);
+                    const session = cookieOf(login);
+                    expect((await second.inject({ url: '/maximo/oslc/whoami', headers: { cookie: session } })).statusCode).to.equal(200);
+                    await second.server.app.osprey.users.setPassword('wilson', 'wilson-new-1');
+                    expect((await second.inject({ url: '/maximo/oslc/whoami', headers: { cookie: session } })).statusCode).to.equal(401);
+                    expect((await second.inject({ url: '/maximo/oslc/whoami', headers: wilson })).statusCode).to.equal(401);
+                    expect((await second.inject({ url: '/maximo/oslc/whoami', headers: { apikey: key } })).statusCode).to.equal(200);
+                }
+                finally {
+                    await second.stop();
+                }
+            }
+            finally {
+                await first.stop();
+            }
+        });
+    });
+}
