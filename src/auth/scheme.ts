@@ -83,7 +83,7 @@ export const loginsOf = (server: Hapi.Server): Logins => {
     const made: Logins = {
         password: async (userid, password, address, given) => {
 
-            const possible = !impossibleUser(userid);
+            const possible = !impossibleUser(normalUserid(userid));
             const names = throttleKeys(possible ? userid : undefined, address);
             const state = given ?? await readCredentialState(osprey.db, names);
             // One flight per credentials, whatever address sends them: the same password from many places at once is
