@@ -1,7 +1,8 @@
 import type * as Hapi from '@hapi/hapi';
 import type { Knex } from 'knex';
 
-import { ApiKeys, cachedTables } from './auth/api-keys';
+import { ApiKeys, apiKeyObject, cachedTables } from './auth/api-keys';
+import { stampCredentialChanges } from './auth/credential-stamp';
 import { ospreyScheme } from './auth/scheme';
 import { Sessions } from './auth/sessions';
 import { Users } from './auth/users';
@@ -101,7 +102,7 @@ export const app: Hapi.Plugin<AppOptions> = {
         const secret = loadSecret(options.secret, options.dataDir);
         const kind = databaseKind(options.databaseUrl);
         const knex = createKnex(options);
-        const users = new Users(knex);
+        const users = new Users(knex, registry.byObject(apiKeyObject)?.root.table);
         let dbVersion: string;
         let checkpoints: Checkpointer | undefined;
         try {
@@ -110,6 +111,7 @@ export const app: Hapi.Plugin<AppOptions> = {
             await withMigrationLock(options.databaseUrl, log, async () => {
 
                 log('info', { msg: await migrate(knex, registry, kind) ? 'schema migrated' : 'schema up to date' });
+                await stampCredentialChanges(knex, kind, registry.byObject(apiKeyObject)?.root.table);
                 await learnRewrites(knex, kind, [...new Set(registry.objects().map((object) => object.table))]);
                 if (kind === 'postgresql') {
                     // The tables behind the per-request reads that are cached (who the caller is).

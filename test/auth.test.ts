@@ -103,10 +103,10 @@ onEachDatabase(lab, 'login', (t) => {
         const knex = t.server.app.osprey.knex;
         const sessions = t.server.app.osprey.sessions;
         await knex('osprey_session').update({ lastseen: Date.now() - 5 * 60_000 });
-        expect(await sessions.resolve(token)).to.equal('WILSON');
+        expect((await sessions.resolve(token))!.userid).to.equal('WILSON');
         await knex('osprey_session').update({ lastseen: Date.now() - 24 * 3600_000 });
         expect(await sessions.resolve(token)).to.not.exist();
-        await sessions.create('WILSON');
+        await sessions.create((await t.server.app.osprey.users.profile('WILSON'))!);
         await knex('osprey_session').update({ lastseen: 0 });
         expect(await sessions.purge()).to.be.at.least(1);
         expect(await knex('osprey_session').select()).to.equal([]);
@@ -211,14 +211,16 @@ onEachDatabase(lab, 'login', (t) => {
         expectLoginFailure(await t.inject({ url: '/maximo/oslc/whoami', headers: { cookie: used } }));
 
         // Another user's name under WILSON's signature, a changed signature, an offer older than the idle time.
-        const token = sessions.offer('WILSON');
-        const [o, , when, nonce, mac] = token.split('.');
+        const wilsonUser = (await t.server.app.osprey.users.profile('WILSON'))!;
+        const token = sessions.offer(wilsonUser);
+        const [o, , when, stamp, nonce, mac] = token.split('.');
         const forged = [
-            [o, Buffer.from('MAXADMIN').toString('base64url'), when, nonce, mac].join('.'),
-            [o, Buffer.from('WILSON').toString('base64url'), when, nonce, `${mac!.slice(0, -2)}AA`].join('.'),
-            [o, Buffer.from('WILSON').toString('base64url'), when, nonce].join('.'),
-            ['x', Buffer.from('WILSON').toString('base64url'), when, nonce, mac].join('.'),
-            [o, Buffer.from('WILSON').toString('base64url'), when, nonce, mac!.slice(0, 20)].join('.')
+            [o, Buffer.from('MAXADMIN').toString('base64url'), when, stamp, nonce, mac].join('.'),
+            [o, Buffer.from('WILSON').toString('base64url'), when, stamp, nonce, `${mac!.slice(0, -2)}AA`].join('.'),
+            [o, Buffer.from('WILSON').toString('base64url'), when, stamp, nonce].join('.'),
+            ['x', Buffer.from('WILSON').toString('base64url'), when, stamp, nonce, mac].join('.'),
+            [o, Buffer.from('WILSON').toString('base64url'), when, stamp, nonce, mac!.slice(0, 20)].join('.'),
+            [o, Buffer.from('WILSON').toString('base64url'), when, 'another-stamp', nonce, mac].join('.')
         ];
         for (const bad of forged) {
             expect(await sessions.resolve(bad)).to.not.exist();
@@ -227,10 +229,10 @@ onEachDatabase(lab, 'login', (t) => {
 
         const realNow = Date.now;
         Date.now = () => realNow() - 31 * 60_000;
-        const old = sessions.offer('WILSON');
+        const old = sessions.offer(wilsonUser);
         Date.now = realNow;
         expect(await sessions.resolve(old)).to.not.exist();
-        expect(await sessions.resolve(token)).to.equal('WILSON');
+        expect((await sessions.resolve(token))!.userid).to.equal('WILSON');
 
         // One signature, one spelling: base64url's spare bits in the last character do not make other sessions.
         const spellings = 'AEIMQUYcgkosw048'.split('').map((last) => `${token.slice(0, -1)}${last}`).filter((other) => other !== token);
@@ -239,10 +241,10 @@ onEachDatabase(lab, 'login', (t) => {
         }
 
         // An offer for a user who is gone (or never was) logs no one in.
-        expectLoginFailure(await t.inject({ url: '/maximo/oslc/whoami', headers: { cookie: `osprey_session=${sessions.offer('NOBODY')}` } }));
+        expectLoginFailure(await t.inject({ url: '/maximo/oslc/whoami', headers: { cookie: `osprey_session=${sessions.offer({ userid: 'NOBODY', stamp: wilsonUser.stamp })}` } }));
 
         // The end of an offer is kept until the offer could not be taken up anyway, then purged.
-        const ended = sessions.offer('WILSON');
+        const ended = sessions.offer(wilsonUser);
         await sessions.end(ended);
         expect(await sessions.resolve(ended)).to.not.exist();
         await t.server.app.osprey.knex('osprey_session').update({ lastseen: 0 });

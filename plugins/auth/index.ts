@@ -24,8 +24,10 @@ export const authRoutes: Hapi.Plugin<unknown> = {
         const osprey = server.app.osprey;
         const { contextRoot } = osprey.options;
 
-        // Ended and idle sessions (and the ends of offers once they have expired) are housekeeping.
+        // Ended and idle sessions (and the ends of offers once they have expired) are housekeeping, and so are
+        // counts of failed logins whose window has passed.
         purgeWhileRunning(server, osprey.options.sessionMinutes * 60_000, () => osprey.sessions.purge());
+        purgeWhileRunning(server, osprey.options.loginLockMinutes * 60_000, () => loginsOf(server).purge());
 
         const login: Hapi.Lifecycle.Method = (request, h) => {
 
@@ -35,7 +37,7 @@ export const authRoutes: Hapi.Plugin<unknown> = {
             }
 
             // A login that already holds a session keeps it; otherwise the scheme's offer becomes its cookie.
-            const token = credentials.sessionToken ?? credentials.offeredSession ?? request.server.app.osprey.sessions.offer(credentials.user!.userid);
+            const token = credentials.sessionToken ?? credentials.offeredSession ?? request.server.app.osprey.sessions.offer(credentials.user!);
             setCookie(request, sessionCookieHeader(request, contextRoot, token));
             return h.response(whoami(request));
         };
@@ -48,7 +50,7 @@ export const authRoutes: Hapi.Plugin<unknown> = {
 
             const form = formCredentials(request);
             const user = await loginsOf(request.server).password(form.userid, form.password, clientAddress(request, request.server.app.osprey.options.trustProxy));
-            setCookie(request, sessionCookieHeader(request, contextRoot, osprey.sessions.offer(user.userid)));
+            setCookie(request, sessionCookieHeader(request, contextRoot, osprey.sessions.offer(user)));
             return h.response(whoami(request, user));
         };
 

@@ -6,7 +6,8 @@ import { loginsOf, maximoError, type UserProfile } from '../../src';
 // {home}/loginlocks: the users and addresses that failed logins have locked out, and lifting a lock before its
 // window ends (issue 18): a lock meant for a guesser also stops the user it names, so an administrator must be
 // able to let them back in without a restart. Administrators only: the list tells who is under attack. An
-// administrator's API key serves too: a locked-out administrator may have nothing else that still logs in.
+// administrator's API key serves too: a locked-out administrator may have nothing else that still logs in. Locks
+// are the database's (osprey_loginfailure, src/auth/throttle.ts): listed and lifted on one node, for every node.
 
 const administrator = (request: Hapi.Request): void => {
 
@@ -16,10 +17,10 @@ const administrator = (request: Hapi.Request): void => {
     }
 };
 
-export const listLocks: Hapi.Lifecycle.Method = (request) => {
+export const listLocks: Hapi.Lifecycle.Method = async (request) => {
 
     administrator(request);
-    const member = loginsOf(request.server).locks().map(({ key, failures, retryAfter }) => {
+    const member = (await loginsOf(request.server).locks()).map(({ key, failures, retryAfter }) => {
 
         const [kind, ...rest] = key.split(':');
         return { [kind === 'user' ? 'userid' : 'address']: rest.join(':'), failures, retryAfter };
@@ -32,11 +33,11 @@ export const listLocks: Hapi.Lifecycle.Method = (request) => {
 // was lifted, 404 when there was none.
 export const liftLock = (kind: 'users' | 'addresses'): Hapi.Lifecycle.Method => {
 
-    return (request, h) => {
+    return async (request, h) => {
 
         administrator(request);
         const name = String(request.params.name);
-        if (!loginsOf(request.server).lift(kind === 'users' ? 'user' : 'address', name)) {
+        if (!await loginsOf(request.server).lift(kind === 'users' ? 'user' : 'address', name)) {
             throw maximoError('notFound', `There is no login lock on ${kind === 'users' ? 'the user' : 'the address'} ${name}.`);
         }
 

@@ -3,6 +3,7 @@ import { hooksOf } from '../structures/hooks';
 import type { AccessDef } from '../structures/definition';
 import type { Row, Structure } from '../structures/registry';
 import type { UserProfile } from './users';
+import { normalUserid } from './userid';
 
 
 export type Right = Exclude<keyof AccessDef, 'owner'>;
@@ -61,7 +62,7 @@ export const ownedBody = (user: UserProfile, structure: Structure, body: Row): R
         return { ...rest, [attribute]: given };
     }
 
-    if (given !== undefined && given !== null && String(given).toUpperCase() !== owner.userid) {
+    if (given !== undefined && given !== null && normalUserid(String(given)) !== owner.userid) {
         throw maximoError('forbidden', `User ${owner.userid} cannot create ${structure.name} records for ${String(given)}.`);
     }
 
@@ -76,7 +77,7 @@ export const ownedChange = (user: UserProfile, structure: Structure, body: Row):
     const keys = attribute ? ownerKeys(structure, attribute, body) : [];
     const owner = ownerRule(user, structure);
     const given = keys.length ? body[keys[0]!] : undefined;
-    if (owner && keys.length && (given === null || String(given).toUpperCase() !== owner.userid)) {
+    if (owner && keys.length && (given === null || normalUserid(String(given)) !== owner.userid)) {
         throw maximoError('forbidden', `User ${owner.userid} cannot give a ${structure.name} record to ${given === null ? 'no one' : String(given)}: ${owner.attribute.toUpperCase()} is its owner (access.owner).`);
     }
 };

@@ -4,6 +4,7 @@ import type { Osprey } from '../context';
 import { attributeError, maximoError } from '../errors/maximo-error';
 import type { CreateCall } from '../structures/hooks';
 import type { Row, Structure } from '../structures/registry';
+import { normalUserid } from './userid';
 
 
 // POST {home}/os/mxapiapikey: a key for a user (CONTRACT §7). The generic create would store what the body
@@ -30,7 +31,7 @@ export const keyInput = (osprey: Osprey, user: UserProfile, structure: Structure
 
     // access.owner (userid) keeps users to their own keys; administrators name anyone, by default themselves.
     const owned = ownedBody(user, structure, body);
-    const userid = owned.userid === undefined || owned.userid === null ? user.userid : String(owned.userid).toUpperCase();
+    const userid = owned.userid === undefined || owned.userid === null ? user.userid : normalUserid(String(owned.userid));
 
     const expiration = body.expiration ?? -1;
     if (!Number.isInteger(expiration) || (expiration !== -1 && ((expiration as number) < 1 || (expiration as number) > maxExpiration))) {

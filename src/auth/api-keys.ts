@@ -4,13 +4,14 @@ import type { Knex } from 'knex';
 
 import { maximoError } from '../errors/maximo-error';
 import type { Registry, Structure } from '../structures/registry';
-import type { Db } from '../db/db';
+import { poolDb, type Db } from '../db/db';
 import { rowstampColumn } from '../db/migrate';
-import { ReadCache } from '../db/read-cache';
 import { remember } from '../db/remember';
 import type { Row } from '../read/execute/find';
 // Importing the hooks registers the API-key rules with the write engine (src/structures/hooks.ts).
 import { apiKeyObject } from './api-key-hooks';
+import { readCredentialState } from './credential-stamp';
+import { StampedCache } from './stamped-cache';
 import { profileFromRows, profileTables, withProfile, type UserProfile } from './users';
 
 
@@ -30,8 +31,9 @@ interface FoundKey {
     readonly keyid: number;
     /** When it expires (ms since the epoch); Infinity for a key that does not. */
     readonly expires: number;
-    /** When it was last used as lastused says (ms since the epoch); -Infinity for never. */
-    readonly used: number;
+    /** When it was last used as lastused says, or as this node last wrote it (ms since the epoch); -Infinity for
+     * never. Moved when lastused is written: that write moves no osprey_authstamp, so the key stays cached. */
+    used: number;
     readonly profile: UserProfile;
 }
 
@@ -50,13 +52,12 @@ export class ApiKeys {
     readonly #knex: Knex;
     readonly #cipherKey: Buffer;
     readonly #digestKey: Buffer;
-    readonly #verified: ReadCache<FoundKey | undefined>;
+    readonly #verified = new StampedCache<FoundKey | undefined>();
 
     constructor(knex: Knex, registry: Registry, secret: Buffer) {
 
         this.#knex = knex;
         this.structure = registry.byObject(apiKeyObject);
-        this.#verified = new ReadCache(knex, cachedTables(registry));
         const missing = required.filter((name) => !this.structure?.root.attributes.get(name)?.persistent);
         if (this.structure && missing.length) {
             throw new Error(`${this.structure.file}: the API-key structure needs the attributes ${missing.join(', ')}`);
@@ -141,11 +142,12 @@ export class ApiKeys {
     }
 
     // The profile of the user a key belongs to, while the key is valid, in one statement (key, user, groups) —
-    // none where the database can tell it has not changed since the last request with the key (ReadCache).
+    // none while osprey_authstamp has not moved since the last request with the key (`stamp`, as the request read
+    // it: src/auth/credential-stamp.ts), which every change to keys, users and groups moves.
     // The key is found by its HMAC digest alone: equal digests under the server's secret mean equal keys, and a
     // lookup's timing can only tell about a digest, from which no key can be worked out. lastused is written at
     // most once a minute per key.
-    async verify(key: string): Promise<UserProfile | undefined> {
+    async verify(key: string, stamp?: number): Promise<UserProfile | undefined> {
 
         if (!this.structure || key.length > 200) {
             return undefined;
@@ -153,7 +155,7 @@ export class ApiKeys {
 
         const unique = this.structure.root.uniqueColumn;
         const digest = this.#sentDigest(key);
-        const found = await this.#verified.read(digest, async () => {
+        const found = await this.#verified.read(stamp ?? (await readCredentialState(poolDb(this.#knex), [])).stamp, digest, async () => {
 
             const rows = await withProfile(this.#knex(`${this.#table} as k`), 'k.userid')
                 .where('k.apikeyhash', digest)
@@ -174,6 +176,7 @@ export class ApiKeys {
         this.#keepDigest(key, digest);
 
         if (found.used < now - lastUsedEveryMs) {
+            found.used = now;
             // Not awaited: the request does not wait for bookkeeping, and a lost update only delays lastused.
             this.#knex(this.#table).where(unique, found.keyid).update({ lastused: new Date(now).toISOString() }).catch(() => undefined);
         }

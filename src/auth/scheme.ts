@@ -2,31 +2,44 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type * as Hapi from '@hapi/hapi';
 
+import type { Osprey } from '../context';
 import { maximoError } from '../errors/maximo-error';
 import { clientAddress } from '../http/client-address';
 import { header } from '../http/headers';
 import type { UserProfile } from './users';
-import { passwordCredentials, sessionCookieHeader, sessionToken } from './credentials';
-import { LoginThrottle, throttleKeys, userKey, type Attempt, type Lock } from './throttle';
+import { readCredentialState, type CredentialState } from './credential-stamp';
+import { allPasswordCredentials, sessionCookieHeader, sessionTokens, type PasswordCredentials } from './credentials';
+import { LoginThrottle, addressKey, throttleKeys, userKey, type Attempt, type Lock } from './throttle';
+import { normalUserid } from './userid';
 
 
-// Credential checks behind one throttle per server: the authentication scheme's and the form login's
-// (POST …/j_security_check), so a password guessed through either counts against the same limits.
+// Credential checks behind one throttle: the authentication scheme's and the form login's
+// (POST …/j_security_check), so a password guessed through either counts against the same limits, on every node.
 export interface Logins {
-    /** The user of a right password; a 401 (slowed) or 429 otherwise. */
-    password(userid: string, password: string, address: string): Promise<UserProfile>;
-    apiKey(key: string, address: string): Promise<UserProfile>;
+    /** The user of a right password; a 401 (slowed) or 429 otherwise. `state`: as the request read it, when it did. */
+    password(userid: string, password: string, address: string, state?: CredentialState): Promise<UserProfile>;
+    apiKey(key: string, address: string, state?: CredentialState): Promise<UserProfile>;
     /** The users and addresses locked out now, for an administrator. */
-    locks(): Lock[];
+    locks(): Promise<Lock[]>;
     /** Lifts the lock of a user or an address; whether there was one (or a count of failures) to lift. */
-    lift(kind: 'user' | 'address', name: string): boolean;
+    lift(kind: 'user' | 'address', name: string): Promise<boolean>;
+    /** Removes counts whose window has passed (housekeeping); how many. */
+    purge(): Promise<number>;
 }
 
 // Keyed by the application state, which every plugin's view of the server shares (the server objects differ).
 const logins = new WeakMap<object, Logins>();
 
-// A user id no account can have: control characters (a NUL is an error in PostgreSQL text) are a failed login.
-const impossibleUser = /[\u0000-\u001f\u007f]/;
+// A user id no account can have: control characters (a NUL is an error in PostgreSQL text), or longer than the
+// user table's column. It is a failed login, counted against the address only.
+const impossibleUser = (userid: string) => /[\u0000-\u001f\u007f]/.test(userid) || userid.length > 30;
+
+const tooMany = (wait: number) => {
+
+    const error = maximoError('tooManyLogins', `Too many failed logins. Try again in ${wait} seconds.`);
+    error.output.headers['Retry-After'] = String(wait);
+    return error;
+};
 
 export const loginsOf = (server: Hapi.Server): Logins => {
 
@@ -36,27 +49,20 @@ export const loginsOf = (server: Hapi.Server): Logins => {
         return known;
     }
 
-    const throttle = new LoginThrottle({ attempts: osprey.options.loginAttempts, windowMs: osprey.options.loginLockMinutes * 60_000 });
+    const throttle = new LoginThrottle(osprey.knex, { attempts: osprey.options.loginAttempts, windowMs: osprey.options.loginLockMinutes * 60_000 });
 
-    const tooMany = (wait: number) => {
+    const refuseWhenLocked = (state: CredentialState, names: string[]) => {
 
-        const error = maximoError('tooManyLogins', `Too many failed logins. Try again in ${wait} seconds.`);
-        error.output.headers['Retry-After'] = String(wait);
-        return error;
-    };
-
-    const refuseWhenLocked = (keys: string[]) => {
-
-        const wait = throttle.retryAfter(keys);
+        const wait = throttle.retryAfter(state.failures, names);
         if (wait > 0) {
             throw tooMany(wait);
         }
     };
 
     // The attempt is counted before the check, so a burst cannot run more checks than the limit allows.
-    const attempt = (keys: string[]): Attempt => {
+    const attempt = async (names: string[]): Promise<Attempt> => {
 
-        const counted = throttle.attempt(keys);
+        const counted = await throttle.attempt(names);
         if (typeof counted === 'number') {
             throw tooMany(counted);
         }
@@ -70,29 +76,34 @@ export const loginsOf = (server: Hapi.Server): Logins => {
         throw maximoError('loginFailed');
     };
 
-    // Concurrent checks of the same credentials are one attempt: the first counts it (against its user and its
-    // address), the others wait for its outcome (Users.verify runs one check for them all).
+    // Concurrent checks of the same credentials on this node are one attempt: the first counts it (against its
+    // user and its address), the others wait for its outcome.
     const flights = new Map<string, Promise<{ user?: UserProfile; counted: Attempt }>>();
 
     const made: Logins = {
-        password: async (userid, password, address) => {
+        password: async (userid, password, address, given) => {
 
-            const keys = throttleKeys(userid, address);
+            const possible = !impossibleUser(normalUserid(userid));
+            const names = throttleKeys(possible ? userid : undefined, address);
+            const state = given ?? await readCredentialState(osprey.db, names);
             // One flight per credentials, whatever address sends them: the same password from many places at once is
             // one check and one attempt (a right one must not lock its user out by arriving in a burst). Who joins a
             // flight adds no guess, so only its own address's lock holds it back: the user's count includes the
             // flight's own attempt.
-            const flightKey = `${userid.toUpperCase()}\0${password}`;
+            const flightKey = `${normalUserid(userid)}\0${password}`;
             let flight = flights.get(flightKey);
             if (flight) {
-                refuseWhenLocked(keys.slice(-1));
+                refuseWhenLocked(state, names.slice(-1));
             }
             else {
-                refuseWhenLocked(keys);
-                // Credentials checked right a moment ago are no guess: they count nothing.
-                const remembered = impossibleUser.test(userid) ? undefined : osprey.users.remembered(userid, password);
-                const recent = remembered && await remembered;
+                refuseWhenLocked(state, names);
+                // Credentials checked right a moment ago are no guess: they count nothing, and clear the user's count.
+                const recent = possible ? await osprey.users.remembered(userid, password, state.stamp) : undefined;
                 if (recent) {
+                    if (throttle.counting(state.failures, names[0]!)) {
+                        await throttle.clear(names[0]!);
+                    }
+
                     return recent;
                 }
 
@@ -100,13 +111,13 @@ export const loginsOf = (server: Hapi.Server): Logins => {
             }
 
             if (!flight) {
-                const counted = attempt(keys);
                 flight = (async () => {
 
                     try {
-                        const user = impossibleUser.test(userid) ? undefined : await osprey.users.verify(userid, password);
+                        const counted = await attempt(names);
+                        const user = possible ? await osprey.users.verify(userid, password, state.stamp) : undefined;
                         if (user) {
-                            counted.succeeded();
+                            await counted.succeeded();
                         }
 
                         return { user, counted };
@@ -123,53 +134,115 @@ export const loginsOf = (server: Hapi.Server): Logins => {
         },
         // A key cannot be guessed (256 random bits) and its check is cheap, so a wrong key is counted after its
         // check: counting every request in flight would lock a busy client out of its own address.
-        apiKey: async (key, address) => {
+        apiKey: async (key, address, given) => {
 
-            const keys = throttleKeys(undefined, address);
-            refuseWhenLocked(keys);
-            return await osprey.apiKeys.verify(key) ?? await failed(attempt(keys));
+            const names = [addressKey(address)];
+            const state = given ?? await readCredentialState(osprey.db, names);
+            refuseWhenLocked(state, names);
+            return await osprey.apiKeys.verify(key, state.stamp) ?? await failed(await attempt(names));
         },
         locks: () => throttle.locks(),
-        lift: (kind, name) => throttle.lift(kind === 'user' ? userKey(name) : `address:${name}`)
+        lift: (kind, name) => throttle.lift(kind === 'user' ? userKey(name) : addressKey(name)),
+        purge: () => throttle.purge()
     };
     logins.set(osprey, made);
     return made;
 };
 
-// The one authentication scheme: API key (header or query parameter), then user/password credentials, then the
-// session cookie. Every failure is the same 401 with no hint which part was wrong; repeated failures are
-// slowed and then refused with 429 (src/auth/throttle.ts). A password login that brings no session cookie is
-// offered one (src/auth/sessions.ts), as Maximo opens a session for it.
+const twoUsers = (what: string) => maximoError('badRequest', `This request carries ${what}; a request logs in as one user: send one credential.`);
+
+// The credentials a request carries, refused with 400 when they are of two logins: two different API keys
+// (header and query), two different user/password pairs (maxauth, Basic, _lid/_lpwd), two session cookies.
+const credentialsOf = (request: Hapi.Request) => {
+
+    const keys = [header(request, 'apikey'), typeof request.query.apikey === 'string' ? request.query.apikey : undefined].filter((key) => key !== undefined && key !== '');
+    if (new Set(keys).size > 1) {
+        throw twoUsers('two different API keys (the apikey header and the apikey query parameter)');
+    }
+
+    const passwords = allPasswordCredentials(request);
+    const first: PasswordCredentials | undefined = passwords[0];
+    const other = passwords.find((pair) => normalUserid(pair.userid) !== normalUserid(first!.userid) || pair.password !== first!.password);
+    if (other) {
+        throw twoUsers(`two different logins (${first!.method} and ${other.method})`);
+    }
+
+    const tokens = sessionTokens(request);
+    if (new Set(tokens).size > 1) {
+        throw twoUsers('two different session cookies');
+    }
+
+    return { key: keys[0], password: first, token: tokens[0] };
+};
+
+// The user of a live session, or undefined (unknown, ended, idle, or opened under another stamp of its user).
+const sessionUser = async (osprey: Osprey, token: string, stamp: number): Promise<UserProfile | undefined> => {
+
+    const session = await osprey.sessions.resolve(token, async (userid) => (await osprey.users.profile(userid, stamp))?.stamp);
+    const user = session && await osprey.users.profile(session.userid, stamp);
+    return user?.stamp === session?.stamp ? user : undefined;
+};
+
+// The one authentication scheme: API key (header or query parameter), user/password credentials, or the session
+// cookie. Every failure is the same 401 with no hint which part was wrong; repeated failures are slowed and then
+// refused with 429 (src/auth/throttle.ts). Credentials of two users in one request (an API key and another user's
+// maxauth, a session cookie and another user's password…) are a 400: which one would win is no client's to guess.
+// A password login that brings no session cookie is offered one (src/auth/sessions.ts), as Maximo opens a session
+// for it. Each request reads osprey_authstamp (and its login failures) first, so what this node remembers of a
+// user is dropped as soon as the user changes on any node (src/auth/credential-stamp.ts).
 export const ospreyScheme = (server: Hapi.Server): Hapi.ServerAuthSchemeObject => {
 
     const osprey = server.app.osprey;
     const checks = loginsOf(server);
 
+    // A session cookie beside another credential: refused when it is a live session of another user. An offered
+    // token names its user under the server's signature, so one of the same user costs no database read.
+    const refuseOtherSession = async (token: string | undefined, userid: string, stamp: number) => {
+
+        if (token === undefined || osprey.sessions.offeredUser(token) === userid) {
+            return;
+        }
+
+        const other = await sessionUser(osprey, token, stamp);
+        if (other && other.userid !== userid) {
+            throw twoUsers(`a session cookie of ${other.userid} and the credentials of ${userid}`);
+        }
+    };
+
     return { authenticate: async (request, h) => {
 
         const address = clientAddress(request, osprey.options.trustProxy);
-        const key = header(request, 'apikey') ?? (typeof request.query.apikey === 'string' ? request.query.apikey : undefined);
+        const { key, password, token } = credentialsOf(request);
         if (key) {
-            return h.authenticated({ credentials: { user: await checks.apiKey(key, address), method: 'apikey' } });
+            const names = [addressKey(address)];
+            const state = await readCredentialState(osprey.db, names);
+            const user = await checks.apiKey(key, address, state);
+            if (password && normalUserid(password.userid) !== user.userid) {
+                throw twoUsers(`an API key of ${user.userid} and the ${password.method} credentials of another user`);
+            }
+
+            await refuseOtherSession(token, user.userid, state.stamp);
+            return h.authenticated({ credentials: { user, method: 'apikey' } });
         }
 
-        const token = sessionToken(request);
-        const password = passwordCredentials(request);
         if (password) {
-            const user = await checks.password(password.userid, password.password, address);
+            const userid = normalUserid(password.userid);
+            const names = throttleKeys(impossibleUser(userid) ? undefined : userid, address);
+            const state = await readCredentialState(osprey.db, names);
+            await refuseOtherSession(token, userid, state.stamp);
+            const user = await checks.password(password.userid, password.password, address, state);
             let offeredSession: string | undefined;
             if (token === undefined) {
                 // Set here rather than in a response extension, which every request would pass through. One
                 // header, spelled so: IBM's Java client looks up exactly `Set-Cookie` and keeps the last one.
-                offeredSession = osprey.sessions.offer(user.userid);
+                offeredSession = osprey.sessions.offer(user);
                 request.raw.res.setHeader('Set-Cookie', sessionCookieHeader(request, osprey.options.contextRoot, offeredSession));
             }
 
             return h.authenticated({ credentials: { user, method: password.method, offeredSession } });
         }
 
-        const userid = token && await osprey.sessions.resolve(token);
-        const user = userid ? await osprey.users.profile(userid) : undefined;
+        const user = token && await sessionUser(osprey, token, (await readCredentialState(osprey.db, [])).stamp);
         if (user) {
             return h.authenticated({ credentials: { user, method: 'session', sessionToken: token } });
         }

@@ -2,6 +2,8 @@ import * as Crypto from 'node:crypto';
 
 import type { Knex } from 'knex';
 
+import type { UserProfile } from './users';
+
 
 const digest = (token: string) => Crypto.createHash('sha256').update(token).digest('hex');
 
@@ -21,6 +23,7 @@ const userGone = (error: unknown) => {
 
 interface SessionRow {
     userid: string;
+    userstamp: string;
     created: number | string;
     lastseen: number | string;
 }
@@ -34,6 +37,17 @@ interface SessionRow {
 // back fill the table, so such a request is *offered* a session instead: a token signed with the server's
 // secret that names the user and when it was offered. Nothing is written until the token first comes back;
 // then it becomes an ordinary row. An offer not taken up within the idle time is dead, as an idle session is.
+//
+// A session holds the user's stamp (UserProfile.stamp) it was opened under, and the scheme accepts it only while
+// the user's profile has that stamp: a new password ends every session of the user on every node at once, an
+// offer made before it included, and so does deleting the user (a later user of the same name has another).
+export type SessionUser = Pick<UserProfile, 'userid' | 'stamp'>;
+
+interface Session {
+    readonly userid: string;
+    readonly stamp: string;
+}
+
 export class Sessions {
 
     readonly #knex: Knex;
@@ -47,28 +61,38 @@ export class Sessions {
         this.#key = Crypto.createHmac('sha256', secret).update('osprey session offer').digest();
     }
 
-    async create(userid: string): Promise<string> {
+    async create(user: SessionUser): Promise<string> {
 
         const token = Crypto.randomBytes(32).toString('base64url');
         const now = Date.now();
-        await this.#knex('osprey_session').insert({ id: digest(token), userid, created: now, lastseen: now });
+        await this.#knex('osprey_session').insert({ id: digest(token), userid: user.userid, userstamp: user.stamp ?? '', created: now, lastseen: now });
         return token;
     }
 
-    // A session token for this user that costs no database work until it is used: `o.{user}.{when}.{nonce}.{mac}`.
-    offer(userid: string): string {
+    // A session token for this user that costs no database work until it is used:
+    // `o.{user}.{when}.{stamp}.{nonce}.{mac}`.
+    offer(user: SessionUser): string {
 
-        const body = `o.${Buffer.from(userid).toString('base64url')}.${Date.now().toString(36)}.${Crypto.randomBytes(12).toString('base64url')}`;
+        const body = `o.${Buffer.from(user.userid).toString('base64url')}.${Date.now().toString(36)}.${user.stamp ?? ''}.${Crypto.randomBytes(12).toString('base64url')}`;
         return `${body}.${this.#sign(body)}`;
     }
 
-    // The user id of a live session, or undefined when it is unknown, ended, or idle too long.
-    async resolve(token: string): Promise<string | undefined> {
+    // The user an offered token names, by its signature alone (no database): whether it is still a session is
+    // resolve's to say. Undefined for any other token.
+    offeredUser(token: string): string | undefined {
+
+        return this.#verify(token)?.userid;
+    }
+
+    // The user and user's stamp of a live session, or undefined when it is unknown, ended, or idle too long.
+    // `current`: the user's stamp now, asked before an offer is taken up, so that an offer made under another
+    // (before a new password, or to a deleted user of the same name) leaves no row behind.
+    async resolve(token: string, current?: (userid: string) => Promise<string | undefined>): Promise<Session | undefined> {
 
         const id = digest(token);
         const row = await this.#knex('osprey_session').where({ id }).first<SessionRow | undefined>();
         if (!row) {
-            return await this.#takeUp(id, token);
+            return await this.#takeUp(id, token, current);
         }
 
         if (Number(row.created) === ended) {
@@ -87,7 +111,7 @@ export class Sessions {
             await this.#knex('osprey_session').where({ id }).update({ lastseen: now });
         }
 
-        return row.userid;
+        return { userid: row.userid, stamp: row.userstamp };
     }
 
     async end(token: string): Promise<void> {
@@ -102,7 +126,7 @@ export class Sessions {
         // purge removes it an idle time after `lastseen`, which is dated past the offer's latest possible time.
         const keep = Math.max(Date.now(), offered.when) + skewMs;
         try {
-            await this.#knex('osprey_session').insert({ id: digest(token), userid: offered.userid, created: ended, lastseen: keep })
+            await this.#knex('osprey_session').insert({ id: digest(token), userid: offered.userid, userstamp: offered.stamp, created: ended, lastseen: keep })
                 .onConflict('id').merge({ created: ended, lastseen: keep });
         }
         catch (error) {
@@ -119,17 +143,17 @@ export class Sessions {
     }
 
     // An offered token coming back for the first time becomes a session row.
-    async #takeUp(id: string, token: string): Promise<string | undefined> {
+    async #takeUp(id: string, token: string, current?: (userid: string) => Promise<string | undefined>): Promise<Session | undefined> {
 
         const offered = this.#verify(token);
-        if (!offered) {
+        if (!offered || (current && await current(offered.userid) !== offered.stamp)) {
             return undefined;
         }
 
         const now = Date.now();
         try {
             // Two first requests with the same token may race here: the second insert is ignored.
-            await this.#knex('osprey_session').insert({ id, userid: offered.userid, created: offered.when, lastseen: now }).onConflict('id').ignore();
+            await this.#knex('osprey_session').insert({ id, userid: offered.userid, userstamp: offered.stamp, created: offered.when, lastseen: now }).onConflict('id').ignore();
         }
         catch (error) {
             if (userGone(error)) {
@@ -140,21 +164,21 @@ export class Sessions {
         }
 
         const row = await this.#knex('osprey_session').where({ id }).first<SessionRow | undefined>();
-        return row && Number(row.created) !== ended ? row.userid : undefined;
+        return row && Number(row.created) !== ended ? { userid: row.userid, stamp: row.userstamp } : undefined;
     }
 
-    // The user and time of a well-signed offer that is still within the idle time, or undefined.
-    #verify(token: string): { userid: string; when: number } | undefined {
+    // The user, stamp and time of a well-signed offer that is still within the idle time, or undefined.
+    #verify(token: string): { userid: string; stamp: string; when: number } | undefined {
 
         const parts = token.split('.');
-        if (parts.length !== 5 || parts[0] !== 'o') {
+        if (parts.length !== 6 || parts[0] !== 'o') {
             return undefined;
         }
 
         // Compared as text, not decoded: base64url's last character carries spare bits, so several spellings
         // decode to one signature, and each would be a different session row (one surviving another's logout).
-        const mac = Buffer.from(parts[4]!);
-        const expected = Buffer.from(this.#sign(parts.slice(0, 4).join('.')));
+        const mac = Buffer.from(parts[5]!);
+        const expected = Buffer.from(this.#sign(parts.slice(0, 5).join('.')));
         if (mac.length !== expected.length || !Crypto.timingSafeEqual(mac, expected)) {
             return undefined;
         }
@@ -162,7 +186,7 @@ export class Sessions {
         const when = parseInt(parts[2]!, 36);
         const age = Date.now() - when;
         // A minute of clock difference between nodes is allowed for; an offer from the future beyond that is not.
-        return age <= this.#idleMs && age >= -skewMs ? { userid: Buffer.from(parts[1]!, 'base64url').toString('utf8'), when } : undefined;
+        return age <= this.#idleMs && age >= -skewMs ? { userid: Buffer.from(parts[1]!, 'base64url').toString('utf8'), stamp: parts[3]!, when } : undefined;
     }
 
     #sign(body: string): string {

@@ -17,6 +17,9 @@ const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
         t.string('defaultorg', 8);
         t.string('langcode', 4).notNullable().defaultTo('EN');
         t.bigInteger('created').notNullable();
+        // Moves whenever the user's password or status is set, and differs between a deleted user and one made
+        // later under the same name (src/auth/users.ts): sessions and remembered logins made under another end.
+        t.string('credstamp', 24).notNullable().defaultTo('');
     },
     osprey_group: (t) => {
 
@@ -36,6 +39,23 @@ const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
         t.string('userid', 30).notNullable().references('osprey_user.userid').onDelete('CASCADE');
         t.bigInteger('created').notNullable();
         t.bigInteger('lastseen').notNullable();
+        // The user's stamp (UserProfile.stamp) when the session was opened: a session of another stamp is over.
+        t.string('userstamp', 24).notNullable().defaultTo('');
+    },
+    // One row, moved by a trigger in the transaction of every change to users, groups, memberships and API keys
+    // (src/auth/credential-stamp.ts): each node reads it on every authenticated request and keeps what it
+    // remembers of logins only while it stays.
+    osprey_authstamp: (t) => {
+
+        t.integer('id').primary();
+        t.bigInteger('stamp').notNullable();
+    },
+    // Failed logins per user and per client address, shared by every node (src/auth/throttle.ts).
+    osprey_loginfailure: (t) => {
+
+        t.string('name', 300).primary();
+        t.integer('failures').notNullable();
+        t.bigInteger('since').notNullable();
     },
     osprey_member: (t) => {
 
@@ -97,6 +117,23 @@ const upgrades: readonly { readonly table: string; readonly done: (knex: Knex) =
             t.dropPrimary();
             t.primary(['id', 'userid', 'objectstructure']);
         }
+    },
+    {
+        // Credential stamps (issue 34).
+        table: 'osprey_user',
+        done: (knex) => knex.schema.hasColumn('osprey_user', 'credstamp'),
+        upgrade: (t) => {
+
+            t.string('credstamp', 24).notNullable().defaultTo('');
+        }
+    },
+    {
+        table: 'osprey_session',
+        done: (knex) => knex.schema.hasColumn('osprey_session', 'userstamp'),
+        upgrade: (t) => {
+
+            t.string('userstamp', 24).notNullable().defaultTo('');
+        }
     }
 ];
 
@@ -117,6 +154,13 @@ export const createSystemTables = async (knex: Knex): Promise<boolean> => {
             await knex.transaction((trx) => trx.schema.alterTable(table, upgrade));
             changed = true;
         }
+    }
+
+    // The one row of credential stamps (credential-stamp.ts): inserted where it is missing, so a start that finds it
+    // writes nothing.
+    if (!await knex('osprey_authstamp').first('id').where({ id: 1 })) {
+        await knex('osprey_authstamp').insert({ id: 1, stamp: 0 }).onConflict('id').ignore();
+        changed = true;
     }
 
     return changed;
