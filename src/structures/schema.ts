@@ -31,7 +31,7 @@ export const attributeSchema = Joi.object({
     readonly: Joi.boolean().default(false).description('clients can read but never write it'),
     persistent: Joi.boolean().default(true).description('false: accepted in writes (like memo) but never stored as a column'),
     index: Joi.boolean().default(false).description('create a database index on it'),
-    secret: Joi.boolean().default(false).description('never usable in where, orderBy, distinct, group-by or search terms; returned only where its owner allows'),
+    secret: Joi.boolean().default(false).description('answered only at the top of a direct read\'s select where its object reveals it; never through a relation, child, aggregate, where, order, search, distinct, group-by, lookup, report or schema; cannot be a key, join, lookup value, owner, status or search attribute'),
     search: Joi.boolean().default(false).description('searched by oslc.searchTerms when no searchAttributes are given')
 }).rename('maxtype', 'type');
 
