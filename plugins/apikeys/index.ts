@@ -48,6 +48,12 @@ export const apiKeyRoutes: Hapi.Plugin<unknown> = {
 
             const structure = credentialOnly(request);
             const body = recordBody(request.payload);
+            // The body names the key's expiration only: a misspelt name would otherwise make a key that never expires.
+            const other = Object.keys(body).find((name) => name !== 'expiration');
+            if (other !== undefined) {
+                throw maximoError('badRequest', `apitoken/create takes {"expiration": minutes} only; ${JSON.stringify(other)} is not carried out.`);
+            }
+
             const { expiration } = keyInput(request.server.app.osprey, userOf(request), structure, { expiration: body.expiration ?? -1 });
             return await replaceKey(request, structure, expiration);
         };

@@ -10,9 +10,11 @@ import type { DatabaseKind } from './knex';
 // sort was faster (issue 19).
 
 // After a bulk load (the demo seed, a generated data set): statistics for every table.
+// In a transaction, which lifts OSPREY_STATEMENT_TIMEOUT_MS as for the seed it follows (src/db/pg-client.ts): on a
+// loaded machine a short timeout cancelled it and the start failed.
 export const analyzeAll = async (knex: Knex): Promise<void> => {
 
-    await knex.raw('analyze');
+    await knex.transaction((trx) => trx.raw('analyze'));
 };
 
 // At start (a database the server did not just seed) and every hour while it runs: SQLite's own judgement of

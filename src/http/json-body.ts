@@ -197,6 +197,76 @@ export const namedOnce = (text: string, value: unknown, what: string): void => {
     }
 };
 
+// A number's value as sign, digits and exponent (digits × 10^exponent, no leading or trailing zero), so that two
+// spellings of one value compare equal: 1.50 and 15e-1, -0 and 0.
+const decimalValue = (literal: string): string => {
+
+    const parts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+    if (!parts) {
+        return literal;                                                 // Infinity: no JSON number reads as it
+    }
+
+    const [, sign, whole, fraction = '', exponent = '0'] = parts;
+    const digits = (whole! + fraction).replace(/^0+/, '');
+    const kept = digits.replace(/0+$/, '');
+    return kept ? `${sign}${kept}e${Number(exponent) - fraction.length + digits.length - kept.length}` : '0';
+};
+
+// The first number of JSON text whose value JavaScript's double cannot hold (JSON.parse rounds it without a
+// word: 1.00000000000000000001 is read as 1, 9007199254740993 as 9007199254740992, 1e-400 as 0), with the key
+// it is the value of. Runs over text JSON.parse has accepted: strings close, and anything else that starts with
+// `-` or a digit is a number.
+export const inexactNumber = (text: string): { readonly literal: string; readonly at: number; readonly key?: string } | undefined => {
+
+    let key: string | undefined;
+    const length = text.length;
+    let i = 0;
+    while (i < length) {
+        const code = text.charCodeAt(i);
+        if (code === quote) {
+            const end = closingQuote(text, i);
+            let after = end + 1;
+            while (after < length && text.charCodeAt(after) <= 0x20) {
+                ++after;
+            }
+
+            key = text.charCodeAt(after) === 0x3a ? keyText(text, i, end) : key;
+            i = end + 1;
+            continue;
+        }
+
+        if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {              // `-` or a digit
+            let end = i + 1;
+            while (end < length && /[\d.eE+-]/.test(text[end]!)) {
+                ++end;
+            }
+
+            const literal = text.slice(i, end);
+            if (decimalValue(literal) !== decimalValue(String(Number(literal)))) {
+                return { literal, at: i, key };
+            }
+
+            i = end;
+            continue;
+        }
+
+        ++i;
+    }
+
+    return undefined;
+};
+
+// Refuses a number the body holds that JSON.parse would have rounded: the value written would not be the one sent.
+const exactNumbers = (text: string, what: string): void => {
+
+    const found = inexactNumber(text);
+    if (found) {
+        const { literal, at, key } = found;
+        const name = key === undefined ? undefined : bodyName(key);
+        throw maximoError('badRequest', `${what} holds the number ${literal.length > 40 ? `${literal.slice(0, 40)}…` : literal} (at byte ${byteOffset(text, at)}${name ? `, for ${name}` : ''}), which has more digits than a number can hold exactly: it would be read as ${String(Number(literal))}. Send at most 15 significant digits.`, name ? { attribute: name } : {});
+    }
+};
+
 // A JSON body as its value: null when empty, else the strict reading of its bytes.
 export const readJsonBody = (bytes: Buffer): unknown => {
 
@@ -215,5 +285,6 @@ export const readJsonBody = (bytes: Buffer): unknown => {
     }
 
     namedOnce(text, value, 'The body');
+    exactNumbers(text, 'The body');
     return value;
 };

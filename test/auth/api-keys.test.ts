@@ -49,6 +49,14 @@ onEachDatabase(lab, 'API keys', (t, database) => {
         expect((await post('/maximo/api/apitoken/get', wilson)).result.apikey).to.equal(replaced.result.apikey);
 
         expect((await post('/maximo/api/apitoken/create', wilson, { expiration: 0 })).statusCode).to.equal(400);
+        // A misspelt or prefixed expiration made a key that never expires, replacing the old one (a hostile probe).
+        for (const body of [{ expiraton: 60 }, { 'spi:expiration': 60 }, { expiration: 60, userid: 'MAXADMIN' }]) {
+            const misspelt = await post('/maximo/api/apitoken/create', wilson, body);
+            expect(misspelt.statusCode, misspelt.payload).to.equal(400);
+            expect(misspelt.result.Error.message).to.contain(Object.keys(body).find((name) => name !== 'expiration'));
+        }
+
+        expect((await whoami({ apikey: replaced.result.apikey })).statusCode).to.equal(200);
         expect((await post('/maximo/api/apitoken/revoke', wilson)).statusCode).to.equal(204);
         const revoked = await whoami({ apikey: replaced.result.apikey });
         expect(revoked.statusCode).to.equal(401);

@@ -148,6 +148,16 @@ onEachDatabase(lab, 'inputs read strictly', (t) => {
             await refused(() => t.inject({ method: 'PATCH', url: target, headers: maxadmin, payload: { wopriority } }), 'WOPRIORITY');
         }
 
+        // Digits beyond what a double holds, which JSON.parse would round into a value that fits (a hostile probe
+        // stored 1 for 1.00000000000000000001, 3 for a priority of 2.9999999999999999999 and 0 for 1e-400).
+        for (const [body, name] of [
+            ['{"estdur":1.00000000000000000001}', 'estdur'], ['{"estdur":1e-400}', 'estdur'], ['{"wopriority":2.9999999999999999999}', 'wopriority'],
+            ['{"wopriority":9007199254740993}', 'wopriority'], ['{"woactivity":[{"taskid":10.0000000000000000001,"description":"x"}]}', 'taskid']
+        ]) {
+            await refused(() => t.inject({ method: 'PATCH', url: target, headers: { ...json, 'x-method-override': 'PATCH', patchtype: 'MERGE' }, payload: body! }), `for ${name}`, 'more digits than a number can hold exactly');
+        }
+
+        await refused(() => t.inject({ method: 'POST', url: wos, headers: { ...json, 'x-method-override': 'BULK' }, payload: '[{"_action":"Update","href":"' + target + '","estdur":3.00000000000000000001}]' }), 'for estdur');
         expect(await snapshot()).to.equal(state);
 
         // What fits is stored as sent, and reads back alike on both databases.

@@ -236,6 +236,13 @@ onEachDatabase(lab, 'the cost limits of a read, as configured', { settings: { ma
 
         expect((await get(`${wos}?oslc.pageSize=60&oslc.select=wonum`)).statusCode).to.equal(200);
         refused(await get(`${wos}?oslc.pageSize=61&oslc.select=wonum`), 'OSPREY_MAX_ANSWER_ROWS', 60);
+        // A page of bare hrefs is an answer of that many rows too (a hostile probe read 599 under a limit of 50), and
+        // so is a lookup's page.
+        refused(await get(`${wos}?oslc.pageSize=61`), 'OSPREY_MAX_ANSWER_ROWS', 60);
+        refused(await get(`${wos}/zombie/getlist~assetnum?oslc.pageSize=61`), 'OSPREY_MAX_ANSWER_ROWS', 60);
+        const hrefs = await get(`${wos}?oslc.pageSize=60`);
+        expect(hrefs.statusCode, hrefs.payload).to.equal(200);
+        expect(hrefs.result.member.length).to.equal(60);
 
         // Work orders with their assets and each asset's open work orders: far more than 60 rows in all.
         const { res, statements } = await recording(t, () => get(`${wos}?oslc.pageSize=50&oslc.where=${q('assetnum="*"')}&oslc.select=wonum,${q(cycle(3))}`));

@@ -25,7 +25,7 @@ const wos = '/maximo/oslc/os/mxapiwodetail';
 const keys = '/maximo/oslc/os/mxapiapikey';
 
 // Numbers no integer column holds, and text that is no number.
-const unfit = ['99999999999999999999999', '99999999999999999999', '9007199254740992', '2147483648', '-2147483649', '2.5', '1.0000000000000002', '1e5', '0x10', ' 1', '', 'NaN', 'Infinity', '١٢'];
+const unfit = ['99999999999999999999999', '99999999999999999999', '9007199254740992', '2147483648', '-2147483649', '2.5', '1.0000000000000002', '1e5', '0x10', ' 1', '', 'NaN', 'Infinity', '١٢', '4.99999999999999999999', '1.9999999999999999999', '05', '-0'];
 
 experiment('the key values of an id', () => {
 
@@ -51,7 +51,7 @@ experiment('the key values of an id', () => {
     test('name no record when one does not fit its column: beyond its range, not whole, too many places, no date', () => {
 
         const cases: [number, string][] = [
-            [0, '2147483648'], [0, '1e+23'], [0, '2.5'], [0, 'x'], [1, '32768'], [1, '-32769'], [2, '1000.00'], [2, '1.234'], [2, '1e2'],
+            [0, '2147483648'], [0, '1e+23'], [0, '2.5'], [0, 'x'], [0, '6.99999999999999999999'], [0, '07'], [0, '-0'], [1, '32768'], [1, '-32769'], [2, '1000.00'], [2, '1.234'], [2, '1e2'],
             [3, '2026-02-30'], [3, 'tomorrow'], [3, '10000-01-01'], [4, 'noon'], [5, 'maybe'], [6, 'A\u0000']
         ];
         for (const [index, text] of cases) {

@@ -31,8 +31,10 @@ const bindingOf = (attr: Attribute): KeyBinding => {
     if (range) {
         return (value) => {
 
+            // Only the number's own spelling names it: 4.9999999999999999999 (read as 5), 05 or -0 name no record,
+            // so a record has one id and no id reaches a row by rounding.
             const whole = value !== null && number.test(value) ? Number(value) : NaN;
-            return Number.isInteger(whole) && whole >= range[0] && whole <= range[1] ? whole : undefined;
+            return Number.isInteger(whole) && String(whole) === value && whole >= range[0] && whole <= range[1] ? whole : undefined;
         };
     }
 

@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import { maximoError } from '../../errors/maximo-error';
 import type { ResourceRequest } from '../../request';
 import type { BusinessObject } from '../../structures/registry';
+import { QueryError } from '../parse/query-error';
+import { beyond, costLimits } from '../plan/cost';
 import { orderColumns, type OrderColumn } from '../plan/ordering';
 import { decodeCursor, encodeCursor, queryDigest, type Cursor } from '../plan/stable-cursor';
 import { applyAfter, applyOrder } from '../compile/compile-order';
@@ -21,10 +23,20 @@ import type { Row } from './find';
 // The page size a request asks for (oslc.pageSize, else the given default, else 100), within the server's limit.
 export const pageSizeOf = (req: ResourceRequest, defaultSize?: number): number => {
 
-    const max = req.osprey.options.maxPageSize;
+    const { maxPageSize, maxAnswerRows } = req.osprey.options;
     const pageSize = req.read.pageSize ?? defaultSize ?? 100;
-    if (pageSize > max) {
-        throw maximoError('badRequest', `oslc.pageSize ${pageSize} is above the maximum of ${max}.`);
+    if (pageSize > maxPageSize) {
+        throw maximoError('badRequest', `oslc.pageSize ${pageSize} is above the maximum of ${maxPageSize} (OSPREY_MAX_PAGE_SIZE).`);
+    }
+
+    // A page of bare hrefs renders no row through the answer's budget, yet it is an answer of that many rows. A
+    // structure's default page is cut to the limit; a page size the client asks for beyond it is refused.
+    if (pageSize > maxAnswerRows && req.read.pageSize === undefined) {
+        return maxAnswerRows;
+    }
+
+    if (pageSize > maxAnswerRows) {
+        throw new QueryError('oslc.pageSize', 1, `a page of ${pageSize} records is more rows than an answer may hold; ${beyond(costLimits(req.osprey.options), 'answerRows')}`);
     }
 
     return pageSize;
