@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import { ReadWorkers, type Statement as WorkerStatement, type Together } from './read-workers';
 import { allWithin } from './sqlite-deadline';
 import { transactionControl, writtenTable, WriteCounts } from './write-counts';
 
@@ -29,9 +30,15 @@ interface QueryObject {
     options?: { safeIntegers?: unknown };
     response?: unknown;
     context?: { lastID: number | bigint; changes: number };
+    /** A statement Osprey made for a point read (db.ts runRows): it stays on the event loop. */
+    point?: boolean;
+    /** Statements that must see one committed state with this one (read-workers.ts). */
+    together?: Together;
 }
 
 interface BaseClient {
+    connectionSettings: { filename: string };
+    destroy(callback?: unknown): Promise<void>;
     acquireConnection(): Promise<Connection>;
     acquireRawConnection(): Promise<Connection>;
     destroyRawConnection(connection: Connection): Promise<void>;
@@ -97,6 +104,11 @@ export const otherWritesMs = 10;
 //
 // A read outside a transaction runs under the statement timeout, `timeoutMs` (sqlite-deadline.ts).
 //
+// On the read-only client every statement outside a transaction runs on a worker thread (read-workers.ts), save
+// the point reads Osprey makes itself (a record by its key, the rows linked to a page's records: db.ts runRows
+// marks them), which cost less than the trip to a worker and back: a statement whose cost follows what a client
+// sends — a page, a count, a group-by, a report's batch, whatever a plugin builds — never holds the event loop.
+//
 // A read-only client (`readOnly`, the readers beside the writer: knex.ts) also lends its connection for reads
 // without the pool (`directConnection`): better-sqlite3 runs a statement from start to end on the event loop,
 // and a read-only connection never holds a transaction open between them, so statements that take turns on it
@@ -108,6 +120,37 @@ export const cachingSqliteClient = (timeoutMs = 0, readOnly = false): typeof Kne
     const Client = class extends Base {
 
         readonly connections = new Set<Connection>();
+
+        // Started with the first read that needs them, ended with the knex (destroy).
+        #workers: ReadWorkers | undefined;
+        #destroyed = false;
+
+        readonly offLoop = readOnly;
+
+        runOffLoop(statements: readonly WorkerStatement[]): Promise<unknown[]> {
+
+            if (this.#destroyed) {
+                return Promise.reject(new Error('The SQLite readers are destroyed.'));
+            }
+
+            this.#workers ??= new ReadWorkers({ filename: this.connectionSettings.filename, timeoutMs, cacheSize: statementCacheSize });
+            return this.#workers.run(statements);
+        }
+
+        /** The read workers, once started (for the tests). */
+        get workers(): ReadWorkers | undefined {
+
+            return this.#workers;
+        }
+
+        override async destroy(callback?: unknown): Promise<void> {
+
+            this.#destroyed = true;
+            const workers = this.#workers;
+            this.#workers = undefined;
+            await workers?.stop();
+            return await super.destroy(callback);
+        }
 
         override async acquireRawConnection(): Promise<Connection> {
 
@@ -181,6 +224,18 @@ export const cachingSqliteClient = (timeoutMs = 0, readOnly = false): typeof Kne
                 return await super._query(connection, obj);
             }
 
+            if (readOnly && !obj.point && !connection.inTransaction && !transactionControl.test(obj.sql)) {
+                const statement = { sql: obj.sql, bindings: this._formatBindings(obj.bindings) };
+                const response = await (obj.together ? obj.together.join(statement, (statements) => this.runOffLoop(statements)) : this.runOffLoop([statement]).then((results) => results[0]));
+                obj.response = response;
+                if (!Array.isArray(response)) {
+                    const { lastInsertRowid, changes } = response as { lastInsertRowid: number | bigint; changes: number };
+                    obj.context = { lastID: lastInsertRowid, changes };
+                }
+
+                return obj;
+            }
+
             const { statement, changes, writes } = cachedStatement(connection, obj.sql);
             const bindings = this._formatBindings(obj.bindings);
             if (changes) {
@@ -208,3 +263,12 @@ export const changeStamp = (knex: Knex, tables: readonly string[]): string | und
 
 // A connection that reads may use without taking it from the pool, where there is one (see above).
 export const directConnection = (client: object): object | undefined => (client as { directConnection?: () => object | undefined }).directConnection?.();
+
+// Whether the client runs reads on worker threads (the readers of a SQLite file: see above).
+export const runsOffLoop = (client: object): boolean => (client as { offLoop?: boolean }).offLoop === true;
+
+// What a read run off the event loop is handed as its connection: it touches none of the pool's.
+export const offLoopConnection: object = Object.freeze({ inTransaction: false });
+
+// The read workers of a client, once started (for the tests).
+export const readWorkersOf = (client: object): ReadWorkers | undefined => (client as { workers?: ReadWorkers }).workers;
