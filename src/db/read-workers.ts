@@ -83,7 +83,8 @@ const run = (statement, bindings) => {
 // A batch of jobs, each answered as soon as it is done, each under a deadline of its own from its start.
 parentPort.on('message', ({ jobs, timeoutMs }) => {
     for (const { id, statements } of jobs) {
-        deadline = timeoutMs ? performance.now() + timeoutMs : 0;
+        const started = performance.now();
+        deadline = timeoutMs ? started + timeoutMs : 0;
         ticks = 0;
         try {
             let results;
@@ -96,7 +97,7 @@ parentPort.on('message', ({ jobs, timeoutMs }) => {
                 db.exec('COMMIT');
             }
             deadline = 0;
-            parentPort.postMessage({ id, results });
+            parentPort.postMessage({ id, results, ms: performance.now() - started });
         }
         catch (error) {
             deadline = 0;
@@ -117,7 +118,7 @@ export interface Statement {
 interface Job {
     readonly id: number;
     readonly statements: readonly Statement[];
-    readonly resolve: (results: unknown[]) => void;
+    readonly resolve: (answer: Ran) => void;
     readonly reject: (error: Error) => void;
     settled: boolean;
 }
@@ -147,7 +148,13 @@ const rebuilt = (error: { message: string; code?: string; name?: string }): Erro
     return Object.assign(new Error(error.message), { code: error.code, name: error.name ?? 'Error' });
 };
 
-type Answer = { ready?: true; id: number; results?: unknown[]; error?: { message: string; code?: string } };
+type Answer = { ready?: true; id: number; results?: unknown[]; ms?: number; error?: { message: string; code?: string } };
+
+/** What a job answers: each statement's rows (or what it changed), and how long the worker took to run them. */
+export interface Ran {
+    readonly results: unknown[];
+    readonly ms: number;
+}
 
 export class ReadWorkers {
 
@@ -179,7 +186,7 @@ export class ReadWorkers {
     }
 
     /** Each statement's rows (or what it changed), in one read transaction when there are several. */
-    run(statements: readonly Statement[]): Promise<unknown[]> {
+    run(statements: readonly Statement[]): Promise<Ran> {
 
         if (this.#stopped) {
             return Promise.reject(stopped());
@@ -290,7 +297,7 @@ export class ReadWorkers {
                 job.reject(rebuilt(message.error));
             }
             else {
-                job.resolve(message.results!);
+                job.resolve({ results: message.results!, ms: message.ms! });
             }
         }
 
@@ -354,14 +361,14 @@ export class Together {
         this.#size = size;
     }
 
-    join(statement: Statement, run: (statements: readonly Statement[]) => Promise<unknown[]>): Promise<unknown> {
+    join(statement: Statement, run: (statements: readonly Statement[]) => Promise<Ran>): Promise<unknown> {
 
         return new Promise((resolve, reject) => {
 
             this.#parts.push({ statement, resolve, reject });
             if (this.#parts.length === this.#size) {
                 const parts = this.#parts.splice(0);
-                run(parts.map((part) => part.statement)).then((results) => parts.forEach((part, i) => part.resolve(results[i])), (error: Error) => parts.forEach((part) => part.reject(error)));
+                run(parts.map((part) => part.statement)).then(({ results }) => parts.forEach((part, i) => part.resolve(results[i])), (error: Error) => parts.forEach((part) => part.reject(error)));
             }
         });
     }

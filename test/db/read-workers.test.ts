@@ -127,6 +127,31 @@ experiment('SQLite read workers', () => {
         });
     });
 
+    test('run a statement the workers found cheap three times in a row on the event loop, and any other on them', async () => {
+
+        await withFiles(1000, async ({ writer, reader }) => {
+
+            const db = poolDb(reader);
+            expect(await db.rows('select 1 as "one"', [], client)).to.equal([{ one: 1 }]);
+            const workers = readWorkersOf(reader.client)!;
+            const run = workers.run.bind(workers);
+            const sent: string[] = [];
+            workers.run = (statements) => (sent.push(...statements.map((statement) => String(statement.bindings[0]))), run(statements));
+            const name = async (id: number) => (await db.rows('select "name" from "thing" where "id" = ?', [id], client))[0]?.name;
+            for (let i = 0; i < 5; ++i) {
+                expect(await name(1)).to.equal('a');
+            }
+
+            expect(await name(2)).to.equal('b');
+            // The same statement with other bindings is another read: the workers run it first.
+            expect(sent).to.equal(['1', '1', '1', '2']);
+            // On the event loop it still reads the last commit.
+            await writer('thing').where({ id: 1 }).update({ name: 'z' });
+            expect(await name(1)).to.equal('z');
+            expect(sent).to.have.length(4);
+        });
+    });
+
     test('stop with the knex: a read after fails', async () => {
 
         let closed: Knex | undefined;

@@ -23,7 +23,7 @@ const { expect } = Code;
 // over tens of thousands of work orders, and the tests check what was answered before it.
 
 const wos = '/maximo/oslc/os/mxapiwodetail';
-const copies = 150_000;
+const copies = 250_000;
 const terms = 400;
 
 // `copies` work orders more, copies of the first with their own numbers, written straight to the table.
@@ -32,11 +32,12 @@ const grow = async (t: TestServer) => {
     const { knex, registry } = t.server.app.osprey;
     // In a transaction, which lifts the statement timeout.
     const object = registry.get('mxapiwodetail')!.root;
-    const columns = storedColumns(object).filter((column) => column !== object.uniqueColumn && column !== 'wonum');
+    const columns = storedColumns(object).filter((column) => column !== object.uniqueColumn && column !== 'wonum' && column !== 'description');
     const list = columns.map((column) => `"${column}"`).join(', ');
-    await transaction(knex, (db) => db.rows(`insert into "workorder" ("wonum", ${list})
+    // A long description, so that each LIKE term has a hundred characters to search (PostgreSQL).
+    await transaction(knex, (db) => db.rows(`insert into "workorder" ("wonum", "description", ${list})
         with recursive c(x) as (select 1 union all select x + 1 from c where x < ${copies})
-        select 'LONG' || c.x, ${columns.map((column) => `w."${column}"`).join(', ')} from c, (select * from "workorder" order by "${object.uniqueColumn}" limit 1) w`));
+        select 'LONG' || c.x, '${'x'.repeat(100)}', ${columns.map((column) => `w."${column}"`).join(', ')} from c, (select * from "workorder" order by "${object.uniqueColumn}" limit 1) w`));
 };
 
 // count=1 of a where of `terms` OR-ed comparisons that no work order matches, every row compared with each term:
@@ -112,7 +113,7 @@ onEachDatabase(lab, 'a long read past the statement timeout', { settings: { stat
         expect(res.result.Error.message).to.contain('OSPREY_STATEMENT_TIMEOUT_MS');
 
         // Then reads are answered, several at once, by workers that replaced the one that held the statement.
-        const answers = await Promise.all(Array.from({ length: 6 }, () => t.inject({ url: `${wos}?count=1&oslc.where=${encodeURIComponent('wonum="LONG2%"')}`, headers: maxadmin })));
+        const answers = await Promise.all(Array.from({ length: 6 }, () => t.inject({ url: `${wos}?count=1&oslc.where=${encodeURIComponent('wonum="LONG3%"')}`, headers: maxadmin })));
         expect(answers.map((answer) => answer.result.totalCount)).to.equal(Array.from({ length: 6 }, () => 11_111));
         if (database.name === 'sqlite') {
             // The worker that held the plain scan did not answer in its grace after the deadline: it was replaced
@@ -123,7 +124,7 @@ onEachDatabase(lab, 'a long read past the statement timeout', { settings: { stat
 
             expect(workers()!.replaced).to.equal(1);
             expect(workers()!.threadIds).to.have.length(2);
-            const again = await t.inject({ url: `${wos}?count=1&oslc.where=${encodeURIComponent('wonum="LONG3%"')}`, headers: maxadmin });
+            const again = await t.inject({ url: `${wos}?count=1&oslc.where=${encodeURIComponent('wonum="LONG4%"')}`, headers: maxadmin });
             expect(again.result.totalCount).to.equal(11_111);
         }
 
