@@ -13,7 +13,7 @@ import { startServer, type ServerProcess } from './processes';
 import { monotonicUs, summarizeProfile, type ProfileSummary } from './profile';
 import { goalsTable, markdownTables, scenarioTable, updateReadme, type BenchResults, type ScenarioResult } from './report';
 import { watchRss } from './rss';
-import { longWork, measureResponsiveness, responsivenessGoals, responsivenessTable, type ResponsivenessResult } from './responsiveness';
+import { answered, longWork, measureResponsiveness, responsivenessGoals, responsivenessTable, type ResponsivenessResult } from './responsiveness';
 import { expectations, scenarioData, scenarios, type Scenario, type ScenarioData } from './scenarios';
 
 
@@ -366,7 +366,7 @@ const main = async () => {
         log(`${missed.length} goal${missed.length === 1 ? '' : 's'} not met: the run fails.`);
     }
 
-    process.exitCode = results.scenarios.some((result) => result.status === 'failed') || results.responsiveness!.some((result) => result.work.status !== 200) || (missed.length && !options.quick) ? 1 : 0;
+    process.exitCode = results.scenarios.some((result) => result.status === 'failed') || results.responsiveness!.some((result) => !answered(result)) || (missed.length && !options.quick) ? 1 : 0;
 };
 
 main().catch((err: Error & { code?: string }) => {

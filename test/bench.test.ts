@@ -44,11 +44,11 @@ experiment('npm run bench -- --quick', { timeout: 120_000 }, () => {
             expect(results.machine.cores).to.be.above(0);
             expect(results.machine.node).to.equal(process.version);
             expect(results.scenarios.map((scenario) => scenario.name)).to.equal(scenarios.map((scenario) => scenario.name));
-            // 10 ratio goals, 2 latency and 2 memory goals, and /health beside 2 long requests.
-            expect(results.goals).to.have.length(16);
-            expect(results.responsiveness!.map((result) => result.name)).to.equal(['health-bulk', 'health-report']);
+            // 10 ratio goals, 2 latency and 2 memory goals, and /health beside 8 long requests.
+            expect(results.goals).to.have.length(22);
+            expect(results.responsiveness!.map((result) => result.name)).to.equal(['health-bulk', 'health-report', 'health-like', 'health-child', 'health-search', 'health-group', 'health-reads', 'health-merge']);
             for (const result of results.responsiveness!) {
-                expect(result.work.status, result.name).to.equal(200);
+                expect(result.work.status, result.name).to.equal(result.name === 'health-merge' ? 204 : 200);
                 expect(result.health.requests, result.name).to.be.above(0);
                 expect(result.health.errors, result.name).to.equal(0);
             }

@@ -6,7 +6,8 @@ import { maximoError } from '../errors/maximo-error';
 import { isPostgres, type DatabaseKind } from './knex';
 import { remember } from './remember';
 import { storesAsWritten } from './rewrites';
-import { directConnection } from './sqlite-client';
+import type { Together } from './read-workers';
+import { directConnection, offLoopConnection, runsOffLoop } from './sqlite-client';
 import { endOfTurn } from './turns';
 
 
@@ -46,6 +47,10 @@ export interface RowsOptions {
     /** The write's last statement, with `returning`, meant to change one row (an update by key and rowstamp):
      * an autocommit Db runs it as the write's one statement; any other Db runs it as any other. */
     readonly last?: boolean;
+    /** Statements that must see one committed state (a page's count and rows), each asked for with this
+     * option: where reads run off the event loop (SQLite's read workers) they run together in one read
+     * transaction once all have been asked for; elsewhere it is not needed (see runPage). */
+    readonly together?: Together;
 }
 
 export type Connection = object;
@@ -55,6 +60,8 @@ interface QueryObject {
     bindings: readonly unknown[];
     options?: { name: string };
     response?: unknown;
+    point?: boolean;
+    together?: Together;
 }
 
 // The two methods of knex's client that Osprey's clients (sqlite-client.ts, pg-client.ts) build on.
@@ -101,8 +108,10 @@ const rowsOf = (response: unknown): Row[] => (Array.isArray(response) ? response
 
 export const runRows = async (client: DriverClient, kind: DatabaseKind, connection: Connection, sql: string, bindings: readonly unknown[] = [], options: RowsOptions = {}): Promise<Row[]> => {
 
+    // A shape the server made (a record by key, linked rows by key) is a point read: it stays on the event loop
+    // where reads may run off it (sqlite-client.ts). A client's shape may cost anything.
     if (kind === 'sqlite') {
-        return rowsOf((await client._query(connection, { sql, bindings })).response);
+        return rowsOf((await client._query(connection, options.shapes === 'client' ? { sql, bindings, together: options.together } : { sql, bindings, point: true })).response);
     }
 
     // A shape that follows what a client sends (a where) runs unnamed, planned for its values each time: a
@@ -134,6 +143,7 @@ export const poolDb = (knex: Knex): Db => {
 
     const client = clientOf(knex);
     const kind = kindOf(knex);
+    const offLoop = runsOffLoop(client);
     const pooled = async (sql: string, bindings: readonly Knex.Value[] | undefined, options: RowsOptions | undefined): Promise<Row[]> => {
 
         const connection = await client.acquireConnection();
@@ -157,6 +167,12 @@ export const poolDb = (knex: Knex): Db => {
         query: (table) => knex(table),
         storesAsWritten: (table) => storesAsWritten(knex, table),
         rows: async (sql, bindings, options) => {
+
+            // Where a client's shape runs on a worker thread (SQLite's readers), it needs no connection of the
+            // pool and has no reason to wait for the end of the turn.
+            if (offLoop && options?.shapes === 'client') {
+                return await runRows(client, kind, offLoopConnection, sql, bindings, options);
+            }
 
             // Where reads take a connection outside the pool (SQLite's readers), they run together at the end
             // of the turn (turns.ts), and the connection is chosen then.

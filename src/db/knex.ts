@@ -152,6 +152,8 @@ const readers = 2;
 // connection: SQLite runs one writer at a time, and a second would wait in busy_timeout, asleep on the event loop.
 // An in-memory database is one connection's own, and the sqlite3 driver runs statements on libuv's threads and
 // PostgreSQL on its server: there reads share the writer's knex (its pool).
+// Of the readers' statements, all but the point reads Osprey makes run on worker threads of their own, with read-only
+// connections of their own (sqlite-client.ts, read-workers.ts): these connections serve the point reads.
 export const createReaderKnex = (options: DatabaseOptions, writer: KnexType): KnexType => {
 
 

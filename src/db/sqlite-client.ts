@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 
+import { ReadWorkers, type Ran, type Statement as WorkerStatement, type Together } from './read-workers';
 import { allWithin } from './sqlite-deadline';
+import { endOfTurn } from './turns';
 import { transactionControl, writtenTable, WriteCounts } from './write-counts';
 
 
@@ -29,10 +31,17 @@ interface QueryObject {
     options?: { safeIntegers?: unknown };
     response?: unknown;
     context?: { lastID: number | bigint; changes: number };
+    /** A statement Osprey made for a point read (db.ts runRows): it stays on the event loop. */
+    point?: boolean;
+    /** Statements that must see one committed state with this one (read-workers.ts). */
+    together?: Together;
 }
 
 interface BaseClient {
+    connectionSettings: { filename: string };
+    destroy(callback?: unknown): Promise<void>;
     acquireConnection(): Promise<Connection>;
+    releaseConnection(connection: Connection): Promise<void>;
     acquireRawConnection(): Promise<Connection>;
     destroyRawConnection(connection: Connection): Promise<void>;
     _formatBindings(bindings: unknown[] | undefined): unknown[];
@@ -40,6 +49,28 @@ interface BaseClient {
 }
 
 export const statementCacheSize = 500;
+
+// Reads the workers found cheap (see `#single` below): how many runs in a row, under how long, and how many
+// statements are remembered.
+export const cheapRuns = 3;
+export const cheapMs = 1;
+const cheapKept = 1000;
+const longestCheapKey = 2000;
+
+// A statement with its bindings, or undefined for one too long to remember (or bindings JSON cannot spell).
+const cheapKey = (statement: { readonly sql: string; readonly bindings: readonly unknown[] }): string | undefined => {
+
+    let bindings: string;
+    try {
+        bindings = JSON.stringify(statement.bindings);
+    }
+    catch {
+        return undefined;
+    }
+
+    const key = `${statement.sql}\u0000${bindings}`;
+    return key.length > longestCheapKey ? undefined : key;
+};
 
 // A cached statement, whether it may change data (see `counted`), and the table it writes when its SQL names
 // one. better-sqlite3 calls BEGIN IMMEDIATE a writer; it changes nothing by itself.
@@ -97,6 +128,11 @@ export const otherWritesMs = 10;
 //
 // A read outside a transaction runs under the statement timeout, `timeoutMs` (sqlite-deadline.ts).
 //
+// On the read-only client every statement outside a transaction runs on a worker thread (read-workers.ts), save
+// the point reads Osprey makes itself (a record by its key, the rows linked to a page's records: db.ts runRows
+// marks them), which cost less than the trip to a worker and back: a statement whose cost follows what a client
+// sends — a page, a count, a group-by, a report's batch, whatever a plugin builds — never holds the event loop.
+//
 // A read-only client (`readOnly`, the readers beside the writer: knex.ts) also lends its connection for reads
 // without the pool (`directConnection`): better-sqlite3 runs a statement from start to end on the event loop,
 // and a read-only connection never holds a transaction open between them, so statements that take turns on it
@@ -108,6 +144,96 @@ export const cachingSqliteClient = (timeoutMs = 0, readOnly = false): typeof Kne
     const Client = class extends Base {
 
         readonly connections = new Set<Connection>();
+
+        // Started with the first read that needs them, ended with the knex (destroy).
+        #workers: ReadWorkers | undefined;
+        #destroyed = false;
+
+        readonly offLoop = readOnly;
+
+        runOffLoop(statements: readonly WorkerStatement[]): Promise<Ran> {
+
+            if (this.#destroyed) {
+                return Promise.reject(new Error('The SQLite readers are destroyed.'));
+            }
+
+            this.#workers ??= new ReadWorkers({ filename: this.connectionSettings.filename, timeoutMs, cacheSize: statementCacheSize });
+            return this.#workers.run(statements);
+        }
+
+        /** The read workers, once started (for the tests). */
+        get workers(): ReadWorkers | undefined {
+
+            return this.#workers;
+        }
+
+        // A statement the workers ran `cheapRuns` times in a row, with the same bindings, in under `cheapMs`
+        // each, runs on the event loop from then on, timed there too, and goes back to the workers the first
+        // time it takes longer: a read that repeats and costs less than the trip to a worker (count=1 of all
+        // work orders took 28 µs, the trip 40–65 µs of CPU and a wake-up of two threads) does not pay for the
+        // trip, and one that becomes costly holds the loop once, for one statement that was cheap.
+        readonly #cheap = new Map<string, number>();
+
+        async #single(statement: WorkerStatement): Promise<unknown> {
+
+            const key = cheapKey(statement);
+            if (key !== undefined && this.#cheap.get(key)! >= cheapRuns) {
+                // At the end of the turn, with the other reads of the turn (turns.ts), on the connection lent to
+                // reads, or one of the pool's until one is lent.
+                await endOfTurn();
+                const direct = this.directConnection();
+                if (direct) {
+                    return this.#onLoop(direct, statement, key);
+                }
+
+                const pooled = await this.acquireConnection();
+                try {
+                    return this.#onLoop(pooled, statement, key);
+                }
+                finally {
+                    await this.releaseConnection(pooled);
+                }
+            }
+
+            const { results, ms } = await this.runOffLoop([statement]);
+            if (key !== undefined) {
+                if (ms < cheapMs) {
+                    if (this.#cheap.size >= cheapKept) {
+                        this.#cheap.clear();
+                    }
+
+                    this.#cheap.set(key, (this.#cheap.get(key) ?? 0) + 1);
+                }
+                else {
+                    this.#cheap.delete(key);
+                }
+            }
+
+            return results[0];
+        }
+
+        #onLoop(connection: Connection, statement: WorkerStatement, key: string): unknown {
+
+            const { statement: prepared } = cachedStatement(connection, statement.sql);
+            const started = performance.now();
+            try {
+                return prepared.reader ? allWithin(timeoutMs, prepared, statement.bindings as unknown[]) : prepared.run(statement.bindings as unknown[]);
+            }
+            finally {
+                if (performance.now() - started >= cheapMs) {
+                    this.#cheap.delete(key);
+                }
+            }
+        }
+
+        override async destroy(callback?: unknown): Promise<void> {
+
+            this.#destroyed = true;
+            const workers = this.#workers;
+            this.#workers = undefined;
+            await workers?.stop();
+            return await super.destroy(callback);
+        }
 
         override async acquireRawConnection(): Promise<Connection> {
 
@@ -181,6 +307,18 @@ export const cachingSqliteClient = (timeoutMs = 0, readOnly = false): typeof Kne
                 return await super._query(connection, obj);
             }
 
+            if (readOnly && !obj.point && !connection.inTransaction && !transactionControl.test(obj.sql)) {
+                const statement = { sql: obj.sql, bindings: this._formatBindings(obj.bindings) };
+                const response = obj.together ? await obj.together.join(statement, (statements) => this.runOffLoop(statements)) : await this.#single(statement);
+                obj.response = response;
+                if (!Array.isArray(response)) {
+                    const { lastInsertRowid, changes } = response as { lastInsertRowid: number | bigint; changes: number };
+                    obj.context = { lastID: lastInsertRowid, changes };
+                }
+
+                return obj;
+            }
+
             const { statement, changes, writes } = cachedStatement(connection, obj.sql);
             const bindings = this._formatBindings(obj.bindings);
             if (changes) {
@@ -208,3 +346,12 @@ export const changeStamp = (knex: Knex, tables: readonly string[]): string | und
 
 // A connection that reads may use without taking it from the pool, where there is one (see above).
 export const directConnection = (client: object): object | undefined => (client as { directConnection?: () => object | undefined }).directConnection?.();
+
+// Whether the client runs reads on worker threads (the readers of a SQLite file: see above).
+export const runsOffLoop = (client: object): boolean => (client as { offLoop?: boolean }).offLoop === true;
+
+// What a read run off the event loop is handed as its connection: it touches none of the pool's.
+export const offLoopConnection: object = Object.freeze({ inTransaction: false });
+
+// The read workers of a client, once started (for the tests).
+export const readWorkersOf = (client: object): ReadWorkers | undefined => (client as { workers?: ReadWorkers }).workers;

@@ -11,6 +11,11 @@
 //
 // Statements run one at a time on the event loop, so one deadline at a time is all there is to keep. As on
 // PostgreSQL, a statement inside a transaction (a write, the migration, the demo seed) has none.
+//
+// On a SQLite file, the reads whose cost a client decides no longer run here but on worker threads
+// (read-workers.ts), whose connections keep the same deadline, and where the main thread ends a statement that
+// never calls JavaScript (a plain scan) exactly at its deadline too. What still runs here under this deadline:
+// the point reads Osprey makes (a record by key), and every read of an in-memory database.
 
 export const deadlineFunction = 'osprey_deadline';
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import { Together } from '../../db/read-workers';
 import { maximoError } from '../../errors/maximo-error';
 import type { ResourceRequest } from '../../request';
 import type { BusinessObject } from '../../structures/registry';
@@ -150,11 +151,13 @@ export const runPage = async (req: ResourceRequest, prepared: PreparedPage, slot
     const { count, page } = prepared.compiled;
     const values = { ...slots, offset: prepared.offset };
     // The shapes follow what clients send: not kept as named statements on PostgreSQL (Db.rows).
-    const counted = () => (count ? db.rows(count.sql, bindingsOf(count, values), { shapes: 'client' }) : undefined);
-    const paged = () => (page ? db.rows(page.sql, bindingsOf(page, values), { shapes: 'client' }) : undefined);
-    // On SQLite both are asked for in one turn, so they run one right after the other at its end (db/turns.ts)
-    // and no COMMIT lands between them: the total is that of the rows. On PostgreSQL they run one after the
-    // other, each in a snapshot of its own, as they always have.
+    // On SQLite both see one committed state, so the total is that of the rows: on the read workers they run in
+    // one read transaction (db/read-workers.ts `Together`), elsewhere both are asked for in one turn and run one
+    // right after the other at its end (db/turns.ts), no COMMIT between them. On PostgreSQL they run one after
+    // the other, each in a snapshot of its own, as they always have.
+    const options = { shapes: 'client' as const, ...(count && page && db.kind === 'sqlite' ? { together: new Together(2) } : {}) };
+    const counted = () => (count ? db.rows(count.sql, bindingsOf(count, values), options) : undefined);
+    const paged = () => (page ? db.rows(page.sql, bindingsOf(page, values), options) : undefined);
     const [totalRows, rows] = db.kind === 'sqlite' ? await Promise.all([counted(), paged()]) : [await counted(), await paged()];
     return { total: totalRows ? Number(totalRows[0]!.n) : undefined, rows: rows ?? [] };
 };

@@ -6,8 +6,10 @@ import { QueryError } from '../parse/query-error';
 // The cost model of a read (issue 18, "every request has a bounded cost"): limits checked when a query is
 // planned, before any SQL runs, each a setting with a default that every client Osprey knows stays within
 // (README, "Limits"). A query beyond one is a 400 that names the limit and its setting. The answer's size is
-// bounded as it is read (../serialize/serialize.ts), and on PostgreSQL a statement's time (src/db/knex.ts);
-// SQLite cannot interrupt a statement from JavaScript, so there the limits checked here are what bound it.
+// bounded as it is read (../serialize/serialize.ts), and a statement's time by OSPREY_STATEMENT_TIMEOUT_MS: on
+// PostgreSQL by the server (src/db/knex.ts), on a SQLite file by the read workers (src/db/read-workers.ts), whose
+// thread a plain scan abandoned at its deadline still occupies until the scan ends: there the limits checked
+// here are what bound that.
 
 export interface CostLimits {
     /** Levels of nested collections and related records in oslc.select (`asset.location.description` is 2). */
