@@ -55,20 +55,24 @@ export const selectOne = async (db: Db, table: string, where: Row, options: { co
 };
 
 // Inserts one row, returning the `returning` columns (none: no RETURNING). An undefined value is left to the
-// column's default.
-const insert = (db: Db, table: string, values: Row, returning: readonly string[]): Promise<Row[]> => {
+// column's default. `ifAbsent`: a row whose key another row holds (committed, or by a transaction this one then
+// waits for) is not inserted, and none is returned, instead of failing the statement and with it the transaction.
+const insert = (db: Db, table: string, values: Row, returning: readonly string[], ifAbsent = false): Promise<Row[]> => {
 
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
-    const sql = sqlOf(`insert ${table} ${columns.join(',')} ${joined(returning)}`, () => {
+    const sql = sqlOf(`insert ${table} ${columns.join(',')} ${joined(returning)}${ifAbsent ? ' absent' : ''}`, () => {
 
         const row = columns.length ? `(${list(columns)}) values (${columns.map(() => '?').join(', ')})` : 'default values';
-        return `insert into ${quoted(table)} ${row}${returning.length ? ` returning ${list(returning)}` : ''}`;
+        return `insert into ${quoted(table)} ${row}${ifAbsent ? ' on conflict do nothing' : ''}${returning.length ? ` returning ${list(returning)}` : ''}`;
     });
     return db.rows(sql, columns.map((column) => values[column] as Knex.Value));
 };
 
 // Inserts one row and answers its `returning` columns as stored (defaults, generated id).
 export const insertReturning = async (db: Db, table: string, values: Row, returning: readonly string[]): Promise<Row> => (await insert(db, table, values, returning))[0]!;
+
+// Inserts one row unless a row with its key is there (insert above), answering its `returning` columns, or none.
+export const insertIfAbsent = async (db: Db, table: string, values: Row, returning: readonly string[]): Promise<Row | undefined> => (await insert(db, table, values, returning, true))[0];
 
 // Inserts one row and answers nothing: a row no one reads back (a status history's) costs no RETURNING.
 export const insertRow = async (db: Db, table: string, values: Row): Promise<void> => {

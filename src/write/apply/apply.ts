@@ -1,6 +1,6 @@
 import { ownerRule } from '../../auth/access';
 import { rowstampColumn, storedColumns } from '../../db/migrate';
-import { insertReturning, selectOne, updateReturning } from '../../db/statements';
+import { insertIfAbsent, insertReturning, selectOne, updateReturning } from '../../db/statements';
 import { maximoError } from '../../errors/maximo-error';
 import type { BusinessObject } from '../../structures/registry';
 import { toDb } from '../../structures/types';
@@ -37,6 +37,11 @@ const stamp = (scope: WriteScope, object: BusinessObject, values: Row, current?:
 
 const isRoot = (scope: WriteScope, object: BusinessObject) => object === scope.structure.root;
 
+// A sync's insert found its key taken: on PostgreSQL, where transactions run side by side, another write created
+// the record after the sync found none (the insert waited for it to commit). Nothing of the insert was written,
+// and the transaction goes on: the sync updates that record instead (operations.ts syncIn), as Maximo does.
+export class CreatedMeanwhile extends Error { }
+
 const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], parent: Row, whole: boolean) => {
 
     for (const { child, plans } of children) {
@@ -53,7 +58,7 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
     const { object } = plan;
     const values: Row = { ...plan.values, ...fixed };
     const newKey = await assignAutokeys(db, object, values);
-    if (isRoot(scope, object) && !newKey && await selectOne(db, object.table, keyOf(object, values), { columns: [object.uniqueColumn] })) {
+    if (isRoot(scope, object) && !newKey && !plan.ifAbsent && await selectOne(db, object.table, keyOf(object, values), { columns: [object.uniqueColumn] })) {
         const keys = object.primaryKey.map((key) => `${key.toUpperCase()}=${String(values[key])}`).join(', ');
         throw maximoError('duplicateRecord', `A ${object.name} with ${keys} already exists.`);
     }
@@ -61,7 +66,12 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
     stamp(scope, object, values);
     // The row as stored (defaults, generated id, the database's own types): whole, the answer renders it as it
     // is; else the columns the rest of the write reads (returning.ts).
-    const row = await insertReturning(db, object.table, values, whole ? storedColumns(object) : keyColumns(scope.structure, object));
+    const columns = whole ? storedColumns(object) : keyColumns(scope.structure, object);
+    const row = plan.ifAbsent ? await insertIfAbsent(db, object.table, values, columns) : await insertReturning(db, object.table, values, columns);
+    if (!row) {
+        throw new CreatedMeanwhile();
+    }
+
     if (isRoot(scope, object) && scope.structure.def.statuses && scope.structure.def.statusAttribute in row) {
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }

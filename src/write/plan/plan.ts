@@ -13,7 +13,8 @@ import { checkStatus } from './status';
 // tree is then applied in the same transaction (apply.ts).
 
 export type Plan =
-    | { op: 'insert'; object: BusinessObject; values: Row; transient: Row; children: ChildPlan[] }
+    // ifAbsent: a sync's record, which a concurrent write may create meanwhile (apply.ts CreatedMeanwhile).
+    | { op: 'insert'; object: BusinessObject; values: Row; transient: Row; children: ChildPlan[]; ifAbsent?: boolean }
     | { op: 'update'; object: BusinessObject; current: Row; values: Row; transient: Row; children: ChildPlan[] }
     | { op: 'delete'; object: BusinessObject; current: Row };
 
@@ -27,7 +28,7 @@ const settingsFor = (scope: WriteScope, object: BusinessObject, extra: Partial<P
     return { object, objectPath: object.path, domains: scope.ctx.registry.domains(), errors: scope.errors, now: scope.ctx.now, ...extra };
 };
 
-export const planInsert = async (scope: WriteScope, object: BusinessObject, body: unknown, fixed: Row = {}): Promise<Plan> => {
+export const planInsert = async (scope: WriteScope, object: BusinessObject, body: unknown, fixed: Row = {}): Promise<Extract<Plan, { op: 'insert' }>> => {
 
     const settings = settingsFor(scope, object, { fixed });
     const item = parseItem(body, settings);
