@@ -11,6 +11,7 @@ import { keyColumns } from './returning';
 import { deleteTree } from './delete-tree';
 import { joinValues, keyOf, type Row } from '../../read/execute/find';
 import type { ChildPlan, Plan } from '../plan/plan';
+import { slicer } from '../../slices';
 import { addStatusHistory, statusMemo } from '../plan/status';
 
 
@@ -45,7 +46,12 @@ export class CreatedMeanwhile extends Error { }
 const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], parent: Row, whole: boolean) => {
 
     for (const { child, plans } of children) {
+        // Thousands of rows are written in slices of the event loop's time, as a bulk's items are (src/slices.ts):
+        // SQLite's statements run on the event loop. Readers see none of them before the write commits (they
+        // read the last committed state: src/db/knex.ts createReaderKnex).
+        const pause = slicer();
         for (const plan of plans) {
+            await pause();
             await applyPlan(scope, plan, joinValues(child, parent), whole);
         }
     }

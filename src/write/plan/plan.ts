@@ -3,8 +3,10 @@ import { maximoError } from '../../errors/maximo-error';
 import type { BusinessObject, Child } from '../../structures/registry';
 import type { WriteScope } from '../context';
 import { idWhere, joinValues, type Row } from '../../read/execute/find';
+import { slicer } from '../../slices';
 import { completeNew, keyValues, parseItem, type ParsedItem, type ParseSettings } from './input';
 import { checkLookups } from './lookups';
+import { RowIndex } from './row-index';
 import { checkStatus } from './status';
 
 
@@ -47,7 +49,10 @@ export const planInsert = async (scope: WriteScope, object: BusinessObject, body
 
         const child = object.children.get(name)!;
         const plans: Plan[] = [];
+        // Thousands of rows are planned in slices of the event loop's time, as a bulk's items are (src/slices.ts).
+        const pause = slicer();
         for (const childBody of items) {
+            await pause();
             if (!isDelete(childBody)) {
                 plans.push(await planInsert(scope, child.object, childBody, joinValues(child, row)));
             }
@@ -128,9 +133,9 @@ const refuseHistory = (scope: WriteScope, object: BusinessObject, name: string):
 const names = (where: Row | undefined, row: Row) => where !== undefined && Object.entries(where).every(([key, value]) => String(row[key]) === String(value));
 
 // The stored child a body item refers to: by its href, else by its key values. `existing` holds this parent's
-// rows only. An href must name the whole way down: …/{recordid}/{child}/{childid}[/{grandchild}/{id}], the
+// rows only, indexed (row-index.ts). An href must name the whole way down: …/{recordid}/{child}/{childid}[/{grandchild}/{id}], the
 // record's id in any of its forms, each ancestor the row this body is writing; anything else names no row here.
-const matchChild = (child: Child, lineage: readonly Ancestor[], existing: Row[], body: unknown, probe: ParsedItem) => {
+const matchChild = (child: Child, lineage: readonly Ancestor[], existing: RowIndex, body: unknown, probe: ParsedItem) => {
 
     const object = child.object;
     if (probe.href) {
@@ -145,22 +150,23 @@ const matchChild = (child: Child, lineage: readonly Ancestor[], existing: Row[],
             return undefined;
         }
 
-        const where = idWhere(object, tail[tail.length - 1]!);
-        return existing.find((row) => names(where, row));
+        return existing.find(idWhere(object, tail[tail.length - 1]!));
     }
 
-    const keys = keyValues(object, body);
-    return keys ? existing.find((row) => object.primaryKey.every((key) => String(row[key]) === String(keys[key]))) : undefined;
+    return existing.find(keyValues(object, body));
 };
 
 const planChildren = async (scope: WriteScope, lineage: readonly Ancestor[], child: Child, parent: Row, items: unknown[], merge: boolean): Promise<ChildPlan> => {
 
     const object = child.object;
     const fixed = joinValues(child, parent);
-    const existing = await scope.db.query(object.table).where(fixed) as Row[];
+    const stored = await scope.db.query(object.table).where(fixed) as Row[];
+    const existing = new RowIndex(stored);
     const matched = new Set<Row>();
     const plans: Plan[] = [];
+    const pause = slicer();
     for (const body of items) {
+        await pause();
         // A first, silent parse only to read the keys the item names.
         const probe = parseItem(body, { ...settingsFor(scope, object, { fixed }), errors: [] });
         const current = matchChild(child, lineage, existing, body, probe);
@@ -184,7 +190,7 @@ const planChildren = async (scope: WriteScope, lineage: readonly Ancestor[], chi
 
     // An update replaces the collection it names; a merge keeps the children the body leaves out.
     if (!merge) {
-        for (const row of existing) {
+        for (const row of stored) {
             if (!matched.has(row)) {
                 plans.push({ op: 'delete', object, current: row });
             }
