@@ -9,6 +9,7 @@ import type { WriteScope } from '../context';
 import { deleteRecord } from './delete';
 import { keyColumns } from './returning';
 import { deleteTree } from './delete-tree';
+import { batchable, ChildBatch } from './batch';
 import { joinValues, keyOf, type Row } from '../../read/execute/find';
 import type { ChildPlan, Plan } from '../plan/plan';
 import { slicer } from '../../slices';
@@ -48,12 +49,33 @@ const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], 
     for (const { child, plans } of children) {
         // Thousands of rows are written in slices of the event loop's time, as a bulk's items are (src/slices.ts):
         // SQLite's statements run on the event loop. Readers see none of them before the write commits (they
-        // read the last committed state: src/db/knex.ts createReaderKnex).
+        // read the last committed state: src/db/knex.ts createReaderKnex). Most are written a few hundred to a
+        // statement (batch.ts).
+        const fixed = joinValues(child, parent);
+        const batch = new ChildBatch(scope.db, child.object, fixed);
         const pause = slicer();
         for (const plan of plans) {
             await pause();
-            await applyPlan(scope, plan, joinValues(child, parent), whole);
+            if (!batchable(plan, fixed)) {
+                await batch.flush(pause);
+                await applyPlan(scope, plan, fixed, whole);
+            }
+            else if (plan.op === 'insert') {
+                const values: Row = { ...plan.values, ...fixed };
+                stamp(scope, plan.object, values);
+                await batch.insert(values);
+            }
+            else if (plan.op === 'update') {
+                const values: Row = { ...plan.values };
+                stamp(scope, plan.object, values, plan.current);
+                await batch.update(plan.current, values);
+            }
+            else {
+                await batch.delete(plan.current);
+            }
         }
+
+        await batch.flush(pause);
     }
 };
 
