@@ -3,6 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
+import { clientOf } from '../../src/db/db';
 import { onEachDatabase } from '../helpers/experiments';
 import { wilson, type TestServer } from '../helpers/server';
 import { changes, snapshot, type Rows, type Snapshot } from '../helpers/tables';
@@ -141,6 +142,46 @@ onEachDatabase(lab, `writes of ${n} child rows`, { timeout: 240_000 }, (t, datab
         expect(stale.statusCode).to.equal(409);
 
         expect(await snapshot(t)).to.equal(before);
+    });
+
+    test(`the statements that update and delete ${n} tasks find each by its unique id, with planner statistics that say a work order has a few`, async () => {
+
+        // Statistics as a server's start leaves them (src/app.ts), taken before the work order had its tasks.
+        const { knex } = t.server.app.osprey;
+        await knex.raw('analyze');
+        const wo = await create(range(1, n));
+        const client = clientOf(knex);
+        const captured: { sql: string; bindings: readonly unknown[] }[] = [];
+        const query = client._query;
+        client._query = (connection, obj) => (captured.push({ sql: obj.sql, bindings: obj.bindings }), query.call(client, connection, obj));
+        try {
+            const res = await t.inject({ method: 'POST', url: wo.path, headers: update, payload: { woactivity: tasks(range(n / 2 + 1, n), 'kept') } });
+            expect(res.statusCode, res.payload).to.equal(204);
+        }
+        finally {
+            client._query = query;
+        }
+
+        const batches = captured.filter((each) => /^(update "woactivity" .* from \(values|delete from "woactivity")/.test(each.sql));
+        expect(batches.length).to.be.within(2, 40);
+        const [{ count }] = await knex('woactivity').where({ parent: wo.wonum, siteid: 'BEDFORD' }).count({ count: '*' }) as [{ count: number | string }];
+        expect(Number(count)).to.equal(n / 2);
+        if (database.name === 'sqlite') {
+            // Each row by the table's integer primary key: a statement that also named the parent's columns was planned
+            // as a read of all of the parent's rows with a scan of the statement's list for each (a second a statement).
+            const connection = await client.acquireConnection();
+            try {
+                for (const statement of batches) {
+                    const { response } = await client._query(connection, { sql: `explain query plan ${statement.sql}`, bindings: statement.bindings });
+                    const plan = (response as { detail: string }[]).map((row) => row.detail).join('\n');
+                    expect(plan, statement.sql.slice(0, 200)).to.match(/SEARCH woactivity USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+                    expect(plan).to.not.match(/SEARCH woactivity USING (COVERING )?INDEX/);
+                }
+            }
+            finally {
+                await client.releaseConnection(connection);
+            }
+        }
     });
 
     test(`health checks are answered while a merge of ${n} tasks runs`, async () => {
