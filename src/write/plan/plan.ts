@@ -3,7 +3,7 @@ import { maximoError } from '../../errors/maximo-error';
 import type { BusinessObject, Child } from '../../structures/registry';
 import type { WriteScope } from '../context';
 import { idWhere, joinValues, type Row } from '../../read/execute/find';
-import { slicer } from '../../slices';
+import { slicer, type Pause } from '../../slices';
 import { completeNew, keyValues, parseItem, type ParsedItem, type ParseSettings } from './input';
 import { checkLookups } from './lookups';
 import { RowIndex } from './row-index';
@@ -156,15 +156,45 @@ const matchChild = (child: Child, lineage: readonly Ancestor[], existing: RowInd
     return existing.find(keyValues(object, body));
 };
 
+// Rows of a parent's child collection a statement reads at a time on SQLite (storedChildren).
+const pageRows = 2000;
+
+// A parent's stored child rows. On SQLite, where a statement runs on the event loop from its start to its end,
+// they are read a page at a time in unique id order (the index of the join columns holds the rows in that order),
+// the loop given a turn between pages: 32,000 tasks read in one statement held it 80–240 ms. Elsewhere rows are
+// read as they arrive.
+const storedChildren = async (scope: WriteScope, object: BusinessObject, fixed: Row, pause: Pause): Promise<Row[]> => {
+
+    if (scope.db.kind !== 'sqlite') {
+        return await scope.db.query(object.table).where(fixed) as Row[];
+    }
+
+    const rows: Row[] = [];
+    for (;;) {
+        const query = scope.db.query(object.table).where(fixed).orderBy(object.uniqueColumn).limit(pageRows);
+        if (rows.length) {
+            query.where(object.uniqueColumn, '>', rows[rows.length - 1]![object.uniqueColumn] as number);
+        }
+
+        const page = await query as Row[];
+        rows.push(...page);
+        if (page.length < pageRows) {
+            return rows;
+        }
+
+        await pause();
+    }
+};
+
 const planChildren = async (scope: WriteScope, lineage: readonly Ancestor[], child: Child, parent: Row, items: unknown[], merge: boolean): Promise<ChildPlan> => {
 
     const object = child.object;
     const fixed = joinValues(child, parent);
-    const stored = await scope.db.query(object.table).where(fixed) as Row[];
+    const pause = slicer();
+    const stored = await storedChildren(scope, object, fixed, pause);
     const existing = new RowIndex(stored);
     const matched = new Set<Row>();
     const plans: Plan[] = [];
-    const pause = slicer();
     for (const body of items) {
         await pause();
         // A first, silent parse only to read the keys the item names.
