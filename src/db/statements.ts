@@ -142,7 +142,9 @@ export interface RowUpdate {
 // rowstamp's, then each column's): the values of a VALUES list have none of their own, and text assigned to a
 // number column is refused. Only the id finds a row: a condition on the parent's join columns as well let SQLite's
 // planner, told by the statistics that a parent has a few rows, read all of a parent's 32,000 rows and scan the
-// list for each (a second a statement); the caller checks the join columns it returns instead.
+// list for each (a second a statement); the caller checks the join columns it returns instead. On PostgreSQL the
+// ids are also listed, so that the rows are read through the primary key: a join on them alone was planned as a
+// scan of the whole table per statement (a merge of 32,000 tasks took 5.8 s where a replacing update took 2.0).
 export const updateRows = async (db: Db, table: string, idColumn: string, columns: readonly string[], types: readonly string[], rows: readonly RowUpdate[], returning: readonly string[]): Promise<Row[]> => {
 
     const sql = sqlOf(`update rows ${db.kind} ${table} ${idColumn} ${columns.join(',')} ${types.join(',')} ${joined(returning)} ${rows.length}`, () => {
@@ -150,11 +152,16 @@ export const updateRows = async (db: Db, table: string, idColumn: string, column
         const value = (type: string) => (db.kind === 'postgresql' ? `cast(? as ${type})` : '?');
         const row = `(${types.map(value).join(', ')})`;
         const set = columns.map((column, i) => `${quoted(column)} = v.column${i + 3}`).join(', ');
-        return `update ${quoted(table)} set ${set} from (values ${Array.from({ length: rows.length }, () => row).join(', ')}) as v where ${quoted(idColumn)} = v.column1 and ${quoted(rowstampColumn)} = v.column2 returning ${list(returning)}`;
+        const ids = db.kind === 'postgresql' ? `${quoted(idColumn)} in (${rows.map(() => '?').join(', ')}) and ` : '';
+        return `update ${quoted(table)} set ${set} from (values ${Array.from({ length: rows.length }, () => row).join(', ')}) as v where ${ids}${quoted(idColumn)} = v.column1 and ${quoted(rowstampColumn)} = v.column2 returning ${list(returning)}`;
     });
     const bindings: Knex.Value[] = [];
     for (const row of rows) {
         bindings.push(row.id, row.rowstamp, ...row.values);
+    }
+
+    if (db.kind === 'postgresql') {
+        bindings.push(...rows.map((row) => row.id));
     }
 
     return await db.rows(sql, bindings);
