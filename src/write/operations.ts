@@ -9,7 +9,7 @@ import { memberId } from '../read/serialize/serialize';
 import type { ResourceRequest } from '../request';
 import type { Row, Structure } from '../structures/registry';
 import { renderWritten } from './answer';
-import { applyPlan } from './apply/apply';
+import { applyPlan, CreatedMeanwhile } from './apply/apply';
 import type { WriteScope } from './context';
 import { keyValues } from './plan/input';
 import { planInsert, planUpdate, type Plan } from './plan/plan';
@@ -64,7 +64,8 @@ const finish = async (req: ResourceRequest, scope: WriteScope, kind: WriteKind, 
 export const createIn = async (req: ResourceRequest, scope: WriteScope, body: Row, select: SelectPlan | undefined, kind: WriteKind = 'create'): Promise<Written> => {
 
     const { structure } = scope;
-    return await finish(req, scope, kind, await planInsert(scope, structure.root, ownedBody(req.user, structure, body)), select);
+    const plan = await planInsert(scope, structure.root, ownedBody(req.user, structure, body));
+    return await finish(req, scope, kind, kind === 'sync' ? { ...plan, ifAbsent: true } : plan, select);
 };
 
 // An update (or a merge) of the record with this id; `_action: "Delete"` in the body deletes it.
@@ -91,9 +92,24 @@ export const syncIn = async (req: ResourceRequest, scope: WriteScope, body: Row,
 
     const root = scope.structure.root;
     const keys = keyValues(root, body);
-    const current = keys ? await selectOne(scope.db, root.table, keys, { columns: storedColumns(root), lock: scope.db.kind === 'postgresql' }) : undefined;
+    const read = async () => (keys ? await selectOne(scope.db, root.table, keys, { columns: storedColumns(root), lock: scope.db.kind === 'postgresql' }) : undefined);
+    let current = await read();
     if (!current) {
-        return await createIn(req, scope, body, select, 'sync');
+        try {
+            return await createIn(req, scope, body, select, 'sync');
+        }
+        catch (error) {
+            if (!(error instanceof CreatedMeanwhile)) {
+                throw error;
+            }
+        }
+
+        // Another write created the record since it was read (PostgreSQL: CreatedMeanwhile): read again, it is
+        // committed now, and updated below. A key taken by a record that is gone again is refused as a create's.
+        current = await read();
+        if (!current) {
+            throw maximoError('duplicateRecord', `A ${root.name} with these key values already exists.`);
+        }
     }
 
     // access.owner: another user's record is not theirs to change; their own is not theirs to give away.

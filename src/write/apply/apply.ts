@@ -1,6 +1,6 @@
 import { ownerRule } from '../../auth/access';
 import { rowstampColumn, storedColumns } from '../../db/migrate';
-import { insertReturning, selectOne, updateReturning } from '../../db/statements';
+import { insertIfAbsent, insertReturning, selectOne, updateReturning } from '../../db/statements';
 import { maximoError } from '../../errors/maximo-error';
 import type { BusinessObject } from '../../structures/registry';
 import { toDb } from '../../structures/types';
@@ -9,8 +9,10 @@ import type { WriteScope } from '../context';
 import { deleteRecord } from './delete';
 import { keyColumns } from './returning';
 import { deleteTree } from './delete-tree';
+import { batchable, ChildBatch } from './batch';
 import { joinValues, keyOf, type Row } from '../../read/execute/find';
 import type { ChildPlan, Plan } from '../plan/plan';
+import { slicer } from '../../slices';
 import { addStatusHistory, statusMemo } from '../plan/status';
 
 
@@ -37,12 +39,43 @@ const stamp = (scope: WriteScope, object: BusinessObject, values: Row, current?:
 
 const isRoot = (scope: WriteScope, object: BusinessObject) => object === scope.structure.root;
 
+// A sync's insert found its key taken: on PostgreSQL, where transactions run side by side, another write created
+// the record after the sync found none (the insert waited for it to commit). Nothing of the insert was written,
+// and the transaction goes on: the sync updates that record instead (operations.ts syncIn), as Maximo does.
+export class CreatedMeanwhile extends Error { }
+
 const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], parent: Row, whole: boolean) => {
 
     for (const { child, plans } of children) {
+        // Thousands of rows are written in slices of the event loop's time, as a bulk's items are (src/slices.ts):
+        // SQLite's statements run on the event loop. Readers see none of them before the write commits (they
+        // read the last committed state: src/db/knex.ts createReaderKnex). Most are written a few hundred to a
+        // statement (batch.ts).
+        const fixed = joinValues(child, parent);
+        const batch = new ChildBatch(scope.db, child.object, fixed);
+        const pause = slicer();
         for (const plan of plans) {
-            await applyPlan(scope, plan, joinValues(child, parent), whole);
+            await pause();
+            if (!batchable(plan, fixed)) {
+                await batch.flush(pause);
+                await applyPlan(scope, plan, fixed, whole);
+            }
+            else if (plan.op === 'insert') {
+                const values: Row = { ...plan.values, ...fixed };
+                stamp(scope, plan.object, values);
+                await batch.insert(values);
+            }
+            else if (plan.op === 'update') {
+                const values: Row = { ...plan.values };
+                stamp(scope, plan.object, values, plan.current);
+                await batch.update(plan.current, values);
+            }
+            else {
+                await batch.delete(plan.current);
+            }
         }
+
+        await batch.flush(pause);
     }
 };
 
@@ -53,7 +86,7 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
     const { object } = plan;
     const values: Row = { ...plan.values, ...fixed };
     const newKey = await assignAutokeys(db, object, values);
-    if (isRoot(scope, object) && !newKey && await selectOne(db, object.table, keyOf(object, values), { columns: [object.uniqueColumn] })) {
+    if (isRoot(scope, object) && !newKey && !plan.ifAbsent && await selectOne(db, object.table, keyOf(object, values), { columns: [object.uniqueColumn] })) {
         const keys = object.primaryKey.map((key) => `${key.toUpperCase()}=${String(values[key])}`).join(', ');
         throw maximoError('duplicateRecord', `A ${object.name} with ${keys} already exists.`);
     }
@@ -61,7 +94,12 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
     stamp(scope, object, values);
     // The row as stored (defaults, generated id, the database's own types): whole, the answer renders it as it
     // is; else the columns the rest of the write reads (returning.ts).
-    const row = await insertReturning(db, object.table, values, whole ? storedColumns(object) : keyColumns(scope.structure, object));
+    const columns = whole ? storedColumns(object) : keyColumns(scope.structure, object);
+    const row = plan.ifAbsent ? await insertIfAbsent(db, object.table, values, columns) : await insertReturning(db, object.table, values, columns);
+    if (!row) {
+        throw new CreatedMeanwhile();
+    }
+
     if (isRoot(scope, object) && scope.structure.def.statuses && Object.hasOwn(row, scope.structure.def.statusAttribute)) {
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }

@@ -3,8 +3,10 @@ import { maximoError } from '../../errors/maximo-error';
 import type { BusinessObject, Child } from '../../structures/registry';
 import type { WriteScope } from '../context';
 import { idWhere, joinValues, type Row } from '../../read/execute/find';
+import { slicer, type Pause } from '../../slices';
 import { completeNew, keyValues, parseItem, type ParsedItem, type ParseSettings } from './input';
 import { checkLookups } from './lookups';
+import { RowIndex } from './row-index';
 import { checkStatus } from './status';
 
 
@@ -13,7 +15,8 @@ import { checkStatus } from './status';
 // tree is then applied in the same transaction (apply.ts).
 
 export type Plan =
-    | { op: 'insert'; object: BusinessObject; values: Row; transient: Row; children: ChildPlan[] }
+    // ifAbsent: a sync's record, which a concurrent write may create meanwhile (apply.ts CreatedMeanwhile).
+    | { op: 'insert'; object: BusinessObject; values: Row; transient: Row; children: ChildPlan[]; ifAbsent?: boolean }
     | { op: 'update'; object: BusinessObject; current: Row; values: Row; transient: Row; children: ChildPlan[] }
     | { op: 'delete'; object: BusinessObject; current: Row };
 
@@ -27,7 +30,7 @@ const settingsFor = (scope: WriteScope, object: BusinessObject, extra: Partial<P
     return { object, objectPath: object.path, domains: scope.ctx.registry.domains(), errors: scope.errors, now: scope.ctx.now, ...extra };
 };
 
-export const planInsert = async (scope: WriteScope, object: BusinessObject, body: unknown, fixed: Row = {}): Promise<Plan> => {
+export const planInsert = async (scope: WriteScope, object: BusinessObject, body: unknown, fixed: Row = {}): Promise<Extract<Plan, { op: 'insert' }>> => {
 
     const settings = settingsFor(scope, object, { fixed });
     const item = parseItem(body, settings);
@@ -46,7 +49,10 @@ export const planInsert = async (scope: WriteScope, object: BusinessObject, body
 
         const child = object.children.get(name)!;
         const plans: Plan[] = [];
+        // Thousands of rows are planned in slices of the event loop's time, as a bulk's items are (src/slices.ts).
+        const pause = slicer();
         for (const childBody of items) {
+            await pause();
             if (!isDelete(childBody)) {
                 plans.push(await planInsert(scope, child.object, childBody, joinValues(child, row)));
             }
@@ -127,9 +133,9 @@ const refuseHistory = (scope: WriteScope, object: BusinessObject, name: string):
 const names = (where: Row | undefined, row: Row) => where !== undefined && Object.entries(where).every(([key, value]) => String(row[key]) === String(value));
 
 // The stored child a body item refers to: by its href, else by its key values. `existing` holds this parent's
-// rows only. An href must name the whole way down: …/{recordid}/{child}/{childid}[/{grandchild}/{id}], the
+// rows only, indexed (row-index.ts). An href must name the whole way down: …/{recordid}/{child}/{childid}[/{grandchild}/{id}], the
 // record's id in any of its forms, each ancestor the row this body is writing; anything else names no row here.
-const matchChild = (child: Child, lineage: readonly Ancestor[], existing: Row[], body: unknown, probe: ParsedItem) => {
+const matchChild = (child: Child, lineage: readonly Ancestor[], existing: RowIndex, body: unknown, probe: ParsedItem) => {
 
     const object = child.object;
     if (probe.href) {
@@ -144,22 +150,53 @@ const matchChild = (child: Child, lineage: readonly Ancestor[], existing: Row[],
             return undefined;
         }
 
-        const where = idWhere(object, tail[tail.length - 1]!);
-        return existing.find((row) => names(where, row));
+        return existing.find(idWhere(object, tail[tail.length - 1]!));
     }
 
-    const keys = keyValues(object, body);
-    return keys ? existing.find((row) => object.primaryKey.every((key) => String(row[key]) === String(keys[key]))) : undefined;
+    return existing.find(keyValues(object, body));
+};
+
+// Rows of a parent's child collection a statement reads at a time on SQLite (storedChildren).
+const pageRows = 2000;
+
+// A parent's stored child rows. On SQLite, where a statement runs on the event loop from its start to its end,
+// they are read a page at a time in unique id order (the index of the join columns holds the rows in that order),
+// the loop given a turn between pages: 32,000 tasks read in one statement held it 80–240 ms. Elsewhere rows are
+// read as they arrive.
+const storedChildren = async (scope: WriteScope, object: BusinessObject, fixed: Row, pause: Pause): Promise<Row[]> => {
+
+    if (scope.db.kind !== 'sqlite') {
+        return await scope.db.query(object.table).where(fixed) as Row[];
+    }
+
+    const rows: Row[] = [];
+    for (;;) {
+        const query = scope.db.query(object.table).where(fixed).orderBy(object.uniqueColumn).limit(pageRows);
+        if (rows.length) {
+            query.where(object.uniqueColumn, '>', rows[rows.length - 1]![object.uniqueColumn] as number);
+        }
+
+        const page = await query as Row[];
+        rows.push(...page);
+        if (page.length < pageRows) {
+            return rows;
+        }
+
+        await pause();
+    }
 };
 
 const planChildren = async (scope: WriteScope, lineage: readonly Ancestor[], child: Child, parent: Row, items: unknown[], merge: boolean): Promise<ChildPlan> => {
 
     const object = child.object;
     const fixed = joinValues(child, parent);
-    const existing = await scope.db.query(object.table).where(fixed) as Row[];
+    const pause = slicer();
+    const stored = await storedChildren(scope, object, fixed, pause);
+    const existing = new RowIndex(stored);
     const matched = new Set<Row>();
     const plans: Plan[] = [];
     for (const body of items) {
+        await pause();
         // A first, silent parse only to read the keys the item names.
         const probe = parseItem(body, { ...settingsFor(scope, object, { fixed }), errors: [] });
         const current = matchChild(child, lineage, existing, body, probe);
@@ -183,7 +220,7 @@ const planChildren = async (scope: WriteScope, lineage: readonly Ancestor[], chi
 
     // An update replaces the collection it names; a merge keeps the children the body leaves out.
     if (!merge) {
-        for (const row of existing) {
+        for (const row of stored) {
             if (!matched.has(row)) {
                 plans.push({ op: 'delete', object, current: row });
             }
