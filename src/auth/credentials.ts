@@ -45,7 +45,9 @@ export const offeredCredentials = (request: Hapi.Request): OfferedCredentials =>
     const keys = [...headerLines(request, 'apikey'), ...queryValues(query.apikey)].filter((key) => key !== '');
     const passwords: PasswordCredentials[] = [];
     const unread: string[] = [];
-    for (const line of headerLines(request, 'maxauth')) {
+    // An empty line carries nothing, as an absent header (some clients send one unset).
+    const lines = (name: string) => headerLines(request, name).filter((line) => line.trim() !== '');
+    for (const line of lines('maxauth')) {
         const pair = decodePair(line, 'maxauth');
         if (pair) {
             passwords.push(pair);
@@ -55,10 +57,10 @@ export const offeredCredentials = (request: Hapi.Request): OfferedCredentials =>
         }
     }
 
-    for (const line of headerLines(request, 'authorization')) {
+    for (const line of lines('authorization')) {
         const scheme = /^\s*(\S+)/.exec(line)?.[1] ?? '';
         if (scheme.toLowerCase() !== 'basic') {
-            unread.push(`an Authorization header of the ${scheme.slice(0, 40) || 'empty'} scheme, which Osprey does not carry out`);
+            unread.push(`an Authorization header of the ${scheme.slice(0, 40)} scheme, which Osprey does not carry out`);
             continue;
         }
 

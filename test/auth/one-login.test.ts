@@ -132,6 +132,9 @@ onEachDatabase(lab, 'one login per request', { settings: { port: 0, loginAttempt
         expectTwoLogins(await t.inject({ url: '/maximo/oslc/whoami', headers: { ...joined, apikey: wilsonKey } }), 'joined maxauth beside a key');
         expect(await failures()).to.equal(0);
 
+        // An empty line carries nothing, as an absent header.
+        expect((await t.inject({ url: '/maximo/oslc/whoami', headers: { apikey: wilsonKey, maxauth: '', authorization: ' ' } })).result.userName).to.equal('WILSON');
+
         // Base64 as clients send it still logs in: padded, unpadded, with spaces around.
         for (const value of [b64('wilson:wilson'), b64('wilson:wilson').replace(/=+$/, ''), ` ${b64('wilson:wilson')} `]) {
             expect((await t.inject({ url: '/maximo/oslc/whoami', headers: { maxauth: value } })).result.userName).to.equal('WILSON');
