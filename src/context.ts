@@ -43,7 +43,7 @@ export interface Osprey {
 
 export interface Credentials {
     readonly user: UserProfile;
-    readonly method: 'maxauth' | 'basic' | 'lid' | 'session' | 'apikey';
+    readonly method: 'maxauth' | 'basic' | 'lid' | 'form' | 'session' | 'apikey';
     readonly sessionToken?: string;
     /** A session offered to a password login that brought no cookie (src/auth/sessions.ts). */
     readonly offeredSession?: string;

@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { header, maximoError, passwordCredentials } from '../../src';
+import { header, maximoError } from '../../src';
 
 
 // A form another site's page posts would log the browser in as the attacker's user (login CSRF), and a link or
@@ -36,17 +36,18 @@ export const formCredentials = (request: Hapi.Request): { userid: string; passwo
     }
 
     const fields = new URLSearchParams(Buffer.isBuffer(request.payload) ? request.payload.toString('utf8') : '');
-    const userid = fields.get('j_username');
-    const password = fields.get('j_password');
-    if (!userid || password === null) {
+    const [userid, ...moreUserids] = fields.getAll('j_username');
+    const [password, ...morePasswords] = fields.getAll('j_password');
+    if (!userid || password === undefined) {
         throw maximoError('badRequest', 'A form login needs the fields j_username and j_password.');
     }
 
-    // The npm client's LDAP_FORM login sends its Basic header too: it must be the same login, not a second one.
-    const alongside = passwordCredentials(request);
-    if (alongside && (alongside.userid.toUpperCase() !== userid.toUpperCase() || alongside.password !== password)) {
-        throw maximoError('badRequest', `The ${alongside.method} header of this form login names another login than its form; send one login.`);
+    // Only one of them would be read: which is no client's to guess.
+    if (moreUserids.length || morePasswords.length) {
+        throw maximoError('badRequest', `A form login sends j_username and j_password once each, not ${moreUserids.length ? 'j_username' : 'j_password'} ${1 + (moreUserids.length || morePasswords.length)} times.`);
     }
 
+    // Other credentials beside the form (the npm client's LDAP_FORM login sends its Basic header too) are judged
+    // where the scheme judges them, by loginsOf(…).formLogin: the same login is one, another is a 400.
     return { userid, password };
 };

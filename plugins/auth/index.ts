@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { clientAddress, homeRoutes, loginsOf, maximoError, purgeWhileRunning, sessionCookieHeader, sessionToken } from '../../src';
+import { homeRoutes, loginsOf, maximoError, purgeWhileRunning, sessionCookieHeader, sessionToken } from '../../src';
 import { whoami } from '../info/documents';
 import { formCredentials, refuseCrossSite } from './form';
 import { liftLock, listLocks } from './locks';
@@ -49,7 +49,7 @@ export const authRoutes: Hapi.Plugin<unknown> = {
             }
 
             const form = formCredentials(request);
-            const user = await loginsOf(request.server).password(form.userid, form.password, clientAddress(request, request.server.app.osprey.options.trustProxy));
+            const user = await loginsOf(request.server).formLogin(request, form.userid, form.password);
             setCookie(request, sessionCookieHeader(request, contextRoot, osprey.sessions.offer(user)));
             return h.response(whoami(request, user));
         };

@@ -25,7 +25,21 @@ interface Watched {
     readonly columns?: readonly string[];
 }
 
+// A user changed or deleted by hand in SQL must end what Users (users.ts) ends when it makes the change, or a user
+// deactivated and reactivated in SQL would find their old sessions alive again, and a user deleted and made again
+// under the same name would inherit the API keys (and, in SQLite without foreign keys, the sessions and groups) of
+// the old one. So a change of status or password that sets no new credstamp gets one (Users' changes set their
+// own), and a deleted user's sessions, memberships and API keys go with the row, in the same statement.
+const pgNewCredstamp = 'substr(md5(random()::text || clock_timestamp()::text), 1, 22)';
+const sqliteNewCredstamp = 'lower(hex(randomblob(11)))';
+
 export const stampCredentialChanges = async (knex: Knex, kind: DatabaseKind, keyTable: string | undefined): Promise<void> => {
+
+    const forget = (userid: string) => {
+
+        const tables = ['osprey_session', 'osprey_groupuser', ...keyTable ? [keyTable] : []];
+        return tables.map((table) => `delete from "${table}" where userid = ${userid};`).join(' ');
+    };
 
     const watched: Watched[] = [{ table: 'osprey_user' }, { table: 'osprey_group' }, { table: 'osprey_groupuser' }, ...keyTable ? [{ table: keyTable, columns: keyColumns }] : []];
     await knex.transaction(async (trx) => {
@@ -42,8 +56,34 @@ export const stampCredentialChanges = async (knex: Knex, kind: DatabaseKind, key
                 await trx.raw(`create trigger osprey_stamp_credentials after insert or delete or truncate or ${update} on ?? for each statement execute procedure osprey_stamp_credentials()`, [table]);
             }
 
+            await trx.raw(`create or replace function osprey_new_credstamp() returns trigger language plpgsql as $$
+                begin
+                    if new.credstamp is not distinct from old.credstamp then
+                        new.credstamp := ${pgNewCredstamp};
+                    end if;
+                    return new;
+                end $$`);
+            await trx.raw('drop trigger if exists osprey_new_credstamp on osprey_user');
+            await trx.raw(`create trigger osprey_new_credstamp before update of status, passwordhash on osprey_user for each row
+                when (new.status is distinct from old.status or new.passwordhash is distinct from old.passwordhash) execute procedure osprey_new_credstamp()`);
+            await trx.raw(`create or replace function osprey_forget_user() returns trigger language plpgsql as $$
+                begin
+                    ${forget('old.userid')}
+                    return null;
+                end $$`);
+            await trx.raw('drop trigger if exists osprey_forget_user on osprey_user');
+            await trx.raw('create trigger osprey_forget_user after delete on osprey_user for each row execute procedure osprey_forget_user()');
             return;
         }
+
+        // SQLite: the credstamp is set by a second update of the row, which fires no trigger of this one's columns
+        // (recursive_triggers is off, and it sets neither status nor passwordhash).
+        await trx.raw('drop trigger if exists osprey_new_credstamp');
+        await trx.raw(`create trigger osprey_new_credstamp after update of status, passwordhash on osprey_user
+            when new.credstamp is old.credstamp and (new.status is not old.status or new.passwordhash is not old.passwordhash)
+            begin update osprey_user set credstamp = ${sqliteNewCredstamp} where userid = new.userid; end`);
+        await trx.raw('drop trigger if exists osprey_forget_user');
+        await trx.raw(`create trigger osprey_forget_user after delete on osprey_user begin ${forget('old.userid')} end`);
 
         for (const { table, columns } of watched) {
             for (const event of ['insert', 'delete', columns ? `update of ${columns.map((column) => `"${column}"`).join(', ')}` : 'update']) {

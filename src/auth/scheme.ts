@@ -5,10 +5,9 @@ import type * as Hapi from '@hapi/hapi';
 import type { Osprey } from '../context';
 import { maximoError } from '../errors/maximo-error';
 import { clientAddress } from '../http/client-address';
-import { header } from '../http/headers';
 import type { UserProfile } from './users';
 import { readCredentialState, type CredentialState } from './credential-stamp';
-import { allPasswordCredentials, sessionCookieHeader, sessionTokens, type PasswordCredentials } from './credentials';
+import { offeredCredentials, sessionCookieHeader, type PasswordCredentials } from './credentials';
 import { LoginThrottle, addressKey, throttleKeys, userKey, type Attempt, type Lock } from './throttle';
 import { normalUserid } from './userid';
 
@@ -19,6 +18,8 @@ export interface Logins {
     /** The user of a right password; a 401 (slowed) or 429 otherwise. `state`: as the request read it, when it did. */
     password(userid: string, password: string, address: string, state?: CredentialState): Promise<UserProfile>;
     apiKey(key: string, address: string, state?: CredentialState): Promise<UserProfile>;
+    /** A form login (its fields read by plugins/auth): refused with 400 beside any other login, as the scheme refuses two. */
+    formLogin(request: Hapi.Request, userid: string, password: string): Promise<UserProfile>;
     /** The users and addresses locked out now, for an administrator. */
     locks(): Promise<Lock[]>;
     /** Lifts the lock of a user or an address; whether there was one (or a count of failures) to lift. */
@@ -39,6 +40,63 @@ const tooMany = (wait: number) => {
     const error = maximoError('tooManyLogins', `Too many failed logins. Try again in ${wait} seconds.`);
     error.output.headers['Retry-After'] = String(wait);
     return error;
+};
+
+const twoUsers = (what: string) => maximoError('badRequest', `This request carries ${what}; a request logs in as one user: send one credential.`);
+
+// The credentials a request carries, refused with 400 when they are of two logins: two different API keys
+// (header lines and query), two different user/password pairs (maxauth, Basic, _lid/_lpwd, a form login's fields,
+// and each repeated line of a header), two session cookies. A credential header that names no login (unreadable,
+// or of a scheme Osprey does not carry out) is a failed login alone, and a 400 beside another credential: it is
+// never passed over for the other. The one place every login crosses: the scheme's and the form login's.
+const credentialsOf = (request: Hapi.Request, form?: PasswordCredentials) => {
+
+    const { keys, passwords, tokens, unread } = offeredCredentials(request);
+    if (new Set(keys).size > 1) {
+        throw twoUsers('two different API keys (apikey header lines or query parameters)');
+    }
+
+    if (form) {
+        passwords.unshift(form);
+    }
+
+    const first: PasswordCredentials | undefined = passwords[0];
+    const other = passwords.find((pair) => normalUserid(pair.userid) !== normalUserid(first!.userid) || pair.password !== first!.password);
+    if (other) {
+        throw twoUsers(`two different logins (${first!.method}${other.method === first!.method ? ' twice' : ` and ${other.method}`})`);
+    }
+
+    if (new Set(tokens).size > 1) {
+        throw twoUsers('two different session cookies');
+    }
+
+    if (unread.length && (keys.length || passwords.length || tokens.length)) {
+        throw twoUsers(`${unread[0]} beside another credential`);
+    }
+
+    return { key: keys[0], password: first, token: tokens[0] };
+};
+
+// The user of a live session, or undefined (unknown, ended, idle, or opened under another stamp of its user).
+const sessionUser = async (osprey: Osprey, token: string, stamp: number): Promise<UserProfile | undefined> => {
+
+    const session = await osprey.sessions.resolve(token, async (userid) => (await osprey.users.profile(userid, stamp))?.stamp);
+    const user = session && await osprey.users.profile(session.userid, stamp);
+    return user?.stamp === session?.stamp ? user : undefined;
+};
+
+// A session cookie beside another credential: refused when it is a live session of another user. An offered
+// token names its user under the server's signature, so one of the same user costs no database read.
+const refuseOtherSession = async (osprey: Osprey, token: string | undefined, userid: string, stamp: number) => {
+
+    if (token === undefined || osprey.sessions.offeredUser(token) === userid) {
+        return;
+    }
+
+    const other = await sessionUser(osprey, token, stamp);
+    if (other && other.userid !== userid) {
+        throw twoUsers(`a session cookie of ${other.userid} and the credentials of ${userid}`);
+    }
 };
 
 export const loginsOf = (server: Hapi.Server): Logins => {
@@ -134,12 +192,32 @@ export const loginsOf = (server: Hapi.Server): Logins => {
         },
         // A key cannot be guessed (256 random bits) and its check is cheap, so a wrong key is counted after its
         // check: counting every request in flight would lock a busy client out of its own address.
+        // For the same reason an address lock holds back wrong keys only: a right one is no guess, and lets a
+        // locked-out administrator lift the lock (plugins/auth/locks.ts).
         apiKey: async (key, address, given) => {
 
             const names = [addressKey(address)];
             const state = given ?? await readCredentialState(osprey.db, names);
+            const user = await osprey.apiKeys.verify(key, state.stamp);
+            if (user) {
+                return user;
+            }
+
             refuseWhenLocked(state, names);
-            return await osprey.apiKeys.verify(key, state.stamp) ?? await failed(await attempt(names));
+            return await failed(await attempt(names));
+        },
+        formLogin: async (request, userid, password) => {
+
+            const { key, token } = credentialsOf(request, { userid, password, method: 'form' });
+            if (key !== undefined) {
+                throw twoUsers('an API key beside the credentials of its form');
+            }
+
+            const address = clientAddress(request, osprey.options.trustProxy);
+            const normal = normalUserid(userid);
+            const state = await readCredentialState(osprey.db, throttleKeys(impossibleUser(normal) ? undefined : normal, address));
+            await refuseOtherSession(osprey, token, normal, state.stamp);
+            return await made.password(userid, password, address, state);
         },
         locks: () => throttle.locks(),
         lift: (kind, name) => throttle.lift(kind === 'user' ? userKey(name) : addressKey(name)),
@@ -147,40 +225,6 @@ export const loginsOf = (server: Hapi.Server): Logins => {
     };
     logins.set(osprey, made);
     return made;
-};
-
-const twoUsers = (what: string) => maximoError('badRequest', `This request carries ${what}; a request logs in as one user: send one credential.`);
-
-// The credentials a request carries, refused with 400 when they are of two logins: two different API keys
-// (header and query), two different user/password pairs (maxauth, Basic, _lid/_lpwd), two session cookies.
-const credentialsOf = (request: Hapi.Request) => {
-
-    const keys = [header(request, 'apikey'), typeof request.query.apikey === 'string' ? request.query.apikey : undefined].filter((key) => key !== undefined && key !== '');
-    if (new Set(keys).size > 1) {
-        throw twoUsers('two different API keys (the apikey header and the apikey query parameter)');
-    }
-
-    const passwords = allPasswordCredentials(request);
-    const first: PasswordCredentials | undefined = passwords[0];
-    const other = passwords.find((pair) => normalUserid(pair.userid) !== normalUserid(first!.userid) || pair.password !== first!.password);
-    if (other) {
-        throw twoUsers(`two different logins (${first!.method} and ${other.method})`);
-    }
-
-    const tokens = sessionTokens(request);
-    if (new Set(tokens).size > 1) {
-        throw twoUsers('two different session cookies');
-    }
-
-    return { key: keys[0], password: first, token: tokens[0] };
-};
-
-// The user of a live session, or undefined (unknown, ended, idle, or opened under another stamp of its user).
-const sessionUser = async (osprey: Osprey, token: string, stamp: number): Promise<UserProfile | undefined> => {
-
-    const session = await osprey.sessions.resolve(token, async (userid) => (await osprey.users.profile(userid, stamp))?.stamp);
-    const user = session && await osprey.users.profile(session.userid, stamp);
-    return user?.stamp === session?.stamp ? user : undefined;
 };
 
 // The one authentication scheme: API key (header or query parameter), user/password credentials, or the session
@@ -195,20 +239,6 @@ export const ospreyScheme = (server: Hapi.Server): Hapi.ServerAuthSchemeObject =
     const osprey = server.app.osprey;
     const checks = loginsOf(server);
 
-    // A session cookie beside another credential: refused when it is a live session of another user. An offered
-    // token names its user under the server's signature, so one of the same user costs no database read.
-    const refuseOtherSession = async (token: string | undefined, userid: string, stamp: number) => {
-
-        if (token === undefined || osprey.sessions.offeredUser(token) === userid) {
-            return;
-        }
-
-        const other = await sessionUser(osprey, token, stamp);
-        if (other && other.userid !== userid) {
-            throw twoUsers(`a session cookie of ${other.userid} and the credentials of ${userid}`);
-        }
-    };
-
     return { authenticate: async (request, h) => {
 
         const address = clientAddress(request, osprey.options.trustProxy);
@@ -221,7 +251,7 @@ export const ospreyScheme = (server: Hapi.Server): Hapi.ServerAuthSchemeObject =
                 throw twoUsers(`an API key of ${user.userid} and the ${password.method} credentials of another user`);
             }
 
-            await refuseOtherSession(token, user.userid, state.stamp);
+            await refuseOtherSession(osprey, token, user.userid, state.stamp);
             return h.authenticated({ credentials: { user, method: 'apikey' } });
         }
 
@@ -229,7 +259,7 @@ export const ospreyScheme = (server: Hapi.Server): Hapi.ServerAuthSchemeObject =
             const userid = normalUserid(password.userid);
             const names = throttleKeys(impossibleUser(userid) ? undefined : userid, address);
             const state = await readCredentialState(osprey.db, names);
-            await refuseOtherSession(token, userid, state.stamp);
+            await refuseOtherSession(osprey, token, userid, state.stamp);
             const user = await checks.password(password.userid, password.password, address, state);
             let offeredSession: string | undefined;
             if (token === undefined) {

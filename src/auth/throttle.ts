@@ -11,7 +11,8 @@ import { normalUserid } from './userid';
 // doubling, at most 2 s); at the limit the user, or the address, is refused with 429 until the window has
 // passed, or until an administrator lifts a user's lock. A user's count is theirs alone, so other users'
 // failures never lock them out; the address limit is five times higher, for guessing spread over many user
-// names. A successful login clears the user's count and gives back its attempt to the address.
+// names. A successful login clears the user's count and gives back its attempt to the address. A right API key
+// is no guess (256 random bits): an address lock refuses wrong keys only (scheme.ts).
 //
 // An attempt is counted *before* its password is checked (issue 18): a burst of concurrent guesses gets no more
 // checks than the limit, since each takes its place in the count before the first check has finished.
@@ -172,6 +173,12 @@ export class LoginThrottle {
 
     // Lifts the lock (and forgets the failures) of a user or an address; whether there was a count to forget.
     async lift(name: string, now = Date.now()): Promise<boolean> {
+
+        // No count is kept under a name holding a NUL (addresses hold none, and such a user id is impossible:
+        // scheme.ts); PostgreSQL's text cannot even hold one, and would answer an error rather than no row.
+        if (name.includes('\u0000')) {
+            return false;
+        }
 
         return await this.#knex('osprey_loginfailure').where({ name }).where('since', '>', now - this.#settings.windowMs).delete() > 0;
     }

@@ -141,11 +141,72 @@ for (const database of testDatabases) {
             expect(await status(b, carl)).to.equal(200);
         });
 
+        test('a user deactivated and reactivated by hand in SQL gets a new stamp: the old sessions stay over', async () => {
+
+            await users().create({ userid: 'hana', password: 'hana-pass-1', groups: ['EVERYONE'] });
+            const hana = maxauth('hana', 'hana-pass-1');
+            const key = await keyOf(a, hana);
+            const { used, unused } = await sessions(hana);
+            const others = { maxadmin: await userRow('MAXADMIN'), wilson: await userRow('WILSON') };
+            const row = await userRow('HANA');
+
+            await knex()('osprey_user').where({ userid: 'HANA' }).update({ status: 'INACTIVE' });
+            const inactive = await userRow('HANA');
+            expect(inactive.credstamp).to.not.equal(row.credstamp);
+            expect({ ...inactive, credstamp: row.credstamp }).to.equal({ ...row, status: 'INACTIVE' });
+            expect(await status(b, hana)).to.equal(401);
+            expect(await status(b, { apikey: key })).to.equal(401);
+
+            await knex()('osprey_user').where({ userid: 'HANA' }).update({ status: 'ACTIVE' });
+            expect(await status(b, { cookie: used })).to.equal(401);
+            expect(await status(b, { cookie: unused })).to.equal(401);
+            expect(await status(b, hana)).to.equal(200);
+            expect(await status(b, { apikey: key })).to.equal(200);
+            const fresh = await sessions(hana);
+
+            // A change of neither status nor password keeps the stamp, and the sessions; a password set in SQL moves it.
+            const stamp = (await userRow('HANA')).credstamp;
+            await knex()('osprey_user').where({ userid: 'HANA' }).update({ displayname: 'Hana H', status: 'ACTIVE' });
+            expect((await userRow('HANA')).credstamp).to.equal(stamp);
+            expect(await status(b, { cookie: fresh.used })).to.equal(200);
+            await knex()('osprey_user').where({ userid: 'HANA' }).update({ passwordhash: (await userRow('WILSON')).passwordhash });
+            expect((await userRow('HANA')).credstamp).to.not.equal(stamp);
+            expect(await status(b, { cookie: fresh.used })).to.equal(401);
+            expect(await status(b, maxauth('hana', 'wilson'))).to.equal(200);
+            expect({ maxadmin: await userRow('MAXADMIN'), wilson: await userRow('WILSON') }).to.equal(others);
+        });
+
+        test('a user deleted by hand in SQL takes their keys, sessions and groups along; one made again by SQL inherits none', async () => {
+
+            await users().create({ userid: 'ida', password: 'ida-pass-1', groups: ['EVERYONE', 'MAXADMIN'] });
+            const ida = maxauth('ida', 'ida-pass-1');
+            const key = await keyOf(a, ida);
+            const { used } = await sessions(ida);
+            const row = await userRow('IDA');
+            const wilsonKeys = await count('apikeytoken', 'WILSON');
+            const wilsonSessions = await count('osprey_session', 'WILSON');
+            expect(await count('apikeytoken', 'IDA')).to.equal(1);
+
+            expect(await knex()('osprey_user').where({ userid: 'IDA' }).delete()).to.equal(1);
+            expect(await count('apikeytoken', 'IDA')).to.equal(0);
+            expect(await count('osprey_session', 'IDA')).to.equal(0);
+            expect(await count('osprey_groupuser', 'IDA')).to.equal(0);
+            expect(await count('apikeytoken', 'WILSON')).to.equal(wilsonKeys);
+            expect(await count('osprey_session', 'WILSON')).to.equal(wilsonSessions);
+
+            // Made again by hand, as the old row was but for its stamp: a new user, with no group to its name.
+            await knex()('osprey_user').insert({ ...row, credstamp: '' });
+            expect(await status(b, { apikey: key })).to.equal(401);
+            expect(await status(b, { cookie: used })).to.equal(401);
+            expect((await b.inject({ url: '/maximo/oslc/loginlocks', headers: ida })).statusCode).to.equal(403);
+            expect(await count('apikeytoken', 'IDA')).to.equal(0);
+        });
+
         test('a user made again over key rows a deleted user left behind (before this rule) cannot use them', async () => {
 
             await users().create({ userid: 'dora', password: 'dora-pass-1', groups: ['EVERYONE'] });
             const key = await keyOf(a, maxauth('dora', 'dora-pass-1'));
-            // As a delete made before issue 34 left it: the user gone, the key row still there.
+            // Deleted by hand: the user gone (and, since the trigger of credential-stamp.ts, the key row with it).
             await knex()('osprey_user').where({ userid: 'DORA' }).delete();
             expect(await status(b, { apikey: key })).to.equal(401);
             await users().create({ userid: 'dora', password: 'dora-pass-2', groups: ['EVERYONE'] });
