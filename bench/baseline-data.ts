@@ -28,7 +28,9 @@ export const readColumns = {
     children: ['workorderid', 'wonum', 'siteid', 'description', 'assetnum', 'rowstamp'],
     assets: ['assetuid', 'assetnum', 'siteid', 'description', 'rowstamp'],
     tasks: ['woactivityid', 'parent', 'siteid', 'taskid', 'description', 'rowstamp'],
-    lookup: ['assetuid', 'assetnum', 'siteid', 'description', 'rowstamp']
+    lookup: ['assetuid', 'assetnum', 'siteid', 'description', 'rowstamp'],
+    // A report's batches read the columns its layout renders (src/read/reports.ts).
+    report: ['workorderid', 'wonum', 'siteid', 'description', 'status', 'worktype', 'location', 'assetnum', 'rowstamp']
 } as const;
 
 // A select list of `columns`, of `alias` when given: q0.wonum, q0.siteid (PostgreSQL's quoted when `quote`).

@@ -84,8 +84,8 @@ export const pgData = (connectionString: string): BaselineData => {
         reportPage: (maxId, afterId, limit) => {
 
             return afterId === undefined ?
-                run(pool, 'select "q0".* from "workorder" as "q0" where "q0"."workorderid" <= $1 order by "q0"."workorderid" asc limit $2', [maxId, limit]) :
-                run(pool, 'select "q0".* from "workorder" as "q0" where "q0"."workorderid" <= $1 and "q0"."workorderid" > $2 order by "q0"."workorderid" asc limit $3', [maxId, afterId, limit]);
+                run(pool, `select ${selectList(readColumns.report, 'q0', true)} from "workorder" as "q0" where "q0"."workorderid" <= $1 order by "q0"."workorderid" asc limit $2`, [maxId, limit]) :
+                run(pool, `select ${selectList(readColumns.report, 'q0', true)} from "workorder" as "q0" where "q0"."workorderid" <= $1 and "q0"."workorderid" > $2 order by "q0"."workorderid" asc limit $3`, [maxId, afterId, limit]);
         },
         create: (values, userid) => {
 

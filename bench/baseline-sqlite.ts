@@ -98,8 +98,8 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
         reportPage: (maxId, afterId, limit) => {
 
             return Promise.resolve(afterId === undefined ?
-                all('select q0.* from workorder as q0 where q0.workorderid <= ? order by q0.workorderid asc limit ?', maxId, limit) :
-                all('select q0.* from workorder as q0 where q0.workorderid <= ? and q0.workorderid > ? order by q0.workorderid asc limit ?', maxId, afterId, limit));
+                all(`select ${selectList(readColumns.report, 'q0')} from workorder as q0 where q0.workorderid <= ? order by q0.workorderid asc limit ?`, maxId, limit) :
+                all(`select ${selectList(readColumns.report, 'q0')} from workorder as q0 where q0.workorderid <= ? and q0.workorderid > ? order by q0.workorderid asc limit ?`, maxId, afterId, limit));
         },
         create: (values, userid) => {
 

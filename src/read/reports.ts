@@ -14,6 +14,7 @@ import { own } from '../structures/own';
 import { parameterNames } from './parse/params';
 import { parseWhere } from './parse/where';
 import { orderColumns, type OrderColumn } from './plan/ordering';
+import { renderColumns } from './plan/render-columns';
 import { applyAfter, applyOrder } from './compile/compile-order';
 import { filtered } from './execute/filter';
 import type { Row } from './execute/find';
@@ -88,12 +89,16 @@ const recordBatches = async function* (req: ResourceRequest, base: string, layou
     const { osprey: { db, kind }, structure } = req;
     // A report streams any number of rows, a page at a time: no answer's row limit.
     const options = { ...serializeOptions(req), answerRows: undefined };
+    // The columns its layout renders and its order reads, not every stored one: on SQLite each batch comes from a
+    // reader thread, and a row's every column is copied across (src/db/read-workers.ts).
+    const columns = renderColumns(structure.root, layout.plan, order.map(({ attr }) => attr.name));
+    const selected = columns ? columns.map((column) => `q0.${column}`) : ['q0.*'];
     let after: unknown[] | undefined;
     for (;;) {
         // A page of records is read, serialized and rendered between two turns of the event loop (src/slices.ts).
         await nextTurn();
         const query = applyOrder(rows.clone(), kind, 'q0', order);
-        const page = await (after ? applyAfter(query, kind, 'q0', order, after) : query).select('q0.*').limit(batchSize) as Row[];
+        const page = await (after ? applyAfter(query, kind, 'q0', order, after) : query).select(selected).limit(batchSize) as Row[];
         yield await serializeRows(db, layout.plan, page, page.map((row) => `${base}/${memberId(structure.root, row)}`), options);
         if (page.length < batchSize) {
             return;
