@@ -116,6 +116,19 @@ const closingQuote = (text: string, start: number): number => {
     }
 };
 
+// The string opened at `start`: where it closes, and the first character after it that is not white space (a
+// colon there makes the string a key).
+const stringAt = (text: string, start: number): { readonly end: number; readonly after: number } => {
+
+    const end = closingQuote(text, start);
+    let after = end + 1;
+    while (after < text.length && text.charCodeAt(after) <= 0x20) {
+        ++after;
+    }
+
+    return { end, after };
+};
+
 // Two keys of one object that are read as one name, or a `__proto__` key (which hapi's reader refused too: code
 // that copies a body with Object.assign would set the object's prototype). Runs over text JSON.parse has
 // accepted, so that every string closes, and a string followed by a colon is a key.
@@ -131,12 +144,7 @@ export const nameProblem = (text: string): Problem | undefined => {
     while (i < length) {
         const code = text.charCodeAt(i);
         if (code === quote) {
-            const end = closingQuote(text, i);
-            let after = end + 1;
-            while (after < length && text.charCodeAt(after) <= 0x20) {
-                ++after;
-            }
-
+            const { end, after } = stringAt(text, i);
             if (text.charCodeAt(after) === 0x3a) {                      // `:`: a key of the innermost object
                 const key = keyText(text, i, end);
                 if (key === '__proto__') {
@@ -224,12 +232,7 @@ export const inexactNumber = (text: string): { readonly literal: string; readonl
     while (i < length) {
         const code = text.charCodeAt(i);
         if (code === quote) {
-            const end = closingQuote(text, i);
-            let after = end + 1;
-            while (after < length && text.charCodeAt(after) <= 0x20) {
-                ++after;
-            }
-
+            const { end, after } = stringAt(text, i);
             key = text.charCodeAt(after) === 0x3a ? keyText(text, i, end) : key;
             i = end + 1;
             continue;
