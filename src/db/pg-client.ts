@@ -6,7 +6,7 @@ import { writtenTable, WriteCounts } from './write-counts';
 // On PostgreSQL other server nodes write to the same database, so a node can only keep a read (who the caller
 // is) while it hears of every change to the tables behind it. Those tables carry a trigger that NOTIFYs their
 // name when a statement changes them; the notice is delivered at commit to every node, each of which LISTENs on a
-// connection of its own and counts the notices per table (read-cache.ts compares the counts). Its own writes a
+// connection of its own and counts the notices per table (nothing compares them since the login caches moved to src/auth/stamped-cache.ts). Its own writes a
 // node counts as it makes them, and again when their transaction ends, so a read made before the commit is never
 // kept past it. While the listening connection is down nothing is cached.
 

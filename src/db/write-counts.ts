@@ -1,5 +1,6 @@
 // Counts of writes per table, from which a read cache tells whether the tables it read may have changed
-// (read-cache.ts). A write is counted against the table it names, so that a read cached for some tables outlives
+// (read-cache.ts, now removed: the login caches live under osprey_authstamp, src/auth/stamped-cache.ts, and
+// nothing reads these counts; they go in a later tidy). A write is counted against the table it names, so that a read cached for some tables outlives
 // writes to others; a write that names no table (DDL, a CTE) counts against every table. A table changed by a
 // foreign key's cascade is not counted: a cached read lists the tables whose deletes cascade into it.
 

@@ -12,7 +12,7 @@ const { experiment, test } = exports.lab = Lab.script();
 const { expect } = Code;
 
 // The PostgreSQL client's bookkeeping against a stand-in connection, so that it is checked without a server
-// (the read-cache tests check it against a real one when TEST_DATABASE_URL is set).
+// (the credential tests of test/auth run against a real one when TEST_DATABASE_URL is set).
 class FakeConnection extends EventEmitter {
 
     readonly statements: string[] = [];
