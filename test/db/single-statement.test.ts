@@ -44,7 +44,9 @@ const watch = async (knex: Knex, during: () => Promise<unknown>, around?: (sql: 
 };
 
 const controls = (sent: string[]) => sent.filter((sql) => /^\s*(begin|commit|rollback)\b/i.test(sql));
-const writes = (sent: string[]) => sent.filter((sql) => !/^\s*(select|begin|commit|rollback)\b/i.test(sql));
+// The node's own heartbeat (src/cluster/members.ts) shares the pool and may land between a test's statements on
+// a loaded machine: it is no write of the request's.
+const writes = (sent: string[]) => sent.filter((sql) => !/^\s*(select|begin|commit|rollback)\b/i.test(sql) && !/"osprey_member"/.test(sql));
 
 for (const database of postgres) {
     experiment(`a PATCH of the record's own attributes runs as its one update, db/single-statement.ts (${database.name})`, () => {
