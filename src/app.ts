@@ -1,6 +1,9 @@
 import type * as Hapi from '@hapi/hapi';
 import type { Knex } from 'knex';
 
+import { registerBuiltInActions } from './actions/built-in';
+import { Actions } from './actions/registry';
+import { checkDeclaredActions } from './actions/resolve';
 import { ApiKeys, apiKeyObject, cachedTables } from './auth/api-keys';
 import { stampCredentialChanges } from './auth/credential-stamp';
 import { ospreyScheme } from './auth/scheme';
@@ -163,12 +166,16 @@ export const app: Hapi.Plugin<AppOptions> = {
             apiKeys: new ApiKeys(knex, registry, secret),
             sessions: new Sessions(knex, options.sessionMinutes, secret),
             members: new Members(knex, options.heartbeatSeconds, version),
+            actions: new Actions(),
             started: new Date(),
             version,
             products: [{ name: 'Osprey', version, description: 'Open server for the Maximo REST/JSON API' }]
         };
         server.app.osprey = osprey;
         decorate(server);
+        registerBuiltInActions(osprey.actions);
+        // Every plugin has registered its actions by then: a YAML action whose handler nobody registered stops the start.
+        server.ext('onPreStart', () => checkDeclaredActions(osprey.actions, registry));
 
         server.auth.scheme('osprey', ospreyScheme);
         server.auth.strategy('osprey', 'osprey');

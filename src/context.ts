@@ -3,6 +3,7 @@ import * as Path from 'node:path';
 
 import type { Knex } from 'knex';
 
+import type { Actions } from './actions/registry';
 import type { ApiKeys } from './auth/api-keys';
 import type { Sessions } from './auth/sessions';
 import type { UserProfile, Users } from './auth/users';
@@ -36,6 +37,8 @@ export interface Osprey {
     readonly apiKeys: ApiKeys;
     readonly sessions: Sessions;
     readonly members: Members;
+    /** The actions records and collections run (`?action=`): built in, of the YAML's workflows, and plugins'. */
+    readonly actions: Actions;
     readonly started: Date;
     readonly version: string;
     readonly products: { name: string; version: string; description: string }[];

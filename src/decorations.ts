@@ -1,5 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
+import type { ActionSpec, RegisteredAction } from './actions/registry';
 import type { Db } from './db/db';
 import { boundModels, type ObjectModel } from './db/models';
 import { transaction } from './db/transaction';
@@ -45,6 +46,14 @@ export const decorate = (server: Hapi.Server): void => {
 
         return inTransaction(this, work);
     });
+    server.decorate('server', 'registerAction', function (this: Hapi.Server, structure: string, name: string, spec: ActionSpec) {
+
+        return this.app.osprey.actions.register(structure, name, spec);
+    });
+    server.decorate('server', 'registerWebMethod', function (this: Hapi.Server, structure: string, method: string, spec: ActionSpec) {
+
+        return this.app.osprey.actions.register(structure, `wsmethod:${method}`, spec);
+    });
     server.decorate('server', 'onCommit', function (this: Hapi.Server, subscriber: CommitSubscriber) {
 
         return onCommit(this.app.osprey, subscriber);
@@ -64,5 +73,10 @@ declare module '@hapi/hapi' {
         /** Subscribes to what each committed write transaction of this server wrote (where events attach); the
          * answer unsubscribes. */
         onCommit(subscriber: CommitSubscriber): () => void;
+        /** Adds an action to a structure's records (or, with `scope: 'collection'`, its collection), or with
+         * structure '*' to every structure's: run by `?action=NAME`, and a handler a YAML `actions:` entry may name. */
+        registerAction(structure: string, name: string, spec: ActionSpec): RegisteredAction;
+        /** registerAction of `wsmethod:{method}`. */
+        registerWebMethod(structure: string, method: string, spec: ActionSpec): RegisteredAction;
     }
 }

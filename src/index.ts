@@ -102,6 +102,16 @@ export type { WriteKind } from './write/rights';
 // After-commit hooks: what each committed write transaction of a server wrote, where events attach.
 export { onCommit, type Commit, type CommittedWrite, type CommitSubscriber } from './write/after-commit';
 
+// ---- Actions: record and collection actions, web methods (issue 35)
+
+// What an action's handler is given, the engine writes it makes, and what it registers (server.registerAction).
+export type { ActionCall, EngineWrites, RecordRef } from './actions/call';
+export type { ActionSpec, RegisteredAction, ActionKind } from './actions/registry';
+// Runs `?action=NAME` of a request value (a record's with req.id, else its collection's): what the routes call.
+export { runAction, type ActionOutcome } from './actions/dispatch';
+// A bulk with ?action=: the action on each item's record, each item answered in order.
+export { bulkAction, type BulkActionResult } from './actions/bulk';
+
 // ---- Running: housekeeping and the cluster
 
 // Runs a purge of outlived rows once the server has started and then periodically, until it stops.

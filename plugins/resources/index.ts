@@ -11,7 +11,10 @@ import { deleteMember, patchMember, postCollection, postMember } from './write';
 const methodOverride: Hapi.Lifecycle.Method = (request, h) => {
 
     const override = (header(request, 'x-method-override') ?? '').toUpperCase();
-    if (request.method === 'post' && ['PATCH', 'PUT', 'DELETE', 'MERGE'].includes(override)) {
+    // A collection action comes as a POST with x-method-override: PATCH (the npm client's globalAction): it stays
+    // the POST to the collection that runs it.
+    const collectionAction = override === 'PATCH' && request.query.action !== undefined && /\/os\/[^/]+\/?$/i.test(request.path);
+    if (request.method === 'post' && ['PATCH', 'PUT', 'DELETE', 'MERGE'].includes(override) && !collectionAction) {
         request.app.mergeOverride = override === 'MERGE';
         request.setMethod(override === 'MERGE' ? 'PATCH' : override.toLowerCase() as 'patch' | 'put' | 'delete');
     }

@@ -1,6 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
 import { pdfContentSecurityPolicy, readChildren, readCollection, readLookup, readMember } from '../../src';
+import { actionOf } from './actions';
 import { flag, resourceRequest } from './request';
 
 
@@ -8,6 +9,12 @@ import { flag, resourceRequest } from './request';
 // (src/read) answers it; what is left here is HTTP's — the ETag of a record, a report's content type.
 
 export const getCollection: Hapi.Lifecycle.Method = async (request, h) => {
+
+    // A collection action other than the built-in reports runs with no payload.
+    const action = request.query.action;
+    if (typeof action === 'string' && !['listreports', 'genreport'].includes(action.toLowerCase())) {
+        return await actionOf(request, h, resourceRequest(request, false), undefined);
+    }
 
     // count=1 answers {"totalCount": n}, with no page links.
     const answer = await readCollection(resourceRequest(request, !flag(request.query.count)));
@@ -22,6 +29,10 @@ export const getCollection: Hapi.Lifecycle.Method = async (request, h) => {
 };
 
 export const getMember: Hapi.Lifecycle.Method = async (request, h) => {
+
+    if (request.query.action !== undefined) {
+        return await actionOf(request, h, resourceRequest(request, false), undefined);
+    }
 
     const { record, rowstamp } = await readMember(resourceRequest(request, false));
     return h.response(record).etag(rowstamp);

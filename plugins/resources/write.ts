@@ -1,6 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { bulkWrite, createRecord, errorAnswer, maximoError, removeRecord, syncRecord, updateRecord, type BulkResult, type Row, type WriteOutcome } from '../../src';
+import { bulkAction, bulkWrite, createRecord, errorAnswer, maximoError, removeRecord, syncRecord, updateRecord, type BulkActionResult, type BulkResult, type Row, type WriteOutcome } from '../../src';
+import { actionOf } from './actions';
 import { resourceRequest } from './request';
 
 
@@ -34,11 +35,32 @@ const itemAnswer = (request: Hapi.Request, result: BulkResult): Row => {
     return record ? { _responsemeta: meta, _responsedata: record } : { _responsemeta: meta };
 };
 
+// A bulk action's item: `_responsemeta` with its status, and `_responsedata` with the record (properties), else the
+// action's result, else nothing (204); an error as a bulk write's.
+const actionItemAnswer = (request: Hapi.Request, result: BulkActionResult): Row => {
+
+    if (!result.ok) {
+        return itemAnswer(request, result);
+    }
+
+    const data = result.outcome.record ?? result.outcome.result;
+    const meta: Row = { status: data === undefined ? '204' : '200', ...(result.bulkid !== undefined ? { _bulkid: result.bulkid } : {}) };
+    return data === undefined ? { _responsemeta: meta } : { _responsemeta: meta, _responsedata: data };
+};
+
 // POST {home}/os/{os}: create, or SYNC or BULK with x-method-override. A bulk answers 200 whatever its items did.
 export const postCollection: Hapi.Lifecycle.Method = async (request, h) => {
 
     const req = resourceRequest(request, false);
     const override = req.write.override;
+    if (req.read.action !== undefined && override !== 'BULK') {
+        return await actionOf(request, h, req, req.write.body);
+    }
+
+    if (override === 'BULK' && req.read.action !== undefined) {
+        return (await bulkAction(req)).map((result) => actionItemAnswer(request, result));
+    }
+
     if (override === 'BULK') {
         return (await bulkWrite(req)).map((result) => itemAnswer(request, result));
     }
@@ -56,7 +78,12 @@ export const postCollection: Hapi.Lifecycle.Method = async (request, h) => {
 };
 
 // PATCH/PUT {home}/os/{os}/{id} (or POST with x-method-override: PATCH): update, or merge with patchtype MERGE.
-export const patchMember: Hapi.Lifecycle.Method = async (request, h) => updated(h, await updateRecord(resourceRequest(request, false)));
+// With ?action= it runs the action, the body its payload: an action is never run as a plain update.
+export const patchMember: Hapi.Lifecycle.Method = async (request, h) => {
+
+    const req = resourceRequest(request, false);
+    return req.read.action !== undefined ? await actionOf(request, h, req, req.write.body) : updated(h, await updateRecord(req));
+};
 
 export const deleteMember: Hapi.Lifecycle.Method = async (request, h) => {
 
@@ -64,8 +91,14 @@ export const deleteMember: Hapi.Lifecycle.Method = async (request, h) => {
     return h.response().code(204);
 };
 
-// A POST on a member needs x-method-override (PATCH, MERGE or DELETE are routed before they get here).
-export const postMember: Hapi.Lifecycle.Method = () => {
+// A POST on a member runs ?action=, else needs x-method-override (PATCH, MERGE or DELETE are routed before they
+// get here).
+export const postMember: Hapi.Lifecycle.Method = async (request, h) => {
+
+    const req = resourceRequest(request, false);
+    if (req.read.action !== undefined) {
+        return await actionOf(request, h, req, req.write.body);
+    }
 
     throw maximoError('badRequest', 'A POST to a record needs the header x-method-override: PATCH (update), MERGE or DELETE.');
 };

@@ -18,7 +18,7 @@ import { unservedRoutes } from './unserved';
 // A request's *use* is its route, and on the two collection routes what it asks: a GET of …/os/{os} is a page,
 // a distinct, a group-by or a report action; a POST to it is a create, a sync or a bulk.
 
-export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'loginlocks', 'health'] as const;
+export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'action', 'globalaction', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'loginlocks', 'health'] as const;
 export type Use = typeof uses[number];
 
 export const useLabels: Readonly<Record<Use, string>> = {
@@ -27,6 +27,8 @@ export const useLabels: Readonly<Record<Use, string>> = {
     groups: 'a group-by query (GET …/os/{os}?gbcols=)',
     listreports: 'the listreports action (GET …/os/{os}?action=listreports)',
     genreport: 'the genreport action (GET …/os/{os}?action=genreport)',
+    action: 'a record action (GET or POST …/os/{os}/{id}?action=NAME)',
+    globalaction: 'a collection action (GET or POST …/os/{os}?action=NAME)',
     member: 'a record read (GET …/os/{os}/{id})',
     children: 'a child collection (GET …/os/{os}/{id}/{child})',
     child: 'a child row (GET …/os/{os}/{id}/{child}/{childid})',
@@ -80,8 +82,8 @@ const filtering: Use[] = ['page', 'distinct', 'groups', 'genreport', 'lookup'];
 const filteringChildren: Use[] = [...filtering, 'children'];
 const paged: Use[] = ['page', 'lookup', 'children'];
 const readsRecords: Use[] = ['page', 'member', 'children', 'child', 'lookup'];
-const answersRecord: Use[] = ['create', 'sync', 'bulk', 'update'];
-const writes: Use[] = [...answersRecord, 'delete'];
+const answersRecord: Use[] = ['create', 'sync', 'bulk', 'update', 'action'];
+const writes: Use[] = [...answersRecord, 'delete', 'globalaction'];
 const authenticated = uses.filter((use) => use !== 'health' && use !== 'logout' && use !== 'formlogin');
 // A form login takes its credentials from the form (maxauth or Basic beside it must name the same login).
 const credentialed = uses.filter((use) => use !== 'formlogin');
@@ -137,8 +139,8 @@ const stablePaging = (query: Record<string, unknown>) => (query.stablepaging !==
 
 export const queryParameters: readonly Known[] = [
     { name: 'oslc.where', meaning: 'filters the records', sentBy: { npm: 'QueryBuilder.where/orWhere/whereIn/whereNotIn/whereLike/whereNull/whereNotNull; findAll, findPaginated, count, findDistinct with a where', java: 'ResourceSet.where' }, supported: [...filtering, 'children'] },
-    { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService.getObjectStructureSchema/getSchema (on jsonschemas)', java: 'ResourceSet.select' }, supported: [...readsRecords, 'schema'], refused: 'a write answers what the properties header names' },
-    { name: 'oslc.properties', meaning: 'as oslc.select', sentBy: { npm: 'ResourceFetch.properties', java: 'ResourceSet.fetchMember, Resource.load with properties' }, supported: readsRecords, refused: 'a write answers what the properties header names',
+    { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService.getObjectStructureSchema/getSchema (on jsonschemas)', java: 'ResourceSet.select' }, supported: [...readsRecords, 'schema', 'action'], refused: 'a write answers what the properties header names' },
+    { name: 'oslc.properties', meaning: 'as oslc.select', sentBy: { npm: 'ResourceFetch.properties', java: 'ResourceSet.fetchMember, Resource.load with properties' }, supported: [...readsRecords, 'action'], refused: 'a write answers what the properties header names',
         // Only one of the two is read: with both, the other would be ignored.
         check: (_value, _request, query) => (query['oslc.select'] === undefined ? undefined : 'oslc.properties and oslc.select say the same thing; send one of them')
     },
@@ -186,7 +188,7 @@ export const queryParameters: readonly Known[] = [
     { name: 'apikey', meaning: 'an API key', sentBy: {}, supported: authenticated, refused: 'this route takes no login' },
     { name: '_lid', meaning: 'the user of a login', sentBy: {}, supported: authenticated, refused: 'this route takes no login' },
     { name: '_lpwd', meaning: 'the password of a login', sentBy: {}, supported: authenticated, refused: 'this route takes no login' },
-    { name: 'action', meaning: 'an action to run', sentBy: { npm: 'ResourceService.action/webMethod/workflow/globalAction/listReports/generateReport; ResourceFetch/ResourceCreate/ResourceUpdate.action; BaseMaximoService.actionOnEndpoint', java: 'Resource.invokeAction' }, supported: ['listreports', 'genreport'] },
+    { name: 'action', meaning: 'an action to run', sentBy: { npm: 'ResourceService.action/webMethod/workflow/globalAction/listReports/generateReport; ResourceFetch/ResourceCreate/ResourceUpdate.action; BaseMaximoService.actionOnEndpoint', java: 'Resource.invokeAction' }, supported: ['listreports', 'genreport', 'action', 'globalaction', 'bulk'] },
     { name: 'reportname', meaning: 'the report genreport renders', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
     { name: 'reportformat', meaning: 'pdf, csv or json', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
     { name: 'attachment', meaning: '1: Content-Disposition attachment', sentBy: {}, supported: ['genreport'], check: isFlag('attachment') },
@@ -241,7 +243,7 @@ export const requestHeaders: readonly Known[] = [
     { name: 'x-allow-events', meaning: '0: no events for this write (there are none until actions come)', sentBy: { npm: 'ResourceCreate/ResourceUpdate/ResourceDelete.suppressEvents/allowEvents' }, supported: writes, refused: 'events come with writes' },
     { name: 'batcherror', meaning: '1: every attribute error of the record at once', sentBy: {}, supported: answersRecord, check: isFlag('batcherror') },
     { name: 'allornothing', meaning: '1: the whole bulk in one transaction', sentBy: { npm: 'BulkOperationBuilder.setAllOrNothing' }, supported: ['bulk'], check: isFlag('allornothing') },
-    { name: 'if-match', meaning: 'the ETag the record must still have', sentBy: {}, supported: ['update', 'delete'], refused: 'a bulk item carries its _rowstamp; a sync or a read checks no ETag' },
+    { name: 'if-match', meaning: 'the ETag the record must still have', sentBy: {}, supported: ['update', 'delete', 'action'], refused: 'a bulk item carries its _rowstamp; a sync or a read checks no ETag' },
     { name: 'x-public-uri', meaning: 'the public origin hrefs are built on', sentBy: { npm: 'withPublicUri (ResourceCreate, ResourceUpdate, ResourceDelete)', java: 'every request (Options public URI)' }, supported: all },
     { name: 'x-request-id', meaning: 'the id of the request in the log, echoed back', sentBy: {}, supported: all },
     { name: 'maxauth', meaning: 'user:password, base64', sentBy: { npm: 'user and password logins', java: 'Options.auth("maxauth")' }, supported: all },
@@ -285,7 +287,7 @@ const refusal = (kind: 'query parameter' | 'header', known: Known, use: Use): st
 
 const refused = (message: string) => maximoError('badRequest', message);
 
-export const actionRefusal = (action: string): string => `The action ${action} is not carried out: actions on records and collections (?action=, web methods, workflows) are not served yet, and nothing was done. A collection GET runs the built-in listreports and genreport.`;
+export const actionRefusal = (action: string): string => `The action ${action} is not carried out on this request, and nothing was done: an action runs on a record (GET or POST …/os/{os}/{id}?action=NAME), on a collection (GET or POST …/os/{os}?action=NAME) or on each item of a bulk (POST …/os/{os}?action=NAME with x-method-override: BULK).`;
 
 // A name in no table: the report parameters of genreport, else refused.
 const unknownParameter = (name: string, request: Hapi.Request, use: Use, query: Record<string, unknown>): string | undefined => {
@@ -323,19 +325,22 @@ const collectionUse = (query: Record<string, unknown>): Use => {
         switch (action.toLowerCase()) {
             case 'listreports': return 'listreports';
             case 'genreport': return 'genreport';
-            default: throw refused(`${action} is not a global action of a collection; the built-in ones are listreports and genreport. ${actionRefusal(action)}`);
+            default: return 'globalaction';
         }
     }
 
     return query.distinct !== undefined ? 'distinct' : query.gbcols !== undefined ? 'groups' : 'page';
 };
 
-const collectionPostUse = (request: Hapi.Request): Use => {
+const collectionPostUse = (request: Hapi.Request, query: Record<string, unknown>): Use => {
 
     const override = request.headers['x-method-override'];
     const name = typeof override === 'string' ? override.toUpperCase() : '';
-    return name === 'BULK' ? 'bulk' : name === 'SYNC' ? 'sync' : 'create';
+    return name === 'BULK' ? 'bulk' : query.action !== undefined ? 'globalaction' : name === 'SYNC' ? 'sync' : 'create';
 };
+
+// A record route with ?action= runs the action (a GET, a POST, or a POST with x-method-override: PATCH).
+const recordUse = (route: Use, query: Record<string, unknown>): Use => ((route === 'member' || route === 'update') && query.action !== undefined ? 'action' : route);
 
 // `unserved`: a route of a Maximo service Osprey does not provide (src/http/unserved.ts). It answers 501 whatever
 // the request asks, so no parameter of it is carried out or ignored, and none is checked.
@@ -398,7 +403,7 @@ const useOf = (request: Hapi.Request, routes: ReadonlyMap<string, RouteUse>, que
 
     const id = request.route.settings.id;
     const route = id === undefined ? undefined : routes.get(id);
-    return route === 'collection' ? collectionUse(query) : route === 'collectionPost' ? collectionPostUse(request) : route === 'unserved' ? undefined : route;
+    return route === 'collection' ? collectionUse(query) : route === 'collectionPost' ? collectionPostUse(request, query) : route === 'unserved' || route === undefined ? undefined : recordUse(route, query);
 };
 
 // Holds one request to the tables: every query parameter it sends, then every header of the table it sends.
@@ -408,7 +413,7 @@ const useOf = (request: Hapi.Request, routes: ReadonlyMap<string, RouteUse>, que
 // a form on purpose and checks where it comes from itself (plugins/auth/form.ts). Their routes take the body raw
 // (jsonPayload, checked at start by routeTable), and it is read here, strictly (src/http/json-body.ts): every
 // JSON body crosses this one place before its handler.
-const jsonWrites = new Set<Use>(['create', 'sync', 'bulk', 'update', 'delete', 'apitoken']);
+const jsonWrites = new Set<Use>(['create', 'sync', 'bulk', 'update', 'delete', 'apitoken', 'action', 'globalaction']);
 const jsonRoutes = new Set<RouteUse>(['collectionPost', 'update', 'delete', 'apitoken']);
 
 const jsonBody = (request: Hapi.Request, use: Use): void => {

@@ -19,6 +19,9 @@ export interface WriteContext {
     /** `x-allow-events: 0` turns the events of this write off (the events themselves come with actions). */
     readonly allowEvents: boolean;
     readonly transactionId?: string;
+    /** When a status change happened, where the write says (wsmethod:changeStatus's date): its status date and
+     * history row carry it; everything else of the write is stamped `now`. */
+    readonly statusAsOf?: Date;
 }
 
 // One write in progress: its transaction and the attribute errors found so far.

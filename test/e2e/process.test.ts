@@ -120,5 +120,18 @@ experiment('starting the server', { timeout: 60_000 }, () => {
         const bad = Child.spawnSync(process.execPath, [Path.join(root, 'dist', 'src', 'validate.js'), Path.join(fixtures, 'three-mistakes')], { encoding: 'utf8' });
         expect(bad.status).to.equal(1);
         expect(bad.stderr).to.contain('(3 problems)');
+        // A YAML action whose handler no plugin registered: only the composed server knows, and validate says so.
+        const Os = await import('node:os');
+        const folder = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-validate-'));
+        for (const file of Fs.readdirSync(Path.join(root, 'structures'))) {
+            const text = Fs.readFileSync(Path.join(root, 'structures', file), 'utf8');
+            Fs.writeFileSync(Path.join(folder, file), text.replace('handler: changeStatus', 'handler: approveAll'));
+        }
+
+        const unhandled = Child.spawnSync(process.execPath, [Path.join(root, 'dist', 'src', 'validate.js'), folder], { encoding: 'utf8' });
+        Fs.rmSync(folder, { recursive: true });
+        expect(unhandled.status).to.equal(1);
+        expect(unhandled.stderr).to.contain('names the handler approveAll, which no plugin registered');
+        expect(unhandled.stderr).to.not.contain('    at ');
     });
 });

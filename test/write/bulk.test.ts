@@ -202,8 +202,9 @@ onEachDatabase(lab, 'bulk writes', (t) => {
         expect(notArray.statusCode).to.equal(400);
         expect(notArray.result.Error.message).to.contain('JSON array');
 
-        const withAction = await t.inject({ method: 'POST', url: `${wos}?action=wsmethod:changeStatus`, headers: bulkHeaders(), payload: [] });
+        const withAction = await t.inject({ method: 'POST', url: `${wos}?action=wsmethod:nothing`, headers: bulkHeaders(), payload: [] });
         expect(withAction.statusCode).to.equal(400);
+        expect(withAction.result.Error.message).to.contain('has no action wsmethod:nothing');
 
         const keys = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxapiapikey', headers: { ...maxadmin, 'x-method-override': 'BULK' }, payload: [{ userid: 'WILSON' }] });
         expect(keys.statusCode).to.equal(400);

@@ -1,29 +1,41 @@
+import { actionsOf } from '../../actions/resolve';
+import { jsonSchemaOf } from '../../actions/json-schema';
+import type { RegisteredAction } from '../../actions/registry';
 import { isAllowed } from '../../auth/access';
+import type { Osprey } from '../../context';
 import type { UserProfile } from '../../auth/users';
-import type { BusinessObject, Registry } from '../../structures/registry';
-import { own } from '../../structures/own';
+import type { BusinessObject, Structure } from '../../structures/registry';
 import type { Row } from '../execute/find';
 
 
-// oslc.select=allowedactions: per record, the record actions its structure declares that this user may run
-// on it now (CONTRACT §5). Running them needs the `actions` right; a status change also needs a status the
-// record can still leave, by the transitions its YAML declares.
-export const allowedActions = (registry: Registry, user: UserProfile) => {
+// oslc.select=allowedactions: per record, the record actions this user may run on it now (CONTRACT §5), from the
+// action registry (src/actions): those the structure's YAML declares and those registered for it, each only where
+// the user holds its right and the action is open on the record now (a status change: a status the record can
+// still leave). Each lists its method, kind, description and the JSON schema of its payload, as Maximo does.
+
+const mayRun = (user: UserProfile, structure: Structure, action: RegisteredAction): boolean => {
+
+    const right = action.spec.right ?? 'actions';
+    return isAllowed(user, structure, right === 'none' ? 'read' : right);
+};
+
+const entryOf = (action: RegisteredAction): Row => {
+
+    const { spec } = action;
+    const schema = spec.jsonSchema ?? (spec.schema ? jsonSchemaOf(spec.schema) : undefined);
+    return { httpmethod: 'POST', type: action.kind, description: spec.description ?? action.method, ...(schema ? { schema } : {}) };
+};
+
+export const allowedActions = (osprey: Osprey, user: UserProfile) => {
 
     return (object: BusinessObject, row: Row): Row => {
 
-        const structure = registry.byObject(object.name)!;
-        const def = structure.def;
+        const structure = osprey.registry.byObject(object.name)!;
         const allowed: Row = {};
-        if (!isAllowed(user, structure, 'actions')) {
-            return allowed;
-        }
-
-        for (const action of def.actions) {
-            const [type, name] = action.name.includes(':') ? action.name.split(':', 2) as [string, string] : ['action', action.name];
-            const stuck = action.handler === 'changeStatus' && def.statuses && !(own(def.statuses, String(row[def.statusAttribute]))?.length);
-            if (action.scope === 'record' && !stuck) {
-                allowed[name] = { httpmethod: 'POST', type, description: action.description ?? name };
+        for (const action of actionsOf(osprey.actions, structure)) {
+            const { spec } = action;
+            if ((spec.scope ?? 'record') === 'record' && spec.listed !== false && mayRun(user, structure, action) && (spec.available?.(row, structure) ?? true)) {
+                allowed[action.method] = entryOf(action);
             }
         }
 

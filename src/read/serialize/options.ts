@@ -21,7 +21,7 @@ export const serializeOptions = (req: ResourceRequest): SerializeOptions => {
         rowstamps: render.rowstamps,
         internalValues: render.internalValues,
         domains: osprey.registry.domains(),
-        allowedActions: allowedActions(osprey.registry, user),
+        allowedActions: allowedActions(osprey, user),
         answerRows: { limit: osprey.options.maxAnswerRows, parameter: req.read.select?.parameter ?? 'oslc.select', used: 0 }
     };
 };

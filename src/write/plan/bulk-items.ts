@@ -30,7 +30,7 @@ const kinds = new Map<string, WriteKind>(Object.entries({
 const isObject = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // The member id an item's href (or `_meta.uri`) ends with; an href with /os/ must be a record of this structure.
-const idOf = (structure: Structure, href: unknown): string | undefined => {
+export const hrefId = (structure: Structure, href: unknown): string | undefined => {
 
     if (href === undefined || href === null) {
         return undefined;
@@ -82,11 +82,11 @@ export const bulkItem = (structure: Structure, raw: unknown): BulkItem => {
         const method = kindOf(meta.method);
         const merge = method === 'update' && String(meta.patchtype ?? '').toUpperCase() === 'MERGE';
         const properties = typeof meta.properties === 'string' ? meta.properties : undefined;
-        return { kind: merge ? 'merge' : method, body: data, id: idOf(structure, meta.uri), properties };
+        return { kind: merge ? 'merge' : method, body: data, id: hrefId(structure, meta.uri), properties };
     }
 
     const { _action: action, ...body } = raw;
-    const item: BulkItem = { kind: kindOf(action), body, id: idOf(structure, body.href) };
+    const item: BulkItem = { kind: kindOf(action), body, id: hrefId(structure, body.href) };
     // An item without _action is an Add, and an Add writes a new record whatever href it carries: one that names a
     // record (as the npm client's BulkOperationBuilder.action builds) would create another instead of changing it.
     if (action === undefined && item.id !== undefined) {

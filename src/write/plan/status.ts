@@ -38,7 +38,7 @@ export const checkStatus = (scope: WriteScope, current: Row | undefined, item: P
 
     const dateAttr = root.attributes.get('statusdate');
     if (dateAttr?.persistent) {
-        item.values.statusdate = toDb(dateAttr, scope.ctx.now);
+        item.values.statusdate = toDb(dateAttr, scope.ctx.statusAsOf ?? scope.ctx.now);
     }
 };
 
@@ -58,7 +58,7 @@ export const addStatusHistory = async (scope: WriteScope, row: Row, memo: unknow
     const object = child.object;
     const candidates: Row = {
         [structure.def.statusAttribute]: row[structure.def.statusAttribute],
-        changedate: scope.ctx.now,
+        changedate: scope.ctx.statusAsOf ?? scope.ctx.now,
         changeby: scope.ctx.userid,
         memo: memo ?? null
     };

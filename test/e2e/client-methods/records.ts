@@ -173,7 +173,8 @@ const fetching = async (t: Context) => {
     t.clientSide('ResourceFetch.getId', 'ResourceFetch.buildParams', 'ResourceService.fetchById');
 
     await t.refused('ResourceFetch.inlineDoc', 400, () => fetch().inlineDoc(true).execute(), 'inlinedoc');
-    await t.refused('ResourceFetch.action', 400, () => fetch().action('wsmethod:changeStatus').execute(), 'wsmethod:changeStatus');
+    // An action on the fetched record, by a GET without a payload: system:candelete asks and changes nothing.
+    await carriedOut(t, 'ResourceFetch.action', () => fetch().action('system:candelete').execute(), (answer) => expect(typeof answer.candelete).to.equal('boolean'));
     await t.refused('ResourceFetch.ignoreKeyRef', 400, () => fetch().ignoreKeyRef().execute(), 'ignorekeyref');
     await t.refused('ResourceFetch.geometryFormat', 400, () => fetch().geometryFormat().execute(), 'geometryformat');
     await t.refused('ResourceFetch.checkEsig', 400, () => fetch().checkEsig().execute(), 'checkesig');
@@ -255,14 +256,17 @@ const writing = async (t: Context) => {
     t.works(...['useMergePatch', 'useUpdatePatch', 'returnProperties', 'withTransactionId', 'suppressEvents', 'allowEvents', 'withPublicUri', 'ignoreCollectionRef', 'relativeUri', 'header', 'param', 'execute'].map((name) => `ResourceUpdate.${name}`), 'ResourceService.executeResourceUpdate');
     t.clientSide('ResourceUpdate.getId', 'ResourceUpdate.getData', 'ResourceUpdate.buildHeaders', 'ResourceUpdate.buildParams', 'ResourceService.updateResource');
 
-    await t.refused('ResourceCreate.action', 400, () => create().action('wsmethod:changeStatus').execute(), 'wsmethod:changeStatus');
+    // A create's POST with ?action= is a collection action whose payload is the body: a record action is refused.
+    await t.refused('ResourceCreate.action', 400, () => create().action('wsmethod:changeStatus').execute(), 'acts on one MXAPIWODETAIL record');
     await t.refused('ResourceCreate.ignoreKeyRef', 400, () => create().ignoreKeyRef().execute(), 'ignorekeyref');
-    await t.refused('ResourceUpdate.action', 400, () => update().action('wsmethod:changeStatus').execute(), 'wsmethod:changeStatus');
     await t.refused('ResourceUpdate.ignoreKeyRef', 400, () => update().ignoreKeyRef().execute(), 'ignorekeyref');
     await carriedOut(t, 'ResourceCreate.ignoreRowstamp', () => create().returnProperties('wonum').ignoreRowstamp().execute(), (answer) => expect(answer._rowstamp).to.not.exist());
     await carriedOut(t, 'ResourceCreate.internalValues', () => create().returnProperties('status').internalValues().execute(), (answer) => expect(answer.status_maxvalue).to.equal('WAPPR'));
     await carriedOut(t, 'ResourceUpdate.ignoreRowstamp', () => update().returnProperties('wonum').ignoreRowstamp().execute(), (answer) => expect(answer.data._rowstamp).to.not.exist());
     await carriedOut(t, 'ResourceUpdate.internalValues', () => update().returnProperties('status').internalValues().execute(), (answer) => expect(answer.data.status_maxvalue).to.equal('WAPPR'));
+    const acted = await update({ status: 'APPR', memo: 'by the update builder' }).action('wsmethod:changeStatus').returnProperties('status').execute();
+    expect([acted.status, (acted.data as any).status]).to.equal([200, 'APPR']);
+    t.works('ResourceUpdate.action');
 
     // Deletes: by id, by the record itself, and by the delete builder.
     const remove = () => wo.deleteById(plainId);
@@ -277,11 +281,15 @@ const writing = async (t: Context) => {
     t.works(...['withTransactionId', 'suppressEvents', 'allowEvents', 'withPublicUri', 'header', 'execute'].map((name) => `ResourceDelete.${name}`), 'ResourceService.executeResourceDelete', 'ResourceService.delete');
     t.clientSide('ResourceDelete.getId', 'ResourceDelete.buildHeaders', 'ResourceService.deleteById');
 
-    // Actions come with a later issue: each is refused by name, and nothing is written.
-    await t.refused('ResourceService.action', 400, () => wo.action('_QkVERk9SRC8xMDAw', 'wsmethod:changeStatus', { status: 'COMP' }), 'wsmethod:changeStatus');
-    await t.refused('ResourceService.webMethod', 400, () => wo.webMethod('_QkVERk9SRC8xMDAw', 'changeStatus'), 'wsmethod:changeStatus');
-    await t.refused('ResourceService.workflow', 400, () => wo.workflow('_QkVERk9SRC8xMDAw', 'WOSTATUS', {}), 'workflow:WOSTATUS');
-    expect((await read('_QkVERk9SRC8xMDAw')).status).to.equal('INPRG');
+    // Actions: a GET without a payload, a POST with x-method-override: PATCH with one; properties as a query parameter.
+    const fresh = idOf((await wo.createRecord({ siteid: 'BEDFORD', description: 'Action probe' } as any, ['wonum'], true) as any).href);
+    const changedStatus = await wo.action(fresh, 'wsmethod:changeStatus', { status: 'APPR', memo: 'by action' }, ['status']);
+    expect([changedStatus.status, (changedStatus.data as any).status]).to.equal([200, 'APPR']);
+    expect((await wo.webMethod(fresh, 'changeStatus', { status: 'INPRG' })).status).to.equal(204);
+    expect(((await wo.action(fresh, 'system:candelete')).data as any).candelete).to.be.true();
+    t.works('ResourceService.action', 'ResourceService.webMethod');
+    await t.refused('ResourceService.workflow', 400, () => wo.workflow(fresh, 'WOSTATUS', {}), 'workflow:WOSTATUS');
+    expect((await read(fresh, 'status,wostatus{status,memo}')).wostatus.map((row: any) => [row.status, row.memo])).to.equal([['WAPPR', undefined], ['APPR', 'by action'], ['INPRG', undefined]]);
 
     // Where the service's requests go, and what it holds.
     const other = t.wilson.getService('mxapiwodetail');
@@ -347,12 +355,15 @@ const bulk = async (t: Context) => {
     t.works('BulkOperationBuilder.setAllOrNothing');
 
     // An item built by action() names a record by href without an _action: refused rather than created anew; with
-    // the action it is for, the action is refused (actions come with a later issue).
+    // the action it is for, the action runs on the record.
     const acted = await wo.executeBulkOperation(wo.bulkOperation().action(`${t.home}/os/mxapiwodetail/${one}`, { status: 'APPR' }));
     expect(acted.responses[0]!.status).to.equal(400);
     expect(acted.responses[0]!.error.message).to.contain('needs an _action');
-    await t.refused('BulkOperationBuilder.action', 400, () => wo.executeBulkOperation(wo.bulkOperation().action(`${t.home}/os/mxapiwodetail/${one}`, { status: 'APPR' }), 'wsmethod:changeStatus'), 'wsmethod:changeStatus');
     expect((await t.get(`/os/mxapiwodetail/${one}?oslc.select=status`)).body.status).to.equal('WAPPR');
+    const bulkActed = await wo.executeBulkOperation(wo.bulkOperation().action(`${t.home}/os/mxapiwodetail/${one}`, { status: 'APPR' }).action(`${t.home}/os/mxapiwodetail/${one}`, { status: 'CLOSE' }), 'wsmethod:changeStatus');
+    expect(bulkActed.responses.map((item) => item.status)).to.equal([204, 400]);
+    expect((await t.get(`/os/mxapiwodetail/${one}?oslc.select=status`)).body.status).to.equal('APPR');
+    t.works('BulkOperationBuilder.action');
 
     const cleared = wo.bulkOperation().create({} as any).clear();
     expect([cleared.getOperations(), cleared.buildPayload(), cleared.isAllOrNothing()]).to.equal([[], [], false]);

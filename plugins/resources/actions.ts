@@ -1,0 +1,33 @@
+import type * as Hapi from '@hapi/hapi';
+
+import { maximoError, runAction, type ActionOutcome, type ResourceRequest } from '../../src';
+
+
+// The answer of an action (CONTRACT §5): the record after it where `properties` asks for it, else the action's
+// result as JSON, else 204 No Content.
+export const actionAnswer = (h: Hapi.ResponseToolkit, outcome: ActionOutcome): Hapi.ResponseObject => {
+
+    if (outcome.record) {
+        return h.response(outcome.record).code(200);
+    }
+
+    return outcome.result === undefined ? h.response().code(204) : h.response(outcome.result as object).code(200);
+};
+
+// The methods an action comes by: GET, POST, or POST with x-method-override: PATCH (both clients send both). A
+// PUT, a MERGE or a SYNC would mean a write the action does not make, so they are refused rather than ignored.
+const refuseOtherWrites = (request: Hapi.Request, req: ResourceRequest): void => {
+
+    const override = req.write.override;
+    const other = request.method === 'put' ? 'PUT' : request.app.mergeOverride ? 'MERGE' : override && !['POST', 'PATCH'].includes(override) ? override : undefined;
+    if (other) {
+        throw maximoError('badRequest', `The action ${req.read.action} runs on a GET, a POST, or a POST with x-method-override: PATCH; ${other} is not carried out with an action, and nothing was done.`);
+    }
+};
+
+// `?action=NAME` on a record or a collection, with the request's JSON body (none on a GET) as the payload.
+export const actionOf = async (request: Hapi.Request, h: Hapi.ResponseToolkit, req: ResourceRequest, body: unknown): Promise<Hapi.ResponseObject> => {
+
+    refuseOtherWrites(request, req);
+    return actionAnswer(h, await runAction(req, req.read.action!, body));
+};

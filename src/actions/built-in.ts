@@ -1,0 +1,85 @@
+import * as Boom from '@hapi/boom';
+import Joi from 'joi';
+
+import { maximoError } from '../errors/maximo-error';
+import { own } from '../structures/own';
+import type { Row, Structure } from '../structures/registry';
+import type { ActionCall } from './call';
+import type { Actions } from './registry';
+
+
+// The actions every structure has (issue 35): `wsmethod:changeStatus`, a status change by the same rules as a
+// PATCH of the status (it is one, through the engine), and `system:candelete`, whether this user could delete the
+// record now, found out by deleting it in a transaction that always rolls back.
+
+const statusChange = Joi.object({
+    status: Joi.string().trim().min(1).max(64).required().description('the new status'),
+    date: Joi.date().iso().description('when the status changed (the status date and history row); now when not given'),
+    memo: Joi.string().allow('').max(4000).description('kept with the status history row')
+}).prefs({ allowUnknown: false });
+
+// Whether the record's status can still change: its YAML declares statuses, and the current one has a successor.
+const canChangeStatus = (record: Row, structure: Structure): boolean => {
+
+    const { statuses, statusAttribute } = structure.def;
+    return statuses !== undefined && (own(statuses, String(record[statusAttribute]))?.length ?? 0) > 0;
+};
+
+// The non-persistent attribute a structure carries a status memo in (work orders: memo; assets: statusmemo).
+const memoAttribute = (structure: Structure): string | undefined => ['memo', 'statusmemo'].find((name) => structure.root.attributes.has(name));
+
+const changeStatus = async ({ structure, record, payload, write }: ActionCall): Promise<undefined> => {
+
+    const { statuses, statusAttribute } = structure.def;
+    if (!statuses) {
+        throw maximoError('badRequest', `${structure.name} declares no statuses, so wsmethod:changeStatus has nothing to change.`);
+    }
+
+    const body: Row = { [statusAttribute]: payload.status };
+    if (payload.memo !== undefined && payload.memo !== '') {
+        const memo = memoAttribute(structure);
+        if (!memo) {
+            throw maximoError('badRequest', `${structure.name} keeps no memo with a status change (it has no memo attribute); send the change without memo.`);
+        }
+
+        body[memo] = payload.memo;
+    }
+
+    await write.update(structure.name, record!, body, payload.date ? { asOf: payload.date } : {});
+    return undefined;
+};
+
+// A refusal the client could have had from the delete itself (a 4xx in Maximo's shape): the answer is "no, because".
+const refusalOf = (error: unknown): string | undefined => (Boom.isBoom(error) && error.output.statusCode < 500 ? error.message : undefined);
+
+const canDelete = async ({ structure, record, write }: ActionCall): Promise<Row> => {
+
+    try {
+        await write.remove(structure.name, record!);
+        return { candelete: true };
+    }
+    catch (error) {
+        const reason = refusalOf(error);
+        if (reason === undefined) {
+            throw error;
+        }
+
+        return { candelete: false, reason };
+    }
+};
+
+export const registerBuiltInActions = (actions: Actions): void => {
+
+    actions.register('*', 'wsmethod:changeStatus', {
+        handler: changeStatus,
+        schema: statusChange,
+        description: 'Change the status, as the structure\'s status transitions allow',
+        available: canChangeStatus
+    });
+    actions.register('*', 'system:candelete', {
+        handler: canDelete,
+        right: 'none',
+        dryRun: true,
+        description: 'Whether this user can delete the record now, and why not'
+    });
+};

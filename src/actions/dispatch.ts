@@ -1,0 +1,168 @@
+import { requireRight } from '../auth/access';
+import { boundModels } from '../db/models';
+import { maximoError } from '../errors/maximo-error';
+import { memberRow } from '../read/execute/member';
+import type { SelectPlan } from '../read/plan/select-plan';
+import type { ResourceRequest } from '../request';
+import type { Row } from '../structures/registry';
+import { recordHref, renderWritten, writeSelect } from '../write/answer';
+import type { WriteScope } from '../write/context';
+import { runWrite, throwErrors, writeSettingsOf } from '../write/transaction';
+import type { ActionCall } from './call';
+import { engineWrites } from './engine-writes';
+import type { RegisteredAction } from './registry';
+import { resolveAction } from './resolve';
+
+
+// Runs one action (issue 35, CONTRACT §5): found by name, its right checked and its payload validated before its
+// transaction opens; then, in one transaction, the record it acts on is read and locked, the handler runs, and the
+// record is rendered with `properties`. Any error rolls all of it back; nothing of a failed action is kept.
+
+export interface ActionOutcome {
+    /** What the handler answered (undefined: nothing). */
+    readonly result?: unknown;
+    /** The record after the action, as `properties` selects it (record actions asked with properties). */
+    readonly record?: Row;
+    /** The href of the record acted on. */
+    readonly location?: string;
+}
+
+// A dry run's result, carried out of its transaction by an error so that the transaction rolls back.
+class DryRun extends Error {
+
+    constructor(readonly outcome: ActionOutcome) {
+
+        super('dry run');
+    }
+}
+
+// The payload as the action's Joi schema takes it; without a schema, an action takes none.
+export const payloadOf = (action: RegisteredAction, body: unknown): unknown => {
+
+    const schema = action.spec.schema;
+    const empty = body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body as object).length === 0);
+    if (!schema) {
+        if (!empty) {
+            throw maximoError('badRequest', `The action ${action.name} takes no payload; send the request without a body.`);
+        }
+
+        return undefined;
+    }
+
+    const { value, error } = schema.validate(body ?? {}, { abortEarly: true, convert: true });
+    if (error) {
+        const detail = error.details[0]!;
+        const field = detail.path.join('.');
+        throw maximoError('badRequest', `The payload of the action ${action.name} is refused${field ? ` at ${field}` : ''}: ${detail.message}.`);
+    }
+
+    return value;
+};
+
+// The right an action needs, before anything runs: a 403 names the action.
+const requireActionRight = (req: ResourceRequest, action: RegisteredAction): void => {
+
+    const right = action.spec.right ?? 'actions';
+    if (right === 'none') {
+        requireRight(req.user, req.structure, 'read');
+        return;
+    }
+
+    try {
+        requireRight(req.user, req.structure, right);
+    }
+    catch {
+        throw maximoError('forbidden', `User ${req.user.userid} is not authorized to run the action ${action.name} on ${req.structure.name} records.`);
+    }
+};
+
+// If-Match on a record action: the record must still have the rowstamp the client read.
+const checkIfMatch = (req: ResourceRequest, record: Row): void => {
+
+    const expected = req.write.ifMatch?.replace(/^W\//, '').replace(/"/g, '').trim();
+    if (expected && expected !== '*' && expected !== String(record.rowstamp)) {
+        throw maximoError('preconditionFailed', `The ${req.structure.root.name} record has changed since ETag ${expected}. Read it again and retry.`);
+    }
+};
+
+// An action's scope must be the request's: a record action names a record, a collection action none.
+export const checkScope = (req: ResourceRequest, action: RegisteredAction, onRecord: boolean): void => {
+
+    const { structure } = req;
+    const scope = action.spec.scope ?? 'record';
+    if (onRecord && scope === 'collection') {
+        throw maximoError('badRequest', `The action ${action.name} acts on the ${structure.name} collection: send it to …/os/${structure.id}?action=${action.name}, without a record id.`);
+    }
+
+    if (!onRecord && scope === 'record') {
+        throw maximoError('badRequest', `The action ${action.name} acts on one ${structure.name} record: send it to …/os/${structure.id}/{id}?action=${action.name}.`);
+    }
+};
+
+// What is checked before an action's transaction opens: its scope, its right, and the `properties` it answers with.
+export const prepareAction = (req: ResourceRequest, action: RegisteredAction, onRecord: boolean): SelectPlan | undefined => {
+
+    checkScope(req, action, onRecord);
+    requireActionRight(req, action);
+    // The record after a record action, as `properties` (header or query) or, on a GET, oslc.select names it.
+    const selected = req.read.select?.text;
+    if (selected !== undefined && req.write.properties !== undefined) {
+        throw maximoError('badRequest', `properties and ${req.read.select!.parameter} both name what the action ${action.name} answers with; send one of them.`);
+    }
+
+    const select = onRecord ? writeSelect(req, req.structure.root, req.write.properties ?? selected) : undefined;
+    if (select && action.spec.dryRun) {
+        throw maximoError('badRequest', `The action ${action.name} answers a question and changes nothing; properties is not carried out with it.`);
+    }
+
+    return select;
+};
+
+// Runs an action in a write scope (a transaction already open): the record it acts on (the request's id, if any)
+// is read and locked there, the handler runs, and the record is rendered as `select` asks.
+export const actIn = async (req: ResourceRequest, action: RegisteredAction, payload: unknown, select: SelectPlan | undefined, writeScope: WriteScope): Promise<ActionOutcome> => {
+
+    const { structure } = req;
+    const record = req.id !== undefined ? await memberRow(writeScope.db, req.user, structure, req.id, { lock: true }) : undefined;
+    if (record) {
+        checkIfMatch(req, record);
+    }
+
+    const call: ActionCall = {
+        req, name: action.name, payload, structure, record, id: req.id, user: req.user, now: writeScope.ctx.now,
+        db: writeScope.db, models: boundModels(req.osprey.models, writeScope.db), write: engineWrites(req, writeScope)
+    };
+    const result = await action.spec.handler(call);
+    throwErrors(writeScope);
+    const rendered = record && select ? await renderWritten(req, writeScope.db, select, await memberRow(writeScope.db, req.user, structure, req.id!)) : undefined;
+    return { result, record: rendered, location: record ? recordHref(req, record) : undefined };
+};
+
+// Runs `action` on the request's record (req.id) or, without one, on its collection, in its own transaction.
+export const runResolved = async (req: ResourceRequest, action: RegisteredAction, body: unknown): Promise<ActionOutcome> => {
+
+    const select = prepareAction(req, action, req.id !== undefined);
+    const payload = payloadOf(action, body);
+    const dryRun = action.spec.dryRun === true;
+    try {
+        return await runWrite({ ...writeSettingsOf(req), grouped: !dryRun }, async (writeScope) => {
+
+            const outcome = await actIn(req, action, payload, select, writeScope);
+            if (dryRun) {
+                throw new DryRun(outcome);
+            }
+
+            return outcome;
+        });
+    }
+    catch (error) {
+        if (error instanceof DryRun) {
+            return error.outcome;
+        }
+
+        throw error;
+    }
+};
+
+// `?action=NAME` on a record or a collection of the request's structure.
+export const runAction = (req: ResourceRequest, name: string, body: unknown): Promise<ActionOutcome> => runResolved(req, resolveAction(req, name), body);

@@ -1,0 +1,96 @@
+import { requireCredentials, requireRight } from '../auth/access';
+import { memberRow } from '../read/execute/member';
+import { memberId } from '../read/serialize/serialize';
+import type { ResourceRequest } from '../request';
+import { hooksOf } from '../structures/hooks';
+import type { Row, Structure } from '../structures/registry';
+import type { WriteScope } from '../write/context';
+import { createIn, deleteIn, noteWritten, syncIn, updateIn } from '../write/operations';
+import { beforeChange, recordBody } from '../write/records';
+import { requireRights, rightsOf, type WriteKind } from '../write/rights';
+import type { EngineWrites, RecordRef } from './call';
+
+
+// The writes an action's handler makes (call.ts EngineWrites): each is the write engine's own create, update,
+// merge, sync or delete (src/write/operations.ts) in the action's scope, as the request's user, with the rights of
+// that write checked first, so a handler can do nothing through them that the user could not do with a PATCH.
+
+const structureNamed = (req: ResourceRequest, name: string): Structure => {
+
+    const structure = req.osprey.registry.get(name);
+    if (!structure) {
+        // A handler's own mistake (it names its structures in code), not the client's: the action fails whole.
+        throw new Error(`An action wrote to ${name}, which is not an object structure of this server.`);
+    }
+
+    return structure;
+};
+
+const idOf = (structure: Structure, record: RecordRef): string => (typeof record === 'string' ? record : memberId(structure.root, record));
+
+// The request value of a write the action makes: the same user and home, on the structure it names, with none of
+// the action request's own headers (If-Match, properties) applying to it.
+const requestOn = (req: ResourceRequest, structure: Structure, id: string | undefined, merge: boolean): ResourceRequest => {
+
+    return { ...req, structure, id, write: { ...req.write, merge, ifMatch: undefined, properties: undefined, body: undefined } };
+};
+
+export const engineWrites = (req: ResourceRequest, scope: WriteScope): EngineWrites => {
+
+    const scopeOn = (structure: Structure): WriteScope => ({ ...scope, structure });
+    const checked = (name: string, kind: WriteKind, body?: Row) => {
+
+        const structure = structureNamed(req, name);
+        requireRights(req, req.osprey.registry, structure, rightsOf(kind, body));
+        if (kind !== 'create' && kind !== 'delete') {
+            beforeChange(structure);
+        }
+
+        return structure;
+    };
+
+    const change = async (name: string, record: RecordRef, body: Row, merge: boolean, asOf?: Date): Promise<Row> => {
+
+        const structure = checked(name, merge ? 'merge' : 'update', body);
+        const id = idOf(structure, record);
+        const on = scopeOn(structure);
+        const stamped = asOf ? { ...on, ctx: { ...on.ctx, statusAsOf: asOf } } : on;
+        return (await updateIn(requestOn(req, structure, id, merge), stamped, id, recordBody(body), merge, undefined)).row;
+    };
+
+    return {
+        create: async (name, body) => {
+
+            const structure = checked(name, 'create');
+            requireCredentials(req, structure, 'created');
+            const sub = requestOn(req, structure, undefined, false);
+            const create = hooksOf(structure.root).create;
+            if (!create) {
+                return (await createIn(sub, scopeOn(structure), recordBody(body), undefined)).row;
+            }
+
+            const row = await create({ req: sub, body: recordBody(body), db: scope.db, now: scope.ctx.now });
+            noteWritten(scopeOn(structure), 'create', 'create', row);
+            return row;
+        },
+        update: (name, record, body, options = {}) => change(name, record, body, false, options.asOf),
+        merge: (name, record, body) => change(name, record, body, true),
+        sync: async (name, body) => {
+
+            const structure = checked(name, 'sync', body);
+            return (await syncIn(requestOn(req, structure, undefined, true), scopeOn(structure), recordBody(body), true, undefined)).row;
+        },
+        remove: async (name, record) => {
+
+            const structure = checked(name, 'delete');
+            const id = idOf(structure, record);
+            return (await deleteIn(requestOn(req, structure, id, false), scopeOn(structure), id)).row;
+        },
+        read: (name, record, options = {}) => {
+
+            const structure = structureNamed(req, name);
+            requireRight(req.user, structure, 'read');
+            return memberRow(scope.db, req.user, structure, idOf(structure, record), { lock: options.lock === true });
+        }
+    };
+};

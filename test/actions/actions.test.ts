@@ -1,0 +1,201 @@
+import * as Code from '@hapi/code';
+import type * as Hapi from '@hapi/hapi';
+import * as Lab from '@hapi/lab';
+import Joi from 'joi';
+
+import { onEachDatabase } from '../helpers/experiments';
+import { maxadmin, maxauth, wilson } from '../helpers/server';
+
+
+const lab = exports.lab = Lab.script();
+const { test, before } = lab;
+const { expect } = Code;
+
+const home = '/maximo/oslc';
+const wos = `${home}/os/mxapiwodetail`;
+
+// Every wire form of a record action (CONTRACT §5; ACTIONS-WIRE.md): GET without a payload, POST with one, with or
+// without x-method-override: PATCH, properties as a header or a query parameter; the built-in changeStatus and
+// candelete; collection actions; bulk with an action; errors and rights; nothing written by a failed action.
+onEachDatabase(lab, 'actions on records and collections', { timeout: 120_000 }, (t) => {
+
+    const inject = (options: Hapi.ServerInjectOptions): Promise<Hapi.ServerInjectResponse<any>> => t.inject({ ...options, headers: { ...wilson, ...options.headers as Record<string, string> } });
+
+    // A new work order of WILSON's, in WAPPR: its href and id.
+    const newWorkOrder = async (description = 'action test') => {
+
+        const res = await inject({ method: 'POST', url: `${wos}?lean=1`, headers: { properties: 'wonum,status' }, payload: { siteid: 'BEDFORD', description } });
+        expect(res.statusCode).to.equal(201);
+        const href = res.headers.location as string;
+        return { href, path: new URL(href).pathname, id: href.split('/').pop()! };
+    };
+
+    const read = async (path: string, select = 'wonum,status,statusdate,description,wostatus{status,memo,changedate,changeby}') => (await inject({ url: `${path}?oslc.select=${select}` })).result as any;
+
+    before(() => {
+
+        // A collection action and a plain record action a plugin would add, for the wire forms below.
+        t.server.registerAction('MXAPIWODETAIL', 'countstatus', {
+            scope: 'collection',
+            right: 'none',
+            schema: Joi.object({ status: Joi.string().required() }),
+            handler: async ({ db, payload }) => ({ count: Number((await db.knex('workorder').where({ status: payload.status }).count({ n: '*' }))[0]!.n) })
+        });
+        t.server.registerAction('MXAPIWODETAIL', 'retitle', {
+            schema: Joi.object({ description: Joi.string().max(100).required() }),
+            description: 'Give the work order a new description',
+            handler: async ({ structure, record, payload, write }) => {
+
+                await write.update(structure.name, record!, { description: payload.description });
+                return { retitled: true };
+            }
+        });
+    });
+
+    test('wsmethod:changeStatus by every wire form changes the status, stamps the status date and adds a history row with the memo', async () => {
+
+        const wo = await newWorkOrder();
+        // POST + x-method-override: PATCH, properties as a header (the Java client, ResourceUpdate.action).
+        const first = await inject({ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus&lean=1`, headers: { 'x-method-override': 'PATCH', properties: 'wonum,status' }, payload: { status: 'APPR', memo: 'approved by test' } });
+        expect(first.statusCode).to.equal(200);
+        expect(first.result).to.include({ status: 'APPR' });
+        // POST without an override, properties as a query parameter (ResourceService.action).
+        const second = await inject({ method: 'POST', url: `${wo.path}?action=WSMETHOD:CHANGESTATUS&properties=status`, payload: { status: 'INPRG' } });
+        expect(second.statusCode).to.equal(200);
+        expect(second.result.status).to.equal('INPRG');
+        // Without properties: 204.
+        const third = await inject({ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers: { 'x-method-override': 'PATCH' }, payload: { status: 'COMP', date: '2026-01-02T03:04:05Z' } });
+        expect(third.statusCode).to.equal(204);
+        const record = await read(wo.path);
+        expect(record.status).to.equal('COMP');
+        expect(new Date(record.statusdate).toISOString()).to.equal('2026-01-02T03:04:05.000Z');
+        const history = record.wostatus.map((row: any) => row.status);
+        expect(history).to.equal(['WAPPR', 'APPR', 'INPRG', 'COMP']);
+        expect(record.wostatus.find((row: any) => row.status === 'APPR')).to.include({ memo: 'approved by test', changeby: 'WILSON' });
+    });
+
+    test('a forbidden transition, a bad payload or an unknown action is a 400 naming it, and nothing is written', async () => {
+
+        const wo = await newWorkOrder();
+        const earlier = await read(wo.path);
+        const cases: [Hapi.ServerInjectOptions, string][] = [
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'CLOSE' } }, 'cannot change from WAPPR to CLOSE'],
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR', frobnicate: 1 } }, 'frobnicate'],
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: {} }, 'status'],
+            [{ url: `${wo.path}?action=wsmethod:changeStatus` }, 'status'],
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR', date: 'yesterday' } }, 'date'],
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:nothing`, payload: { status: 'APPR' } }, 'has no action wsmethod:nothing'],
+            [{ method: 'POST', url: `${wo.path}?action=__proto__`, payload: {} }, 'has no action __proto__'],
+            [{ method: 'POST', url: `${wo.path}?action=constructor`, payload: {} }, 'has no action constructor'],
+            [{ method: 'POST', url: `${wo.path}?action=countstatus`, payload: { status: 'APPR' } }, 'acts on the MXAPIWODETAIL collection'],
+            [{ method: 'POST', url: `${wo.path}?action=system:candelete`, payload: { x: 1 } }, 'takes no payload'],
+            [{ method: 'PUT', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR' } }, 'PUT is not carried out'],
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers: { 'x-method-override': 'MERGE' }, payload: { status: 'APPR' } }, 'MERGE is not carried out'],
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers: { patchtype: 'MERGE' }, payload: { status: 'APPR' } }, 'patchtype'],
+            [{ method: 'DELETE', url: `${wo.path}?action=wsmethod:changeStatus` }, 'wsmethod:changeStatus'],
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers: { 'content-type': 'text/plain' }, payload: '{"status":"APPR"}' }, 'JSON']
+        ];
+        for (const [options, text] of cases) {
+            const res = await inject(options);
+            expect(res.statusCode, `${options.method ?? 'GET'} ${options.url} ${JSON.stringify(options.payload)}`).to.be.within(400, 415);
+            expect(res.result.Error.message, String(options.url)).to.contain(text);
+        }
+
+        expect(await read(wo.path)).to.equal(earlier);
+    });
+
+    test('an action needs its right: 403 for a user without it, 404 for a record the user cannot see; nothing written', async () => {
+
+        const wo = await newWorkOrder();
+        const mary = maxauth('mary', 'mary');
+        await t.server.app.osprey.users.create({ userid: 'MARY', password: 'mary', groups: ['EVERYONE'] });
+        const refused = await t.inject({ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers: { ...mary }, payload: { status: 'APPR' } });
+        expect(refused.statusCode).to.equal(403);
+        expect(refused.result.Error.message).to.contain('wsmethod:changeStatus');
+        const missing = await inject({ method: 'POST', url: `${wos}/_QkVERk9SRC85OTk5OTk-?action=wsmethod:changeStatus`, payload: { status: 'APPR' } });
+        expect(missing.statusCode).to.equal(404);
+        expect((await read(wo.path)).status).to.equal('WAPPR');
+        // A question anyone who reads may ask: MARY reads work orders but may not delete them.
+        const question = await t.inject({ url: `${wo.path}?action=system:candelete`, headers: { ...mary } });
+        expect(question.statusCode).to.equal(200);
+        expect(question.result.candelete).to.equal(false);
+        expect(question.result.reason).to.contain('not authorized');
+    });
+
+    test('system:candelete answers whether the record could be deleted now, and deletes nothing', async () => {
+
+        const wo = await newWorkOrder();
+        const res = await inject({ url: `${wo.path}?action=system:candelete` });
+        expect(res.statusCode).to.equal(200);
+        expect(res.result).to.equal({ candelete: true });
+        expect((await inject({ url: wo.path })).statusCode).to.equal(200);
+        expect((await inject({ url: `${wo.path}?action=system:candelete&properties=wonum` })).statusCode).to.equal(400);
+    });
+
+    test('a plugin action writes through the engine: the rules of a PATCH hold, and a refusal rolls the whole action back', async () => {
+
+        const wo = await newWorkOrder('before');
+        const res = await inject({ method: 'POST', url: `${wo.path}?action=retitle`, headers: { 'x-method-override': 'PATCH' }, payload: { description: 'after' } });
+        expect(res.statusCode).to.equal(200);
+        expect(res.result).to.equal({ retitled: true });
+        expect((await read(wo.path)).description).to.equal('after');
+        const tooLong = await inject({ method: 'POST', url: `${wo.path}?action=retitle`, payload: { description: 'x'.repeat(101) } });
+        expect(tooLong.statusCode).to.equal(400);
+        expect((await read(wo.path)).description).to.equal('after');
+    });
+
+    test('collection actions run by GET and POST; listreports still runs', async () => {
+
+        const post = await inject({ method: 'POST', url: `${wos}?action=countstatus&lean=1`, headers: { 'x-method-override': 'PATCH' }, payload: { status: 'WAPPR' } });
+        expect(post.statusCode).to.equal(200);
+        expect(Number(post.result.count)).to.be.above(0);
+        const get = await inject({ url: `${wos}?action=countstatus` });
+        expect(get.statusCode).to.equal(400);
+        expect(get.result.Error.message).to.contain('status');
+        expect((await inject({ url: `${wos}?action=wsmethod:changeStatus` })).result.Error.message).to.contain('acts on one MXAPIWODETAIL record');
+        expect((await inject({ url: `${wos}?action=listreports` })).statusCode).to.equal(200);
+    });
+
+    test('a bulk with an action runs it on each item\'s record, each item answered in order', async () => {
+
+        const one = await newWorkOrder();
+        const two = await newWorkOrder();
+        const res = await inject({
+            method: 'POST', url: `${wos}?action=wsmethod:changeStatus&lean=1`, headers: { 'x-method-override': 'BULK' },
+            payload: [{ status: 'APPR', href: one.href }, { status: 'CLOSE', href: two.href, _bulkid: 'b2' }, { _data: { status: 'WSCH' }, _meta: { uri: two.href } }, { status: 'APPR' }, { status: 'APPR', href: one.href, _action: 'Add' }]
+        });
+        expect(res.statusCode).to.equal(200);
+        expect(res.result.map((item: any) => item._responsemeta.status)).to.equal(['204', '400', '204', '400', '400']);
+        expect(res.result[1]._responsemeta._bulkid).to.equal('b2');
+        expect((await read(one.path)).status).to.equal('APPR');
+        expect((await read(two.path)).status).to.equal('WSCH');
+
+        // All or nothing: one bad item, nothing written.
+        const three = await newWorkOrder();
+        const all = await inject({
+            method: 'POST', url: `${wos}?action=wsmethod:changeStatus`, headers: { 'x-method-override': 'BULK', allornothing: '1' },
+            payload: [{ status: 'APPR', href: three.href }, { status: 'CLOSE', href: one.href }]
+        });
+        expect(all.result.map((item: any) => item._responsemeta.status)).to.equal(['424', '400']);
+        expect((await read(three.path)).status).to.equal('WAPPR');
+    });
+
+    test('allowedactions lists what this user may run on this record now', async () => {
+
+        const wo = await newWorkOrder();
+        const mine = await read(wo.path, 'allowedactions');
+        expect(mine.allowedactions.changeStatus).to.include({ httpmethod: 'POST', type: 'wsmethod' });
+        expect(mine.allowedactions.changeStatus.schema.required).to.equal(['status']);
+        expect(mine.allowedactions.retitle).to.include({ type: 'action', description: 'Give the work order a new description' });
+        expect(mine.allowedactions.countstatus).to.not.exist();
+        // A closed work order's status cannot change any more.
+        for (const status of ['APPR', 'INPRG', 'COMP', 'CLOSE']) {
+            expect((await inject({ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status } })).statusCode).to.equal(204);
+        }
+
+        expect((await read(wo.path, 'allowedactions')).allowedactions.changeStatus).to.not.exist();
+        const mary = await t.inject({ url: `${wo.path}?oslc.select=allowedactions`, headers: maxauth('mary', 'mary') });
+        expect(mary.result.allowedactions).to.equal({});
+        expect((await t.inject({ url: `${wo.path}?oslc.select=allowedactions`, headers: maxadmin })).result.allowedactions).to.include('retitle');
+    });
+});
