@@ -133,8 +133,8 @@ experiment('the package root', () => {
         const pkg = JSON.parse(Fs.readFileSync(Path.join(root, 'package.json'), 'utf8')) as { main: string; types: string };
         const names = ChildProcess.execFileSync(process.execPath, ['-e', 'console.log(JSON.stringify(Object.keys(require("./")).sort()))'], { cwd: root, encoding: 'utf8' });
         expect(JSON.parse(names)).to.equal([
-            'app', 'boundModels', 'bulkWrite', 'clientAddress', 'createRecord', 'createServer', 'errorAnswer', 'flag', 'flagOf', 'header', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed', 'jsonSchema', 'keyInput',
-            'linkHref', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect', 'purgeWhileRunning', 'readChildren',
+            'app', 'boundModels', 'bulkWrite', 'callService', 'clientAddress', 'createRecord', 'createServer', 'errorAnswer', 'flag', 'flagOf', 'header', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed', 'jsonPayload', 'jsonSchema', 'keyInput',
+            'linkHref', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect', 'propertyText', 'purgeWhileRunning', 'readChildren',
             'readCollection', 'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'relationName', 'removeRecord', 'runWrite', 'selectSettings', 'selectionSchema', 'sessionCookieHeader',
             'sessionToken', 'structureOf', 'syncRecord', 'typeTable', 'unservedMetric', 'unservedRoutes', 'updateRecord', 'userOf', 'validateOptions', 'writeSettingsFor'
         ]);
