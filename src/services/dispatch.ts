@@ -20,8 +20,6 @@ const webMethod = 'wsmethod:';
 // is routed as a PATCH by the record routes' override (plugins/resources), and is a POST here.
 const sentMethod = (request: Hapi.Request): string => String(request.raw.req.method).toUpperCase();
 
-const lastText = (value: unknown): string => String(Array.isArray(value) ? value[value.length - 1] : value);
-
 const serviceOf = (request: Hapi.Request): RegisteredService => {
 
     const services = request.server.app.osprey.services;
@@ -37,12 +35,12 @@ const serviceOf = (request: Hapi.Request): RegisteredService => {
 const methodOf = (request: Hapi.Request, service: RegisteredService): RegisteredMethod => {
 
     const methods = [...service.methods.keys()];
-    const action = request.query.action as unknown;
-    if (action === undefined || lastText(action) === '') {
+    // The gate has refused a repeated parameter: action is one string, if any.
+    const text = request.query.action as string | undefined;
+    if (!text) {
         throw noAction(service.name, methods);
     }
 
-    const text = lastText(action);
     if (!text.toLowerCase().startsWith(webMethod)) {
         throw notWebMethod(text, service.name);
     }
@@ -61,20 +59,26 @@ const methodOf = (request: Hapi.Request, service: RegisteredService): Registered
 const argumentsOf = (request: Hapi.Request, service: RegisteredService, method: RegisteredMethod): Record<string, unknown> => {
 
     const args = Object.create(null) as Record<string, unknown>;
-    const query = (request.orig.query ?? request.query) as Record<string, unknown>;
+    const query = request.query as Record<string, unknown>;
     for (const name of Object.keys(query)) {
         if (name !== '' && !isTableParameter(name)) {
             args[name] = query[name];
         }
     }
 
-    const body = request.payload as unknown;
-    if (body === null || body === undefined) {
+    // hapi reads no body of a GET: one sent would go unread.
+    if (sentMethod(request) === 'GET') {
+        if (Number(request.headers['content-length'] ?? 0) > 0) {
+            throw maximoError('badRequest', 'A GET of a service method sends its arguments in the query; a POST sends them in a JSON object body.');
+        }
+
         return args;
     }
 
-    if (sentMethod(request) !== 'POST') {
-        throw maximoError('badRequest', `A ${sentMethod(request)} of a service method sends its arguments in the query; a POST sends them in a JSON object body.`);
+    // The gate has read the body of the POST: JSON, or null when it is empty.
+    const body = request.payload as unknown;
+    if (body === null) {
+        return args;
     }
 
     if (typeof body !== 'object' || Array.isArray(body)) {
@@ -108,7 +112,7 @@ const checkedArguments = (service: RegisteredService, method: RegisteredMethod, 
     const { value, error } = method.schema.validate(args, { abortEarly: true, convert: true });
     if (error) {
         const detail = error.details[0]!;
-        throw badArgument(service.name, method.name, detail.path.join('.') || String(detail.context?.key ?? ''), detail.message);
+        throw badArgument(service.name, method.name, detail.path.join('.'), detail.message);
     }
 
     return Object.assign(Object.create(null) as Record<string, unknown>, value);

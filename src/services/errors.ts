@@ -7,7 +7,8 @@ import { maximoError } from '../errors/maximo-error';
 
 const shown = (name: string) => (name.length > 100 ? `${name.slice(0, 100)}…` : name);
 
-const listed = (names: readonly string[]) => (names.length ? names.join(', ') : 'none');
+// A service has methods (registry.ts), and the system service is always there.
+const listed = (names: readonly string[]) => names.join(', ');
 
 export const noService = (name: string, services: readonly string[]) => maximoError('notFound', `There is no service ${shown(name)}; the services are: ${listed(services)}.`);
 

@@ -42,6 +42,7 @@ export interface PropertyRow {
 
 const propertyName = /^[a-z][a-z0-9_.-]{0,99}$/i;
 const types: readonly PropertyType[] = ['string', 'integer', 'boolean', 'decimal'];
+const booleans = new Map<unknown, string>([[true, '1'], [1, '1'], ['1', '1'], ['true', '1'], [false, '0'], [0, '0'], ['0', '0'], ['false', '0']]);
 
 // The value in the text the table keeps and the system service answers (Maximo answers every property as a
 // string; a YORN property as 1 or 0), or a sentence saying why it does not fit the type.
@@ -61,8 +62,8 @@ export const propertyText = (type: PropertyType, value: unknown): { text: string
         }
 
         case 'boolean': {
-            const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
-            return text === true || text === 1 || text === '1' || text === 'true' ? { text: '1' } : text === false || text === 0 || text === '0' || text === 'false' ? { text: '0' } : { problem: `it is 1 or 0 (true or false), not ${JSON.stringify(value)}` };
+            const text = booleans.get(typeof value === 'string' ? value.trim().toLowerCase() : value);
+            return text === undefined ? { problem: `it is 1 or 0 (true or false), not ${JSON.stringify(value)}` } : { text };
         }
     }
 };
@@ -79,7 +80,7 @@ export class Properties {
     declare(name: string, spec: PropertySpec): DeclaredProperty {
 
         const label = `The system property ${name}`;
-        if (typeof name !== 'string' || !propertyName.test(name)) {
+        if (!propertyName.test(name)) {
             throw new Error(`${label}: a property name is a letter, then letters, digits, _, . or -, 100 at most.`);
         }
 
@@ -119,7 +120,8 @@ export class Properties {
 
     list(): DeclaredProperty[] {
 
-        return [...this.#declared.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        // By code point; no two names are equal.
+        return [...this.#declared.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
     }
 
     /** The text of each property asked for, as stored (or the default, or null): read in one statement. */

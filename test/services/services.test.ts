@@ -2,6 +2,7 @@ import * as Path from 'node:path';
 
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
+import Joi from 'joi';
 
 import { onEachDatabase } from '../helpers/experiments';
 import { maxadmin, wilson } from '../helpers/server';
@@ -54,7 +55,19 @@ onEachDatabase(lab, 'service endpoints', { settings: { plugins: [plugin] } }, (t
         const res = await t.inject({ url: call('calc', 'wsmethod:nothing'), headers: wilson });
         expect(res.statusCode).to.equal(200);
         expect(res.payload).to.equal('');
+        // A POST without a body: arguments, if any, from the query.
+        const posted = await t.inject({ method: 'POST', url: call('calc', 'wsmethod:add', '&a=7'), headers: { ...wilson, 'x-method-override': 'PATCH' } });
+        expect(posted.result).to.equal({ return: 7 });
         expectError(await t.inject({ url: call('calc', 'wsmethod:fail'), headers: wilson }), 400, 'calc.fail always refuses.');
+        // A handler answering what is no JSON value is the plugin's fault: a 500, its message kept to the log.
+        const broken = await t.inject({ url: call('calc', 'wsmethod:broken'), headers: wilson });
+        expectError(broken, 500);
+        expect(broken.payload).to.not.contain('bigint');
+    });
+
+    test('a GET sends its arguments in the query, not in a body', async () => {
+
+        expectError(await t.inject({ method: 'GET', url: call('calc', 'wsmethod:add'), headers: { ...wilson, 'content-type': 'application/json' }, payload: '{"a":1}' }), 400, 'A GET of a service method sends its arguments in the query');
     });
 
     test('an unknown service is a 404 naming it and the services', async () => {
@@ -65,6 +78,10 @@ onEachDatabase(lab, 'service endpoints', { settings: { plugins: [plugin] } }, (t
             expect(res.result.Error.reasonCode).to.equal('BMXAA8727E');
         }
 
+        // A long name is quoted cut short.
+        const long = await t.inject({ url: call('x'.repeat(150), 'wsmethod:getDate'), headers: wilson });
+        expectError(long, 404, `There is no service ${'x'.repeat(100)}…; the services are`);
+
         // service/logging stays the 501 of a service Osprey does not provide, by GET and POST.
         for (const method of ['GET', 'POST']) {
             expectError(await t.inject({ method, url: call('logging', 'wsmethod:getLoggerList'), headers: maxadmin }), 501, 'the logging service');
@@ -73,12 +90,12 @@ onEachDatabase(lab, 'service endpoints', { settings: { plugins: [plugin] } }, (t
 
     test('an action missing, not a web method, or a method the service has not is a 400 naming it and the methods', async () => {
 
-        expectError(await t.inject({ url: `${home}/service/calc`, headers: wilson }), 400, 'names no action', 'add, echo, secretOf, nothing, fail');
+        expectError(await t.inject({ url: `${home}/service/calc`, headers: wilson }), 400, 'names no action', 'add, echo, secretOf, broken, nothing, fail');
         expectError(await t.inject({ url: call('calc', ''), headers: wilson }), 400, 'names no action');
         expectError(await t.inject({ url: call('calc', 'add'), headers: wilson }), 400, 'The action add is not a web method');
         expectError(await t.inject({ url: call('calc', 'workflow:add'), headers: wilson }), 400, 'workflow:add');
         for (const name of ['nosuch', '__proto__', 'constructor', 'hasOwnProperty']) {
-            expectError(await t.inject({ url: call('calc', `wsmethod:${name}`), headers: wilson }), 400, `The service calc has no method ${name}; its methods are: add, echo, secretOf, nothing, fail.`);
+            expectError(await t.inject({ url: call('calc', `wsmethod:${name}`), headers: wilson }), 400, `The service calc has no method ${name}; its methods are: add, echo, secretOf, broken, nothing, fail.`);
         }
 
         expectError(await t.inject({ url: call('calc', 'wsmethod:ADD'), headers: wilson }), 400, 'did you mean add?');
@@ -104,6 +121,9 @@ onEachDatabase(lab, 'service endpoints', { settings: { plugins: [plugin] } }, (t
         expectError(await t.inject({ method: 'POST', url: call('calc', 'wsmethod:add'), headers: { ...wilson, 'content-type': 'application/json' }, payload: '{"a":1,"__proto__":{"b":2}}' }), 400, 'the key __proto__');
         expectError(await t.inject({ method: 'POST', url: call('calc', 'wsmethod:add'), headers: { ...wilson, 'content-type': 'application/json' }, payload: [1, 2] }), 400, 'is a JSON object of its arguments, not an array');
         expectError(await t.inject({ url: call('calc', 'wsmethod:nothing', '&x=1'), headers: wilson }), 400, 'The argument x of calc.nothing is refused: calc.nothing takes no arguments');
+        expectError(await t.inject({ method: 'POST', url: call('calc', 'wsmethod:add'), headers: { ...wilson, 'content-type': 'application/json' }, payload: '5' }), 400, 'is a JSON object of its arguments, not number');
+        // A name-less `?=x` names no argument.
+        expect((await t.inject({ url: call('calc', 'wsmethod:add', '&a=4&=x'), headers: wilson })).result).to.equal({ return: 4 });
     });
 
     test('the gate: the parameters of its table a service call does not carry out are refused by name; the body is JSON', async () => {
@@ -147,10 +167,25 @@ onEachDatabase(lab, 'service endpoints', { settings: { plugins: [plugin] } }, (t
         expect(() => server.registerService('bad', { methods: { 'x-y': method } })).to.throw(/a method name is a letter/);
         expect(() => server.registerService('bad', { methods: { m: { ...method, schema: 'x' as never } } })).to.throw(/Joi object schema/);
         expect(() => server.registerService('bad', { methods: { m: { ...method, right: 'root' as never } } })).to.throw(/'user' or 'admin'/);
+        expect(() => server.registerService('bad', { methods: { m: { ...method, schema: Joi.string() as never } } })).to.throw(/Joi object schema/);
+        expect(() => server.registerService('bad', {} as never)).to.throw('The service bad has no methods.');
+        expect(() => server.registerService('bad', { methods: { m: { description: 'x' } as never } })).to.throw('The method m of the service bad has a description and a handler function.');
+        expect(() => server.registerService('bad', { methods: { m: { handler: () => 1 } as never } })).to.throw(/has a description and a handler/);
+        expect(() => server.declareProperty('x.y', { type: 'integer' } as never)).to.throw(/says what it does/);
+        expect(() => server.declareProperty('x.y', { type: 'integer', fixed: 2 as never, description: 'd' })).to.throw(/a fixed property has a function/);
+
+        // A service registered once the server runs is served at once; one without a description, whose method
+        // takes no arguments by an empty schema.
+        server.registerService('plain', { methods: { one: { description: 'one', schema: Joi.object(), handler: () => 1 } } });
+        expect((await t.inject({ url: call('plain', 'wsmethod:one'), headers: wilson })).result).to.equal({ return: 1 });
+        expectError(await t.inject({ url: call('plain', 'wsmethod:one', '&x=1'), headers: wilson }), 400, 'plain.one takes no arguments');
         expect(() => server.declareProperty('test.token', { type: 'string', description: 'again' })).to.throw(/declared twice/);
         expect(() => server.declareProperty('x.y', { type: 'date' as never, description: 'd' })).to.throw(/its type is one of/);
         expect(() => server.declareProperty('x.y', { type: 'integer', default: 'five', description: 'd' })).to.throw(/its default does not fit/);
         expect(() => server.declareProperty('x.y', { type: 'integer', description: '' })).to.throw(/says what it does/);
+        expect(() => server.declareProperty('x.y', { type: 'string', default: {} as never, description: 'd' })).to.throw('The system property x.y: its default does not fit its type: it is text.');
+        expect(() => server.declareProperty('x.y', { type: 'integer', default: 1, fixed: () => 2, description: 'd' })).to.throw(/a fixed property has a function \(fixed\) and no default/);
+        expect(() => server.declareProperty('x y', { type: 'integer', description: 'd' })).to.throw(/a property name is a letter/);
         await expect(server.property('no.such')).to.reject(/No system property no.such/);
     });
 });

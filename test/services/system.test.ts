@@ -73,6 +73,8 @@ onEachDatabase(lab, 'the system service', { settings: { plugins: [plugin], maxPa
             expectError(await set(name, 'x'), 404, `No system property ${name} is declared`);
         }
 
+        expectError(await t.inject({ url: system('getProperty', `&propName=${'p'.repeat(150)}`), headers: wilson }), 404, `No system property ${'p'.repeat(100)}… is declared`);
+
         expectError(await t.inject({ url: system('getProperty', '&propName=test.token'), headers: maxadmin }), 403, 'The system property test.token is secret');
         expectError(await t.inject({ url: system('getProperties', '&propNames=mxe.adminEmail,test.token'), headers: maxadmin }), 403, 'test.token is secret');
         expectError(await t.inject({ url: system('getProperty'), headers: wilson }), 400, 'The argument propName of system.getProperty is refused: "propName" is required');
@@ -109,7 +111,20 @@ onEachDatabase(lab, 'the system service', { settings: { plugins: [plugin], maxPa
         // The server reads each as its type, the secret one too.
         expect((await t.inject({ url: `${home}/service/calc?action=wsmethod:secretOf`, headers: maxadmin })).result).to.equal({ token: 'hidden-default', startup: 12, ratio: 0.25, enabled: true });
 
+        // Numbers and booleans sent as JSON: as their text, where the type takes them.
+        expect((await set('mxe.adminEmail', 5)).statusCode).to.equal(200);
+        expect(await get('mxe.adminEmail')).to.equal({ return: '5' });
+        expect((await set('mxe.adminEmail', true)).statusCode).to.equal(200);
+        expect(await get('mxe.adminEmail')).to.equal({ return: 'true' });
+        for (const [value, text] of [[0, '0'], [true, '1'], ['FALSE', '0'], [1, '1']] as const) {
+            expect((await set('test.enabled', value)).statusCode).to.equal(200);
+            expect(await get('test.enabled'), String(value)).to.equal({ return: text });
+        }
+
+        expect((await set('mxe.adminEmail', 'admin@example.com')).statusCode).to.equal(200);
         const refusals: [string, unknown, string][] = [
+            ['test.startup', true, 'it is a whole number, not true'],
+            ['test.ratio', false, 'it is a number, not false'],
             ['test.startup', 'twelve', 'test.startup is an integer property, and it is a whole number, not "twelve"'],
             ['test.startup', 1.5, 'it is a whole number, not 1.5'],
             ['test.ratio', 'x', 'test.ratio is a decimal property'],
