@@ -27,11 +27,13 @@ import { seedDemoData } from './demo/seed';
 import { errorEdge } from './errors/edge';
 import { features as firstParty } from './features';
 import { parameterGate } from './http/parameters';
-import { refuseUnservedStructures } from './http/unserved';
+import { refuseUnservedStructures, unservedRoutes } from './http/unserved';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
 import { requestEdge } from './http/request-edge';
 import { loadRegistry } from './load-registry';
 import { loadSecret } from './secret';
+import { Properties } from './services/properties';
+import { Services } from './services/registry';
 import { purgeWhileRunning } from './housekeeping';
 import { commitErrorsTo } from './write/after-commit';
 import { purgeTransactionIds } from './write/apply/transaction-ids';
@@ -152,12 +154,13 @@ export const app: Hapi.Plugin<AppOptions> = {
                 await reader.destroy();
             }
         });
+        const db = poolDb(reader);
         const osprey: Osprey = {
             options,
             secret,
             registry,
             knex,
-            db: poolDb(reader),
+            db,
             kind,
             deadlines: kind === 'sqlite' && options.sqliteDriver !== 'sqlite3' && options.statementTimeoutMs > 0,
             databaseVersion: dbVersion,
@@ -167,6 +170,9 @@ export const app: Hapi.Plugin<AppOptions> = {
             sessions: new Sessions(knex, options.sessionMinutes, secret),
             members: new Members(knex, options.heartbeatSeconds, version),
             actions: new Actions(),
+            // A service routed as one Osprey does not provide (service/logging) answers 501 on its own route.
+            services: new Services(new Set(unservedRoutes.flatMap((route) => (route.root ? [] : /^\/service\/([a-z0-9_.-]+)$/.exec(route.path)?.[1] ?? [])))),
+            properties: new Properties(knex, db),
             started: new Date(),
             version,
             products: [{ name: 'Osprey', version, description: 'Open server for the Maximo REST/JSON API' }]

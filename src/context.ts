@@ -13,6 +13,8 @@ import type { Db } from './db/db';
 import type { DatabaseKind } from './db/knex';
 import type { ObjectModel } from './db/models';
 import type { Registry } from './structures/registry';
+import type { Properties } from './services/properties';
+import type { Services } from './services/registry';
 
 
 // What every feature plugin reads from `server.app.osprey`: the one place the app's parts meet.
@@ -39,6 +41,10 @@ export interface Osprey {
     readonly members: Members;
     /** The actions records and collections run (`?action=`): built in, of the YAML's workflows, and plugins'. */
     readonly actions: Actions;
+    /** The services of service endpoints ({home}/service/{name}): `server.registerService(name, spec)` adds one. */
+    readonly services: Services;
+    /** The declared system properties and their values in osprey_property: `server.declareProperty(name, spec)`. */
+    readonly properties: Properties;
     readonly started: Date;
     readonly version: string;
     readonly products: { name: string; version: string; description: string }[];

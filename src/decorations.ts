@@ -4,13 +4,16 @@ import type { ActionSpec, RegisteredAction } from './actions/registry';
 import type { Db } from './db/db';
 import { boundModels, type ObjectModel } from './db/models';
 import { transaction } from './db/transaction';
+import type { DeclaredProperty, PropertySpec, PropertyValue } from './services/properties';
+import type { RegisteredService, ServiceSpec } from './services/registry';
 import type { Registry } from './structures/registry';
 import { onCommit, type CommitSubscriber } from './write/after-commit';
 
 
 // The registries a plugin reads and the work it runs, as decorations of every server object (each plugin's
 // included), named by what they give or do: `server.structures()`, `server.models()`, `server.inTransaction(work)`,
-// `server.onCommit(subscriber)`.
+// `server.onCommit(subscriber)`, `server.registerService(name, spec)`, `server.declareProperty(name, spec)`,
+// `server.property(name)`.
 // The osprey app plugin (src/app.ts) adds them when it has made `server.app.osprey`, before any feature plugin.
 
 // What the work of inTransaction is given: the transaction's Db (statements on its connection) and the models
@@ -58,6 +61,18 @@ export const decorate = (server: Hapi.Server): void => {
 
         return onCommit(this.app.osprey, subscriber);
     });
+    server.decorate('server', 'registerService', function (this: Hapi.Server, name: string, spec: ServiceSpec) {
+
+        return this.app.osprey.services.register(name, spec);
+    });
+    server.decorate('server', 'declareProperty', function (this: Hapi.Server, name: string, spec: PropertySpec) {
+
+        return this.app.osprey.properties.declare(name, spec);
+    });
+    server.decorate('server', 'property', function (this: Hapi.Server, name: string) {
+
+        return this.app.osprey.properties.value(name);
+    });
 };
 
 declare module '@hapi/hapi' {
@@ -78,5 +93,14 @@ declare module '@hapi/hapi' {
         registerAction(structure: string, name: string, spec: ActionSpec): RegisteredAction;
         /** registerAction of `wsmethod:{method}`. */
         registerWebMethod(structure: string, method: string, spec: ActionSpec): RegisteredAction;
+        /** Adds a service of service endpoints: `{home}/service/{name}?action=wsmethod:{method}` calls its methods
+         * (src/services/registry.ts). Names are not case-sensitive; registering one twice throws. */
+        registerService(name: string, spec: ServiceSpec): RegisteredService;
+        /** Declares a system property, which the system service reads and administrators set
+         * (src/services/properties.ts); declaring one twice throws. */
+        declareProperty(name: string, spec: PropertySpec): DeclaredProperty;
+        /** A system property's value as its type, read from the database (null while it has none, and no
+         * default). Secret properties too: they are kept from clients, not from the server. */
+        property(name: string): Promise<PropertyValue | null>;
     }
 }

@@ -111,6 +111,18 @@ export type { ActionSpec, RegisteredAction, ActionKind } from './actions/registr
 export { runAction, type ActionOutcome } from './actions/dispatch';
 // A bulk with ?action=: the action on each item's record, each item answered in order.
 export { bulkAction, type BulkActionResult } from './actions/bulk';
+// ---- Service endpoints and system properties
+
+// The services of {home}/service/{name}?action=wsmethod:{method}: `server.registerService(name, spec)` adds one
+// (its methods, each with a Joi schema of its arguments and the right it needs); callService is the route's handler.
+export { callService } from './services/dispatch';
+export type { Services, ServiceSpec, ServiceMethod, ServiceCall, ServiceRight, RegisteredService, RegisteredMethod } from './services/registry';
+// System properties, kept in osprey_property for every node: `server.declareProperty(name, spec)` declares one,
+// `server.property(name)` reads its value; the system service reads and sets them. propertyText checks a value
+// against a type and gives the text that is stored and answered.
+export { propertyText, type Properties, type PropertySpec, type PropertyType, type PropertyValue, type DeclaredProperty } from './services/properties';
+// The payload settings of a route whose JSON body the parameter gate reads strictly (src/http/json-body.ts).
+export { jsonPayload } from './http/json-body';
 
 // ---- Running: housekeeping and the cluster
 

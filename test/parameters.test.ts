@@ -44,7 +44,8 @@ const requests: Record<Use, (extra: string) => Hapi.ServerInjectOptions> = {
     logout: (extra) => ({ url: `${home}/logout?lean=1${extra}` }),
     apitoken: (extra) => ({ method: 'POST', url: `${home}/apitoken/get?lean=1${extra}` }),
     loginlocks: (extra) => ({ url: `${home}/loginlocks?lean=1${extra}`, headers: maxadmin }),
-    health: (extra) => ({ url: `/maximo/health?lean=1${extra}` })
+    health: (extra) => ({ url: `/maximo/health?lean=1${extra}` }),
+    service: (extra) => ({ url: `${home}/service/system?action=wsmethod:getDate${extra}` })
 };
 
 const accepted = (known: Known, use: Use) => known.supported.includes(use) || (known.inert ?? []).includes(use);

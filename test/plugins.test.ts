@@ -133,9 +133,9 @@ experiment('the package root', () => {
         const pkg = JSON.parse(Fs.readFileSync(Path.join(root, 'package.json'), 'utf8')) as { main: string; types: string };
         const names = ChildProcess.execFileSync(process.execPath, ['-e', 'console.log(JSON.stringify(Object.keys(require("./")).sort()))'], { cwd: root, encoding: 'utf8' });
         expect(JSON.parse(names)).to.equal([
-            'app', 'boundModels', 'bulkAction', 'bulkWrite', 'clientAddress', 'createRecord', 'createServer', 'errorAnswer', 'flag', 'flagOf', 'header', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed', 'jsonSchema', 'keyInput',
-            'linkHref', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect', 'purgeWhileRunning', 'readChildren',
-            'readCollection', 'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'relationName', 'removeRecord', 'runAction', 'runWrite', 'selectSettings', 'selectionSchema', 'sessionCookieHeader',
+            'app', 'boundModels', 'bulkAction', 'bulkWrite', 'callService', 'clientAddress', 'createRecord', 'createServer', 'errorAnswer', 'flag', 'flagOf', 'header', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed',
+            'jsonPayload', 'jsonSchema', 'keyInput', 'linkHref', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect', 'propertyText', 'purgeWhileRunning',
+            'readChildren', 'readCollection', 'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'relationName', 'removeRecord', 'runAction', 'runWrite', 'selectSettings', 'selectionSchema', 'sessionCookieHeader',
             'sessionToken', 'structureOf', 'syncRecord', 'typeTable', 'unservedMetric', 'unservedRoutes', 'updateRecord', 'userOf', 'validateOptions', 'writeSettingsFor'
         ]);
         expect(Fs.existsSync(Path.join(root, pkg.main))).to.be.true();

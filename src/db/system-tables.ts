@@ -99,6 +99,15 @@ const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
 
         t.string('name', 100).primary();
         t.text('value');
+    },
+    // The system properties set through the system service (src/services/properties.ts): one row per property
+    // set, read by every node when it needs the value, so a change holds on all of them at once.
+    osprey_property: (t) => {
+
+        t.string('name', 100).primary();
+        t.text('value');
+        t.bigInteger('changed').notNullable();
+        t.string('changeby', 30).notNullable();
     }
 };
 

@@ -18,7 +18,7 @@ import { unservedRoutes } from './unserved';
 // A request's *use* is its route, and on the two collection routes what it asks: a GET of …/os/{os} is a page,
 // a distinct, a group-by or a report action; a POST to it is a create, a sync or a bulk.
 
-export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'action', 'globalaction', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'loginlocks', 'health'] as const;
+export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'action', 'globalaction', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'loginlocks', 'health', 'service'] as const;
 export type Use = typeof uses[number];
 
 export const useLabels: Readonly<Record<Use, string>> = {
@@ -46,7 +46,8 @@ export const useLabels: Readonly<Record<Use, string>> = {
     logout: 'a logout',
     apitoken: 'an API token request ({home}/apitoken/…)',
     loginlocks: 'the login locks ({home}/loginlocks)',
-    health: 'the health check'
+    health: 'the health check',
+    service: 'a service method ({home}/service/{name}?action=wsmethod:{method})'
 };
 
 const bits = Object.fromEntries(uses.map((use, i) => [use, 1 << i])) as Record<Use, number>;
@@ -137,6 +138,14 @@ const savedQueryParameter = (name: string, request: Hapi.Request, query: Record<
 
 const stablePaging = (query: Record<string, unknown>) => (query.stablepaging !== undefined && isOn(lastText(query.stablepaging)) ? undefined : 'a stable page\'s cursor is read with stablepaging=1 (send the nextPage href as it came)');
 
+// A service method is called by POST whatever the header says; the npm client's actionOnEndpoint sends PATCH
+// with its body, the one value accepted there.
+const serviceOverride = (value: string, request: Hapi.Request): string | undefined => {
+
+    const service = request.route.settings.id?.startsWith('services.') === true;
+    return !service || value.trim().toUpperCase() === 'PATCH' ? undefined : `a service method is called by POST (x-method-override: PATCH, as the npm client sends it), and ${value} is not carried out on it`;
+};
+
 export const queryParameters: readonly Known[] = [
     { name: 'oslc.where', meaning: 'filters the records', sentBy: { npm: 'QueryBuilder.where/orWhere/whereIn/whereNotIn/whereLike/whereNull/whereNotNull; findAll, findPaginated, count, findDistinct with a where', java: 'ResourceSet.where' }, supported: [...filtering, 'children'] },
     { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService.getObjectStructureSchema/getSchema (on jsonschemas)', java: 'ResourceSet.select' }, supported: [...readsRecords, 'schema', 'action'], refused: 'a write answers what the properties header names' },
@@ -188,7 +197,7 @@ export const queryParameters: readonly Known[] = [
     { name: 'apikey', meaning: 'an API key', sentBy: {}, supported: authenticated, refused: 'this route takes no login' },
     { name: '_lid', meaning: 'the user of a login', sentBy: {}, supported: authenticated, refused: 'this route takes no login' },
     { name: '_lpwd', meaning: 'the password of a login', sentBy: {}, supported: authenticated, refused: 'this route takes no login' },
-    { name: 'action', meaning: 'an action to run', sentBy: { npm: 'ResourceService.action/webMethod/workflow/globalAction/listReports/generateReport; ResourceFetch/ResourceCreate/ResourceUpdate.action; BaseMaximoService.actionOnEndpoint', java: 'Resource.invokeAction' }, supported: ['listreports', 'genreport', 'action', 'globalaction', 'bulk'] },
+    { name: 'action', meaning: 'an action to run', sentBy: { npm: 'ResourceService.action/webMethod/workflow/globalAction/listReports/generateReport; ResourceFetch/ResourceCreate/ResourceUpdate.action; BaseMaximoService.actionOnEndpoint', java: 'Resource.invokeAction' }, supported: ['listreports', 'genreport', 'action', 'globalaction', 'bulk', 'service'] },
     { name: 'reportname', meaning: 'the report genreport renders', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
     { name: 'reportformat', meaning: 'pdf, csv or json', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
     { name: 'attachment', meaning: '1: Content-Disposition attachment', sentBy: {}, supported: ['genreport'], check: isFlag('attachment') },
@@ -226,8 +235,8 @@ export const queryParameters: readonly Known[] = [
 export const requestHeaders: readonly Known[] = [
     {
         name: 'x-method-override', meaning: 'the method a POST stands for: PATCH, MERGE, PUT, DELETE on a record; SYNC, BULK on a collection', sentBy: { npm: 'ResourceService.update/merge/sync/executeBulkOperation/action (PATCH, SYNC, BULK); AutoscriptService (EXECUTE, on script routes Osprey does not serve)', java: 'MaximoConnector.update/merge (PATCH), sync/mergeSync (SYNC), bulk (BULK)' },
-        supported: [...writes], refused: 'it is read on writes to records and collections',
-        check: (_value, request) => (request.raw.req.method === 'POST' ? undefined : `x-method-override is read on a POST, and this request is a ${String(request.raw.req.method)}`)
+        supported: [...writes, 'service'], refused: 'it is read on writes to records and collections',
+        check: (value, request) => (request.raw.req.method !== 'POST' ? `x-method-override is read on a POST, and this request is a ${String(request.raw.req.method)}` : serviceOverride(value, request))
     },
     {
         name: 'patchtype', meaning: 'MERGE: keep the children the body leaves out', sentBy: { npm: 'ResourceService.merge/sync, ResourceUpdate.useMergePatch/useUpdatePatch (MERGE, UPDATE)', java: 'MaximoConnector.merge, mergeSync (MERGE)' }, supported: ['update', 'sync'],
@@ -302,6 +311,11 @@ const unknownParameter = (name: string, request: Hapi.Request, use: Use, query: 
     }
 
     if (use === 'genreport' && reportParameters(request, query).includes(name)) {
+        return undefined;
+    }
+
+    // The arguments of a service method: its schema checks them, by name (src/services/dispatch.ts).
+    if (use === 'service') {
         return undefined;
     }
 
@@ -394,6 +408,7 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'auth.liftUserLock': 'loginlocks',
     'auth.liftAddressLock': 'loginlocks',
     'health.check': 'health',
+    'services.call': 'service',
     ...Object.fromEntries(unservedRoutes.map((route) => [route.id, 'unserved' as const]))
 };
 
@@ -413,8 +428,8 @@ const useOf = (request: Hapi.Request, routes: ReadonlyMap<string, RouteUse>, que
 // a form on purpose and checks where it comes from itself (plugins/auth/form.ts). Their routes take the body raw
 // (jsonPayload, checked at start by routeTable), and it is read here, strictly (src/http/json-body.ts): every
 // JSON body crosses this one place before its handler.
-const jsonWrites = new Set<Use>(['create', 'sync', 'bulk', 'update', 'delete', 'apitoken', 'action', 'globalaction']);
-const jsonRoutes = new Set<RouteUse>(['collectionPost', 'update', 'delete', 'apitoken']);
+const jsonWrites = new Set<Use>(['create', 'sync', 'bulk', 'update', 'delete', 'apitoken', 'action', 'globalaction', 'service']);
+const jsonRoutes = new Set<RouteUse>(['collectionPost', 'update', 'delete', 'apitoken', 'service']);
 
 const jsonBody = (request: Hapi.Request, use: Use): void => {
 
@@ -540,6 +555,9 @@ const unroutedAction = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Li
 
     return h.continue;
 };
+
+// Whether a query parameter is one of the table's (a service method's arguments are the names outside it).
+export const isTableParameter = (name: string): boolean => parameterTable.has(name) || name.startsWith('sqp:');
 
 // Registers the gate: the route table is made at start; every request is checked before its handler.
 export const parameterGate = (server: Hapi.Server, external: (route: Hapi.RequestRoute) => boolean): void => {

@@ -61,7 +61,6 @@ export const unservedRoutes: readonly UnservedRoute[] = [
     { id: 'unserved.rootScript', path: '/script/{name*}', root: true, service: 'the automation script service (script/{name}, sent without the API home)', why: scripts },
     { id: 'unserved.logging', path: '/service/logging', service: 'the logging service (service/logging)', why: logging },
     { id: 'unserved.log', path: '/log/{name*}', service: 'the thread logging service (log/…)', why: logging },
-    { id: 'unserved.system', path: '/service/system', service: 'the system service (service/system)', why: 'system properties and the web methods of service endpoints come with the actions issue' },
     { id: 'unserved.refresh', path: '/refresh/{cache*}', service: 'the cache service (refresh/{cache})', why: 'Osprey keeps no Maximo caches to refresh: structures are read at start, and what it caches it refreshes itself when a table changes' },
     { id: 'unserved.allglauth', path: '/permission/allglauth', service: 'general ledger authorization (permission/allglauth)', why: 'Osprey has no general ledger accounts' },
     { id: 'unserved.anyglauth', path: '/permission/anyglauth', service: 'general ledger authorization (permission/anyglauth)', why: 'Osprey has no general ledger accounts' },

@@ -9,6 +9,7 @@ import { informationProbes } from './client-methods/information';
 import { Context, states, type Probe } from './client-methods/ledger';
 import { publicMethods, readmeList } from './client-methods/readme';
 import { recordProbes } from './client-methods/records';
+import { systemProbes } from './client-methods/system';
 import { unservedProbes } from './client-methods/unserved';
 
 
@@ -22,7 +23,7 @@ const { expect } = Code;
 // The client's singletons (PermissionService, CacheService) log to its default logger, whatever a client is given.
 setExternalLogger(quiet);
 
-const probes = (database: string): Probe[] => [...recordProbes, ...domainProbes, ...informationProbes(database), ...unservedProbes];
+const probes = (database: string): Probe[] => [...recordProbes, ...domainProbes, ...informationProbes(database), ...systemProbes, ...unservedProbes];
 
 for (const database of testDatabases) {
     experiment(`every method of the npm client against the server process (${database.name})`, { timeout: 60_000 }, () => {
