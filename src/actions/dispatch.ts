@@ -1,7 +1,9 @@
 import { requireRight } from '../auth/access';
 import { boundModels } from '../db/models';
 import { maximoError } from '../errors/maximo-error';
+import { keyOf } from '../read/execute/find';
 import { memberRow } from '../read/execute/member';
+import { memberId } from '../read/serialize/serialize';
 import type { SelectPlan } from '../read/plan/select-plan';
 import type { ResourceRequest } from '../request';
 import type { Row } from '../structures/registry';
@@ -134,6 +136,8 @@ export const actIn = async (req: ResourceRequest, action: RegisteredAction, payl
     };
     const result = await action.spec.handler(call);
     throwErrors(writeScope);
+    // The after-commit subscribers (events) hear of the action beside what it wrote.
+    writeScope.actions.push({ structure, name: action.name, ...(record ? { id: memberId(structure.root, record), key: keyOf(structure.root, record) } : {}) });
     const rendered = record && select ? await renderWritten(req, writeScope.db, select, await memberRow(writeScope.db, req.user, structure, req.id!)) : undefined;
     return { result, record: rendered, location: record ? recordHref(req, record) : undefined };
 };

@@ -21,12 +21,24 @@ export interface CommittedWrite {
     readonly key: Row;
 }
 
+/** An action a committed transaction ran (issue 35): what it wrote is among the writes. */
+export interface CommittedAction {
+    readonly structure: Structure;
+    /** As the client named it (`wsmethod:changeStatus`). */
+    readonly name: string;
+    /** The record it acted on: its id as its href ends with, and its primary key values; none for a collection action. */
+    readonly id?: string;
+    readonly key?: Row;
+}
+
 export interface Commit {
     readonly user: UserProfile;
     /** The transactionid recorded with the commit, where the request sent one: a bulk item's `ID#n` without allornothing. */
     readonly transactionId?: string;
     /** In write order: one for a single write or a bulk item, every item's for an all-or-nothing bulk. */
     readonly writes: readonly CommittedWrite[];
+    /** The actions the transaction ran, in order (none for a plain write). */
+    readonly actions: readonly CommittedAction[];
 }
 
 export type CommitSubscriber = (commit: Commit) => void | Promise<void>;
@@ -71,7 +83,7 @@ export const commitErrorsTo = (osprey: Osprey, report: (error: unknown) => void)
 export const notifyCommit = async (osprey: Osprey, commit: Commit): Promise<void> => {
 
     const found = servers.get(osprey);
-    if (!found || !commit.writes.length) {
+    if (!found || (!commit.writes.length && !commit.actions.length)) {
         return;
     }
 

@@ -3,7 +3,7 @@ import type { AttributeError } from '../errors/maximo-error';
 import type { UserProfile } from '../auth/users';
 import type { ResourceRequest } from '../request';
 import type { Registry, Structure } from '../structures/registry';
-import type { CommittedWrite } from './after-commit';
+import type { CommittedAction, CommittedWrite } from './after-commit';
 import type { WriteOptions } from './request';
 
 
@@ -33,6 +33,8 @@ export interface WriteScope {
     readonly errors: AttributeError[];
     /** The records written so far, for the after-commit subscribers (after-commit.ts). */
     readonly written: CommittedWrite[];
+    /** The actions run so far (an action's transaction, or each item's of a bulk action). */
+    readonly actions: CommittedAction[];
 }
 
 // The context of a write by `user` with these options; `now` is the one time every row of the write is stamped with.

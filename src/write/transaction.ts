@@ -57,7 +57,7 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
     try {
         done = await transaction(knex, async (db) => {
 
-            const scope: WriteScope = { db, ctx, structure, errors: [], written: [] };
+            const scope: WriteScope = { db, ctx, structure, errors: [], written: [], actions: [] };
             if (ctx.transactionId !== undefined) {
                 await recordTransactionId(db, transactionKey(settings, ctx.transactionId), ctx.now.getTime(), settings.retentionMs);
             }
@@ -70,7 +70,7 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
     }
 
     if (settings.commit) {
-        await notifyCommit(settings.commit.osprey, { user: settings.commit.user, transactionId: ctx.transactionId, writes: done.scope.written });
+        await notifyCommit(settings.commit.osprey, { user: settings.commit.user, transactionId: ctx.transactionId, writes: done.scope.written, actions: done.scope.actions });
     }
 
     return done.result;

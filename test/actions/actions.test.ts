@@ -180,6 +180,26 @@ onEachDatabase(lab, 'actions on records and collections', { timeout: 120_000 }, 
         expect((await read(three.path)).status).to.equal('WAPPR');
     });
 
+    test('after commit, subscribers hear of the action and of what it wrote; of a failed one nothing', async () => {
+
+        const wo = await newWorkOrder();
+        const heard: any[] = [];
+        const stop = t.server.onCommit((commit) => {
+
+            heard.push({ writes: commit.writes.map((write) => [write.structure.name, write.operation, write.id]), actions: commit.actions.map((action) => [action.structure.name, action.name, action.id]) });
+        });
+        try {
+            expect((await inject({ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR' } })).statusCode).to.equal(204);
+            expect((await inject({ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'CLOSE' } })).statusCode).to.equal(400);
+            expect((await inject({ url: `${wo.path}?action=system:candelete` })).statusCode).to.equal(200);
+        }
+        finally {
+            stop();
+        }
+
+        expect(heard).to.equal([{ writes: [['MXAPIWODETAIL', 'update', wo.id]], actions: [['MXAPIWODETAIL', 'wsmethod:changeStatus', wo.id]] }]);
+    });
+
     test('allowedactions lists what this user may run on this record now', async () => {
 
         const wo = await newWorkOrder();
