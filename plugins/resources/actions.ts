@@ -29,5 +29,11 @@ const refuseOtherWrites = (request: Hapi.Request, req: ResourceRequest): void =>
 export const actionOf = async (request: Hapi.Request, h: Hapi.ResponseToolkit, req: ResourceRequest, body: unknown): Promise<Hapi.ResponseObject> => {
 
     refuseOtherWrites(request, req);
+    // hapi reads no body of a GET: one sent would be the payload silently left out.
+    const length = request.headers['content-length'];
+    if (request.method === 'get' && ((length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined)) {
+        throw maximoError('badRequest', `A GET with ?action=${req.read.action} runs the action without a payload, and this one carries a body: send the payload with POST (and x-method-override: PATCH).`);
+    }
+
     return actionAnswer(h, await runAction(req, req.read.action!, body));
 };

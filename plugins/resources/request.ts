@@ -167,7 +167,8 @@ class RequestValue implements ResourceRequest {
         this.render = plain ? plainRender : renderFlags(query);
         this.read = plain ? plainRead : readQuery(query);
         // Read from the headers now, and only on a write.
-        this.write = writing.has(request.method) ? writeOptions(request) : readOnly(request);
+        // A GET that runs an action reads what a write reads (If-Match, transactionid, x-allow-events).
+        this.write = writing.has(request.method) || request.query.action !== undefined ? writeOptions(request) : readOnly(request);
         this.#href = links ? request.url.href : undefined;
     }
 

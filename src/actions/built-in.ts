@@ -2,6 +2,7 @@ import * as Boom from '@hapi/boom';
 import Joi from 'joi';
 
 import { maximoError } from '../errors/maximo-error';
+import { dateInput } from '../structures/types';
 import { own } from '../structures/own';
 import type { Row, Structure } from '../structures/registry';
 import type { ActionCall } from './call';
@@ -12,9 +13,10 @@ import type { Actions } from './registry';
 // PATCH of the status (it is one, through the engine), and `system:candelete`, whether this user could delete the
 // record now, found out by deleting it in a transaction that always rolls back.
 
+// `date` follows the engine's rules for dates (years 0001 to 9999, real days), as a PATCH of a date would.
 const statusChange = Joi.object({
-    status: Joi.string().trim().min(1).max(64).required().description('the new status'),
-    date: Joi.date().iso().description('when the status changed (the status date and history row); now when not given'),
+    status: Joi.string().min(1).max(64).required().description('the new status'),
+    date: dateInput().description('when the status changed (the status date and history row): not in the future, not before the current status date; now when not given'),
     memo: Joi.string().allow('').max(4000).description('kept with the status history row')
 }).prefs({ allowUnknown: false });
 
@@ -28,11 +30,37 @@ const canChangeStatus = (record: Row, structure: Structure): boolean => {
 // The non-persistent attribute a structure carries a status memo in (work orders: memo; assets: statusmemo).
 const memoAttribute = (structure: Structure): string | undefined => ['memo', 'statusmemo'].find((name) => structure.root.attributes.has(name));
 
-const changeStatus = async ({ structure, record, payload, write }: ActionCall): Promise<undefined> => {
+// When a status changed: not after now (a change is reported, not scheduled), and not before the record's current
+// status date (the history stays in order).
+const checkDate = (structure: Structure, record: Row, date: Date, now: Date): void => {
+
+    if (date.getTime() > now.getTime()) {
+        throw maximoError('badRequest', `The date of a status change is when it happened, not after now: ${date.toISOString()} is in the future.`, { attribute: 'date' });
+    }
+
+    const stored = record.statusdate;
+    const since = stored === null || stored === undefined ? undefined : stored instanceof Date ? stored : new Date(String(stored));
+    if (since && !Number.isNaN(since.getTime()) && date.getTime() < since.getTime()) {
+        throw maximoError('badRequest', `The date of a status change cannot be before the ${structure.root.name} record's current status date (${since.toISOString()}): ${date.toISOString()} is.`, { attribute: 'date' });
+    }
+};
+
+const changeStatus = async ({ structure, record, payload, write, now }: ActionCall): Promise<undefined> => {
 
     const { statuses, statusAttribute } = structure.def;
     if (!statuses) {
         throw maximoError('badRequest', `${structure.name} declares no statuses, so wsmethod:changeStatus has nothing to change.`);
+    }
+
+    // A change to the status the record has is no change (a PATCH of a whole record may repeat it; an action asks
+    // for one): it would write no history row and drop the memo.
+    const current = String(record![statusAttribute]);
+    if (String(payload.status).toUpperCase() === current.toUpperCase()) {
+        throw maximoError('badRequest', `The ${structure.root.name} record is already in status ${current}; wsmethod:changeStatus changes it to another status.`);
+    }
+
+    if (payload.date) {
+        checkDate(structure, record!, payload.date, now);
     }
 
     const body: Row = { [statusAttribute]: payload.status };

@@ -39,11 +39,32 @@ const readItem = (req: ResourceRequest, raw: unknown): Item => {
         throw maximoError('badRequest', `A bulk item of the action ${req.read.action} carries the action's payload and the href of its record; _action (${JSON.stringify(raw._action)}) names a write, which a bulk action does not make.`);
     }
 
-    const meta = isObject(raw._meta) ? raw._meta : undefined;
-    const rest: Row = Object.fromEntries(Object.entries(raw).filter(([name]) => !['href', '_bulkid', '_meta', '_data'].includes(name)));
-    const payload = raw._data !== undefined ? raw._data : rest;
-    const href = raw.href;
-    const id = hrefId(structure, meta?.uri ?? href);
+    const refuse = (why: string) => maximoError('badRequest', `A bulk item of the action ${req.read.action} ${why}.`);
+    const hasMeta = Object.hasOwn(raw, '_meta');
+    const hasData = Object.hasOwn(raw, '_data');
+    let payload: unknown;
+    let href: unknown;
+    if (hasMeta || hasData) {
+        // The Java client's form: {"_data": payload, "_meta": {"uri": href}} and nothing beside them but _bulkid.
+        const meta = raw._meta;
+        const other = Object.keys(raw).find((name) => !['_meta', '_data', '_bulkid'].includes(name));
+        if (other !== undefined) {
+            throw refuse(`in the {"_data", "_meta"} form carries ${other} beside them; put the payload in _data`);
+        }
+
+        if (!isObject(meta) || Object.keys(meta).some((name) => name !== 'uri' && name !== '_bulkid')) {
+            throw refuse('has a _meta that is not {"uri": the record\'s href}');
+        }
+
+        payload = raw._data ?? {};
+        href = meta.uri;
+    }
+    else {
+        payload = Object.fromEntries(Object.entries(raw).filter(([name]) => name !== 'href' && name !== '_bulkid'));
+        href = raw.href;
+    }
+
+    const id = hrefId(structure, href);
     if (id === undefined) {
         throw maximoError('badRequest', `A bulk item of the action ${req.read.action} names its ${structure.name} record by href.`);
     }

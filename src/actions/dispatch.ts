@@ -113,8 +113,8 @@ export const prepareAction = (req: ResourceRequest, action: RegisteredAction, on
     }
 
     const select = onRecord ? writeSelect(req, req.structure.root, req.write.properties ?? selected) : undefined;
-    if (select && action.spec.dryRun) {
-        throw maximoError('badRequest', `The action ${action.name} answers a question and changes nothing; properties is not carried out with it.`);
+    if (action.spec.dryRun && (select || req.write.transactionId !== undefined)) {
+        throw maximoError('badRequest', `The action ${action.name} answers a question and changes nothing; ${select ? 'properties' : 'transactionid'} is not carried out with it.`);
     }
 
     return select;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import type { Db } from '../db/db';
+import { loneSurrogate } from '../structures/types';
 
 
 // System properties, as Maximo's are read and set through its system service: declared (a name, a type, a
@@ -50,7 +51,9 @@ export const propertyText = (type: PropertyType, value: unknown): { text: string
 
     switch (type) {
         case 'string':
-            return typeof value === 'string' ? { text: value } : typeof value === 'number' || typeof value === 'boolean' ? { text: String(value) } : { problem: 'it is text' };
+            // Stored as text on both databases: PostgreSQL refuses NUL, and a lone surrogate is no character.
+            return typeof value === 'string' ? (/\u0000/.test(value) ? { problem: 'it is text without NUL characters' } : loneSurrogate.test(value) ? { problem: 'it is well-formed Unicode text (it holds a lone surrogate)' } : { text: value }) :
+                typeof value === 'number' || typeof value === 'boolean' ? { text: String(value) } : { problem: 'it is text' };
         case 'integer': {
             const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
             return /^-?\d{1,15}$/.test(text) && Number.isSafeInteger(Number(text)) ? { text: String(Number(text)) } : { problem: `it is a whole number, not ${JSON.stringify(value)}` };

@@ -60,7 +60,7 @@ const maxDecimals = (scale: number) => {
 
 // A lone surrogate is no character: SQLite would store it as invalid UTF-8 that no read can return, and
 // PostgreSQL refuses it. Text must be well-formed Unicode.
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const text = () => {
 
@@ -83,7 +83,7 @@ const realDay = (value: unknown, helpers: Joi.CustomHelpers) => {
     return value;
 };
 
-const dateInput = () => {
+export const dateInput = (): Joi.DateSchema => {
 
     return Joi.date().iso().min('0001-01-01T00:00:00.000Z').max('9999-12-31T23:59:59.999Z').custom(realDay)
         .messages({ 'date.min': '{{#label}} must be a date in the years 0001 to 9999', 'date.max': '{{#label}} must be a date in the years 0001 to 9999', 'date.day': '{{#label}} names a day its month does not have' });

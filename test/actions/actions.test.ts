@@ -63,12 +63,14 @@ onEachDatabase(lab, 'actions on records and collections', { timeout: 120_000 }, 
         const second = await inject({ method: 'POST', url: `${wo.path}?action=WSMETHOD:CHANGESTATUS&properties=status`, payload: { status: 'INPRG' } });
         expect(second.statusCode).to.equal(200);
         expect(second.result.status).to.equal('INPRG');
-        // Without properties: 204.
-        const third = await inject({ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers: { 'x-method-override': 'PATCH' }, payload: { status: 'COMP', date: '2026-01-02T03:04:05Z' } });
+        // Without properties: 204. A date between the last change and now (whole seconds, a second after it).
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        const when = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString();
+        const third = await inject({ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers: { 'x-method-override': 'PATCH' }, payload: { status: 'COMP', date: when } });
         expect(third.statusCode).to.equal(204);
         const record = await read(wo.path);
         expect(record.status).to.equal('COMP');
-        expect(new Date(record.statusdate).toISOString()).to.equal('2026-01-02T03:04:05.000Z');
+        expect(new Date(record.statusdate).toISOString()).to.equal(when);
         const history = record.wostatus.map((row: any) => row.status);
         expect(history).to.equal(['WAPPR', 'APPR', 'INPRG', 'COMP']);
         expect(record.wostatus.find((row: any) => row.status === 'APPR')).to.include({ memo: 'approved by test', changeby: 'WILSON' });
@@ -93,11 +95,21 @@ onEachDatabase(lab, 'actions on records and collections', { timeout: 120_000 }, 
             [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers: { 'x-method-override': 'MERGE' }, payload: { status: 'APPR' } }, 'MERGE is not carried out'],
             [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers: { patchtype: 'MERGE' }, payload: { status: 'APPR' } }, 'patchtype'],
             [{ method: 'DELETE', url: `${wo.path}?action=wsmethod:changeStatus` }, 'wsmethod:changeStatus'],
-            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers: { 'content-type': 'text/plain' }, payload: '{"status":"APPR"}' }, 'JSON']
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers: { 'content-type': 'text/plain' }, payload: '{"status":"APPR"}' }, 'JSON'],
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'WAPPR' } }, 'already in status WAPPR'],
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: ' APPR ' } }, 'WOSTATUS'],
+            ...['0000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z', '+275760-09-13T00:00:00Z'].map((date): [Hapi.ServerInjectOptions, string] => [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR', date } }, 'years 0001 to 9999']),
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR', date: '2025-02-30T00:00:00Z' } }, 'a day its month does not have'],
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR', date: '2999-01-01T00:00:00Z' } }, 'in the future'],
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR', date: '2001-01-01T00:00:00Z' } }, 'before the WORKORDER record\'s current status date'],
+            [{ url: `${wo.path}?action=system:candelete`, headers: { 'if-match': 'W/"12345"' } }, 'has changed since ETag 12345'],
+            [{ url: `${wo.path}?action=system:candelete`, headers: { transactionid: 'question-1' } }, 'transactionid is not carried out'],
+            [{ url: `${wo.path}?action=wsmethod:changeStatus`, headers: { 'content-type': 'application/json', 'content-length': '17' }, payload: '{"status":"APPR"}' }, 'carries a body']
         ];
         for (const [options, text] of cases) {
             const res = await inject(options);
             expect(res.statusCode, `${options.method ?? 'GET'} ${options.url} ${JSON.stringify(options.payload)}`).to.be.within(400, 415);
+            expect(res.statusCode, String(options.url)).to.not.equal(404);
             expect(res.result.Error.message, String(options.url)).to.contain(text);
         }
 
@@ -167,6 +179,13 @@ onEachDatabase(lab, 'actions on records and collections', { timeout: 120_000 }, 
         expect(res.statusCode).to.equal(200);
         expect(res.result.map((item: any) => item._responsemeta.status)).to.equal(['204', '400', '204', '400', '400']);
         expect(res.result[1]._responsemeta._bulkid).to.equal('b2');
+        // An item that names two records, or carries keys beside _data, or a _meta of something else, is refused.
+        const strict = await inject({
+            method: 'POST', url: `${wos}?action=wsmethod:changeStatus`, headers: { 'x-method-override': 'BULK' },
+            payload: [{ _data: { status: 'APPR' }, memo: 'beside', _meta: { uri: two.href } }, { status: 'APPR', href: one.href, _meta: { uri: two.href } }, { _data: { status: 'APPR' }, _meta: 'x' }, { _data: { status: 'APPR' }, _meta: { uri: two.href, method: 'DELETE' } }]
+        });
+        expect(strict.result.map((item: any) => item._responsemeta.status)).to.equal(['400', '400', '400', '400']);
+        expect(strict.result[0]._responsedata.Error.message).to.contain('memo beside them');
         expect((await read(one.path)).status).to.equal('APPR');
         expect((await read(two.path)).status).to.equal('WSCH');
 

@@ -128,7 +128,10 @@ onEachDatabase(lab, 'the system service', { settings: { plugins: [plugin], maxPa
             ['test.startup', 'twelve', 'test.startup is an integer property, and it is a whole number, not "twelve"'],
             ['test.startup', 1.5, 'it is a whole number, not 1.5'],
             ['test.ratio', 'x', 'test.ratio is a decimal property'],
-            ['test.enabled', 'yes', 'it is 1 or 0 (true or false), not "yes"']
+            ['test.enabled', 'yes', 'it is 1 or 0 (true or false), not "yes"'],
+            // Text both databases store as sent: PostgreSQL refuses NUL, and a lone surrogate is no character.
+            ['mxe.adminEmail', 'a\u0000b', 'without NUL characters'],
+            ['mxe.adminEmail', '\ud800x', 'lone surrogate']
         ];
         for (const [name, value, message] of refusals) {
             const refused = await set(name, value);
