@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { registerBuiltInActions } from './actions/built-in';
 import { Actions } from './actions/registry';
 import { checkDeclaredActions } from './actions/resolve';
-import { ApiKeys, apiKeyObject, cachedTables } from './auth/api-keys';
+import { ApiKeys, apiKeyObject } from './auth/api-keys';
 import { stampCredentialChanges } from './auth/credential-stamp';
 import { ospreyScheme } from './auth/scheme';
 import { Sessions } from './auth/sessions';
@@ -18,7 +18,7 @@ import { createKnex, createReaderKnex, databaseKind, databaseVersion, sqliteFile
 import { migrate } from './db/migrate';
 import { withMigrationLock } from './db/migration-lock';
 import { learnRewrites } from './db/rewrites';
-import { changesHeard, notifyChanges } from './db/pg-client';
+import { dropChangeNotices, sideConnected } from './db/pg-client';
 import { analyzeAll, keepStatistics, optimizeStatistics } from './db/statistics';
 import { createModels } from './db/models';
 import { decorate } from './decorations';
@@ -119,9 +119,9 @@ export const app: Hapi.Plugin<AppOptions> = {
                 await stampCredentialChanges(knex, kind, registry.byObject(apiKeyObject)?.root.table);
                 await learnRewrites(knex, kind, [...new Set(registry.objects().map((object) => object.table))]);
                 if (kind === 'postgresql') {
-                    // The tables behind the per-request reads that are cached (who the caller is).
-                    await notifyChanges(knex, cachedTables(registry));
-                    await changesHeard(knex);
+                    await dropChangeNotices(knex);
+                    // The connection of the credential stamp's reads, up before the first request (pg-client.ts).
+                    await sideConnected(knex);
                 }
 
                 const fresh = await ensureUsers(users, options);

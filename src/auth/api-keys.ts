@@ -12,7 +12,7 @@ import type { Row } from '../read/execute/find';
 import { apiKeyObject } from './api-key-hooks';
 import { readCredentialState } from './credential-stamp';
 import { StampedCache } from './stamped-cache';
-import { profileFromRows, profileTables, withProfile, type UserProfile } from './users';
+import { profileFromRows, withProfile, type UserProfile } from './users';
 
 
 // API keys at rest (CONTRACT §7): 32 random bytes, stored sealed with AES-256-GCM under the server secret (so
@@ -42,9 +42,6 @@ export interface NewKey {
     readonly expiration: number;
     readonly apikey?: string;
 }
-
-// The tables a key's check reads: the key's, and the user's and groups'.
-export const cachedTables = (registry: Registry): string[] => [...profileTables, ...[registry.byObject(apiKeyObject)?.root.table ?? []].flat()];
 
 export class ApiKeys {
 

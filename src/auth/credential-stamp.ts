@@ -2,12 +2,13 @@ import type { Knex } from 'knex';
 
 import type { Db } from '../db/db';
 import type { DatabaseKind } from '../db/knex';
+import { sideRows } from '../db/pg-client';
 import { endOfTurn } from '../db/turns';
 
 
 // Every node remembers who a credential is (a checked password, an API key's user, a user's profile) so that a
 // request does not pay a password hash or a join to find out. What it remembers must end the moment a user, a
-// group, a membership or a key changes on any node (issue 34): a notice from the database (pg-client.ts) or a
+// group, a membership or a key changes on any node (issue 34): a notice from the database (LISTEN/NOTIFY) or a
 // look at SQLite's data_version every few milliseconds may arrive after the next request. So one row,
 // osprey_authstamp, is moved by a trigger inside the transaction of every such change, and every authenticated
 // request reads it (one primary-key read, in the same statement as the request's login failures: throttle.ts):
@@ -126,33 +127,93 @@ const stateOf = (rows: readonly Record<string, unknown>[]): CredentialState => {
     return { stamp, failures };
 };
 
-// On PostgreSQL the requests that ask in one turn of the event loop share one statement, sent at its end: a round
-// trip per request cost 25–60 µs of CPU at 10 requests at once. Each request asks after it arrived, so the
-// statement still sees every change committed before it. (SQLite's point read costs less than the batching.)
+// On PostgreSQL the read runs on a connection kept for it (pg-client.ts), one statement at a time: the requests
+// that ask in one turn of the event loop share one, sent at the turn's end, and those that ask while it runs
+// share the next, sent the moment it answers. Each statement is sent after every request it answers asked, so
+// it sees every change committed before any of them arrived. A batch that asks no failures (API keys and
+// sessions: scheme.ts) reads the stamp alone. While that connection is down, batches run through the pool.
+//
+// PostgreSQL's notices (LISTEN/NOTIFY) cannot stand in for the read: one reaches the other nodes after the
+// commit has returned to its writer, so a request sent to node B right after node A's change returned could be
+// answered before B heard of it (test/auth/every-node.test.ts asks B at once), most of all on a loaded machine.
 const batchSql = `select name, failures, since from osprey_loginfailure where name = any(?) union all select '' as name, 0 as failures, stamp as since from osprey_authstamp where id = 1`;
-const batches = new WeakMap<Db, Set<string>>();
-const answers = new WeakMap<Set<string>, Promise<CredentialState>>();
+const stampSql = stateSqls[0]!;
+const sideStatements = {
+    names: { name: 'osprey_credential_state', text: batchSql.replace('?', '$1') },
+    none: { name: 'osprey_credential_stamp', text: stampSql }
+};
+
+interface Batch {
+    readonly names: Set<string>;
+    readonly answer: Promise<CredentialState>;
+    readonly settle: (answer: Promise<CredentialState>) => void;
+    ready: boolean;                                 // its turn has ended
+}
+
+interface Batches {
+    collecting?: Batch;                             // not sent yet: who asks now joins it
+    running: boolean;
+}
+
+const batchesOf = new WeakMap<Db, Batches>();
+
+const run = async (db: Db, names: string[]): Promise<CredentialState> => {
+
+    const statement = names.length ? sideStatements.names : sideStatements.none;
+    const values = names.length ? [names] : [];
+    const side = await sideRows(db.knex, statement.name, statement.text, values);
+    return stateOf(side ?? (names.length ? await db.rows(batchSql, values) : await db.rows(stampSql)));
+};
+
+const send = (db: Db, batches: Batches): void => {
+
+    const batch = batches.collecting;
+    if (batches.running || !batch?.ready) {
+        return;
+    }
+
+    batches.collecting = undefined;
+    batches.running = true;
+    const answer = run(db, [...batch.names]);
+    batch.settle(answer);
+    void answer.catch(() => undefined).finally(() => {
+
+        batches.running = false;
+        send(db, batches);
+    });
+};
 
 const batched = (db: Db, names: readonly string[]): Promise<CredentialState> => {
 
-    let batch = batches.get(db);
-    if (!batch) {
-        const collected = new Set<string>();
-        batch = collected;
-        batches.set(db, collected);
-        answers.set(collected, (async () => {
+    let batches = batchesOf.get(db);
+    if (!batches) {
+        batches = { running: false };
+        batchesOf.set(db, batches);
+    }
 
-            await endOfTurn();
-            batches.delete(db);                     // who asks from here on is in the next batch
-            return stateOf(await db.rows(batchSql, [[...collected]]));
-        })());
+    let batch = batches.collecting;
+    if (!batch) {
+        let settle!: (answer: Promise<CredentialState>) => void;
+        const answer = new Promise<CredentialState>((resolve) => {
+
+            settle = resolve;
+        });
+        const made: Batch = { names: new Set(), answer, settle, ready: false };
+        batch = made;
+        batches.collecting = made;
+        const known = batches;
+        void endOfTurn().then(() => {
+
+            made.ready = true;
+            send(db, known);
+        });
     }
 
     for (const name of names) {
-        batch.add(name);
+        batch.names.add(name);
     }
 
-    return answers.get(batch)!;
+    return batch.answer;
 };
 
 // The stamp and the failures of the given names (a user's and an address's), in one statement. On SQLite it runs

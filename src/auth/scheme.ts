@@ -17,6 +17,7 @@ import { normalUserid } from './userid';
 export interface Logins {
     /** The user of a right password; a 401 (slowed) or 429 otherwise. `state`: as the request read it, when it did. */
     password(userid: string, password: string, address: string, state?: CredentialState): Promise<UserProfile>;
+    /** `state`: its stamp is used; the address's failures are read again for a wrong key. */
     apiKey(key: string, address: string, state?: CredentialState): Promise<UserProfile>;
     /** A form login (its fields read by plugins/auth): refused with 400 beside any other login, as the scheme refuses two. */
     formLogin(request: Hapi.Request, userid: string, password: string): Promise<UserProfile>;
@@ -196,14 +197,15 @@ export const loginsOf = (server: Hapi.Server): Logins => {
         // locked-out administrator lift the lock (plugins/auth/locks.ts).
         apiKey: async (key, address, given) => {
 
+            // The address's failures are read only for a wrong key: a right one needs the stamp alone.
             const names = [addressKey(address)];
-            const state = given ?? await readCredentialState(osprey.db, names);
-            const user = await osprey.apiKeys.verify(key, state.stamp);
+            const stamp = given?.stamp ?? (await readCredentialState(osprey.db, [])).stamp;
+            const user = await osprey.apiKeys.verify(key, stamp);
             if (user) {
                 return user;
             }
 
-            refuseWhenLocked(state, names);
+            refuseWhenLocked(await readCredentialState(osprey.db, names), names);
             return await failed(await attempt(names));
         },
         formLogin: async (request, userid, password) => {
@@ -244,8 +246,7 @@ export const ospreyScheme = (server: Hapi.Server): Hapi.ServerAuthSchemeObject =
         const address = clientAddress(request, osprey.options.trustProxy);
         const { key, password, token } = credentialsOf(request);
         if (key) {
-            const names = [addressKey(address)];
-            const state = await readCredentialState(osprey.db, names);
+            const state = await readCredentialState(osprey.db, []);     // the address's failures only for a wrong key
             const user = await checks.apiKey(key, address, state);
             if (password && normalUserid(password.userid) !== user.userid) {
                 throw twoUsers(`an API key of ${user.userid} and the ${password.method} credentials of another user`);

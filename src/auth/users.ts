@@ -98,9 +98,6 @@ export const withProfile = <T extends Knex.QueryBuilder>(query: T, useridColumn:
         .select('u.userid', 'u.credstamp', 'u.passwordhash', 'u.personid', 'u.displayname', 'u.primaryemail', 'u.defsite', 'u.insertsite', 'u.defaultorg', 'u.langcode', 'g.groupname', 'g.isadmin') as T;
 };
 
-// The tables withProfile reads (a read cached on them is dropped when one is written).
-export const profileTables: readonly string[] = ['osprey_user', 'osprey_groupuser', 'osprey_group'];
-
 export const profileFromRows = (rows: readonly (ProfileRow & GroupRow)[]): UserProfile | undefined => (rows.length ? profileOf(rows[0]!, rows) : undefined);
 
 // Users and groups live in the database so every server node sees the same ones. Every change to them goes

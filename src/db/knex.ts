@@ -3,7 +3,7 @@ import * as Path from 'node:path';
 
 import Knex, { type Knex as KnexType } from 'knex';
 
-import { notifyingPgClient } from './pg-client';
+import { sidePgClient } from './pg-client';
 import { cachingSqliteClient } from './sqlite-client';
 import { deadlineFunction, tick, tickOften } from './sqlite-deadline';
 import { groupCommits } from './transaction';
@@ -84,7 +84,7 @@ export const createKnex = (options: DatabaseOptions): KnexType => {
         // On SQLite, better-sqlite3's statements check the same limit themselves (sqlite-deadline.ts).
         const timeout = options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {};
         return Knex({
-            client: notifyingPgClient(),
+            client: sidePgClient(),
             connection: { connectionString: options.databaseUrl, types: pgTypes, ...timeout } as KnexType.PgConnectionConfig,
             pool: { min: 0, max: options.poolMax ?? 10 }
         });

@@ -1,20 +1,19 @@
 import type { Knex } from 'knex';
 
-import { writtenTable, WriteCounts } from './write-counts';
 
-
-// On PostgreSQL other server nodes write to the same database, so a node can only keep a read (who the caller
-// is) while it hears of every change to the tables behind it. Those tables carry a trigger that NOTIFYs their
-// name when a statement changes them; the notice is delivered at commit to every node, each of which LISTENs on a
-// connection of its own and counts the notices per table (nothing compares them since the login caches moved to src/auth/stamped-cache.ts). Its own writes a
-// node counts as it makes them, and again when their transaction ends, so a read made before the commit is never
-// kept past it. While the listening connection is down nothing is cached.
-
-const channel = 'osprey_change';
+// The PostgreSQL client: knex's own, with two additions.
+//
+// A read's statement timeout (knex.ts) is lifted for every transaction — writes, the migration, the demo seed —
+// in the same round trip as its BEGIN: a read's limit is not theirs.
+//
+// And a connection of its own, outside the pool, for the one statement every authenticated request runs: the
+// read of osprey_authstamp (src/auth/credential-stamp.ts). Through the pool that read cost 70–100 µs of CPU per
+// member GET (taking a connection and giving it back, knex's runner, a turn of the event loop for its answer);
+// sent straight to a connection kept for it, far less. While it is down (not opened yet, lost, or failing) the
+// read goes through the pool, and the connection is opened again, at most once a second.
 
 interface Connection {
-    query(sql: string): Promise<unknown>;
-    on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): void;
+    query(config: { name: string; text: string; values: readonly unknown[] }): Promise<{ rows: Record<string, unknown>[] }>;
     on(event: 'error' | 'end', listener: () => void): void;
 }
 
@@ -30,148 +29,121 @@ interface BaseClient {
     destroy(callback?: unknown): Promise<void>;
 }
 
-// Statements that change nothing; anything else not naming its table counts against every table.
-const reads = /^\s*(?:select|begin|commit|rollback|savepoint|release|set|show|listen|explain|values)\b/i;
-const ends = /^\s*(?:commit|rollback(?!\s+to))\b/i;
 const beginOnly = /^\s*begin\s*;?\s*$/i;
 
-interface State {
-    readonly writes: WriteCounts;
-    // The tables each connection's open transaction wrote: counted again when it ends.
-    readonly pending: WeakMap<Connection, Set<string | undefined>>;
-    listener?: Connection;
+interface Side {
+    connection?: Connection;
     connecting?: Promise<void>;
-    serial: number;
     retryAt: number;
     closed: boolean;
 }
 
 // Per client configuration: knex runs a transaction through a copy of the client (Object.create) that shares
 // the configuration object but none of the client's own fields.
-const states = new WeakMap<object, State>();
+const sides = new WeakMap<object, Side>();
 
-const stateOf = (client: BaseClient): State => {
+const sideOf = (client: BaseClient): Side => {
 
-    let state = states.get(client.config);
-    if (!state) {
-        state = { writes: new WriteCounts(), pending: new WeakMap(), serial: 0, retryAt: 0, closed: false };
-        states.set(client.config, state);
+    let side = sides.get(client.config);
+    if (!side) {
+        side = { retryAt: 0, closed: false };
+        sides.set(client.config, side);
     }
 
-    return state;
+    return side;
 };
 
-const listen = async (client: BaseClient, state: State): Promise<void> => {
+const lose = (side: Side, connection: Connection) => {
+
+    if (side.connection === connection) {
+        side.connection = undefined;
+        side.retryAt = Date.now() + 1000;
+    }
+};
+
+const open = async (client: BaseClient, side: Side): Promise<void> => {
 
     const connection = await client.acquireRawConnection();
-    const lost = () => {
-
-        if (state.listener === connection) {
-            state.listener = undefined;
-            state.retryAt = Date.now() + 1000;
-        }
-    };
-
-    connection.on('notification', (message) => message.channel === channel && state.writes.count(message.payload));
-    connection.on('error', lost);
-    connection.on('end', lost);
-    await connection.query(`listen ${channel}`);
-    if (state.closed) {
+    connection.on('error', () => lose(side, connection));
+    connection.on('end', () => lose(side, connection));
+    if (side.closed) {
         await client.destroyRawConnection(connection);
         return;
     }
 
-    ++state.serial;                                         // what was counted while not listening is unknown
-    state.listener = connection;
+    side.connection = connection;
 };
 
-const changeStampOf = (client: BaseClient, tables: readonly string[]): string | undefined => {
+// The side connection when it is up; else undefined, and it is opened in the background (when it may be).
+const sideConnectionOf = (client: BaseClient): Connection | undefined => {
 
-    const state = stateOf(client);
-    if (state.listener) {
-        return `${state.serial}.${state.writes.stamp(tables)}`;
+    const side = sideOf(client);
+    if (side.connection || side.connecting || side.closed || Date.now() < side.retryAt) {
+        return side.connection;
     }
 
-    if (!state.connecting && !state.closed && Date.now() >= state.retryAt) {
-        state.connecting = listen(client, state)
-            .catch(() => {
+    side.connecting = open(client, side)
+        .catch(() => {
 
-                state.retryAt = Date.now() + 1000;
-            })
-            .finally(() => {
+            side.retryAt = Date.now() + 1000;
+        })
+        .finally(() => {
 
-                state.connecting = undefined;
-            });
-    }
-
+            side.connecting = undefined;
+        });
     return undefined;
 };
 
-export const notifyingPgClient = (): typeof Knex.Client => {
+export const sidePgClient = (): typeof Knex.Client => {
 
     const Base = require('knex/lib/dialects/postgres') as new (...args: unknown[]) => BaseClient;
 
     const Client = class extends Base {
 
-        // Resolves once this node listens (or could not start to).
-        async changesHeard(): Promise<boolean> {
+        // The rows of a named statement on the side connection; undefined where it is not up (run it elsewhere).
+        // A statement that fails there ends the connection: the caller runs it elsewhere, and sees the error there.
+        sideRows(name: string, text: string, values: readonly unknown[]): Promise<Record<string, unknown>[] | undefined> | undefined {
 
-            const state = stateOf(this);
-            changeStampOf(this, []);
-            await state.connecting;
-            return state.listener !== undefined;
+            const connection = sideConnectionOf(this);
+            if (!connection) {
+                return undefined;
+            }
+
+            return connection.query({ name, text, values }).then(
+                (result) => result.rows,
+                async () => {
+
+                    const side = sideOf(this);
+                    lose(side, connection);
+                    await this.destroyRawConnection(connection).catch(() => undefined);
+                    return undefined;
+                });
         }
 
-        changeStamp(tables: readonly string[]): string | undefined {
+        // Resolves once the side connection is up (or could not be opened): for a node's start and the tests.
+        async sideConnected(): Promise<boolean> {
 
-            return changeStampOf(this, tables);
+            const side = sideOf(this);
+            sideConnectionOf(this);
+            await side.connecting;
+            return side.connection !== undefined;
         }
 
         override async _query(connection: Connection, obj: QueryObject): Promise<QueryObject> {
 
-            const sql = obj.sql ?? '';
-            const { writes, pending } = stateOf(this);
-            if (reads.test(sql)) {
-                // A read's statement timeout (knex.ts) is lifted for every transaction — writes, the migration, the
-                // demo seed — in the same round trip (a simple query of two statements): a read's limit is not theirs.
-                const lift = beginOnly.test(sql) && (this.config as { connection?: { statement_timeout?: number } }).connection?.statement_timeout;
-                const result = await super._query(connection, lift ? { ...obj, sql: 'BEGIN; SET LOCAL statement_timeout = 0' } : obj);
-                if (/^\s*begin\b/i.test(sql)) {
-                    pending.set(connection, new Set());
-                }
-                else if (ends.test(sql)) {
-                    pending.get(connection)?.forEach((table) => writes.count(table));
-                    pending.delete(connection);
-                }
-
-                return result;
-            }
-
-            const table = writtenTable(sql);
-            writes.count(table);
-            try {
-                return await super._query(connection, obj);
-            }
-            finally {
-                const open = pending.get(connection);
-                if (open) {
-                    open.add(table);
-                }
-                else {
-                    writes.count(table);
-                }
-            }
+            const lift = beginOnly.test(obj.sql ?? '') && (this.config as { connection?: { statement_timeout?: number } }).connection?.statement_timeout;
+            return await super._query(connection, lift ? { ...obj, sql: 'BEGIN; SET LOCAL statement_timeout = 0' } : obj);
         }
 
         override async destroy(callback?: unknown): Promise<void> {
 
-            const state = stateOf(this);
-            state.closed = true;
-            await state.connecting;
-            const listener = state.listener;
-            state.listener = undefined;
-            if (listener) {
-                await this.destroyRawConnection(listener);
+            const side = sideOf(this);
+            side.closed = true;
+            await side.connecting;
+            const connection = side.connection;
+            side.connection = undefined;
+            if (connection) {
+                await this.destroyRawConnection(connection);
             }
 
             return await super.destroy(callback);
@@ -181,36 +153,35 @@ export const notifyingPgClient = (): typeof Knex.Client => {
     return Client as unknown as typeof Knex.Client;
 };
 
-// The body of the trigger function, compared with the installed one's so that a changed body is installed again.
-const notifySource = `
-            begin
-                perform pg_notify('${channel}', tg_table_name);
-                return null;
-            end `;
+type SideClient = { sideRows?: (name: string, text: string, values: readonly unknown[]) => Promise<Record<string, unknown>[] | undefined> | undefined; sideConnected?: () => Promise<boolean> };
 
-// Installs the triggers that announce changes of these tables (idempotent; every node runs it at start). Where
-// another node installed them already, it only reads: dropping and creating a trigger locks its table against
-// the writes of the nodes that serve it.
-export const notifyChanges = async (knex: Knex, tables: readonly string[]): Promise<void> => {
+// The rows of a named statement on the side connection of a PostgreSQL knex; undefined (at once, or as the
+// answer) where it could not run there: not PostgreSQL, the connection not up, or it failed.
+export const sideRows = (knex: Knex, name: string, text: string, values: readonly unknown[]): Promise<Record<string, unknown>[] | undefined> | undefined => (knex.client as SideClient).sideRows?.(name, text, values);
 
-    const { rows: [installed] } = await knex.raw(`
-        select (select p.prosrc from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-                where p.proname = 'osprey_notify_change' and n.nspname = current_schema()) as source,
-            (select count(distinct c.relname) from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
-                where t.tgname = 'osprey_notify_change' and n.nspname = current_schema() and c.relname = any(?)) as triggers`, [[...tables]]) as { rows: [{ source: string | null; triggers: number }] };
-    if (installed.source === notifySource && installed.triggers === new Set(tables).size) {
+// True once the side connection is up (PostgreSQL only).
+export const sideConnected = async (knex: Knex): Promise<boolean> => await ((knex.client as SideClient).sideConnected?.() ?? Promise.resolve(false));
+
+// Until issue 34 every node LISTENed for a notice that triggers sent on each change of the login tables, and
+// kept who a caller is while it heard; the credential stamp replaced them (src/auth/credential-stamp.ts). The
+// triggers of a database that had them are dropped, so that its writes no longer queue notices no one hears.
+// Where none is left it only reads: dropping a trigger locks its table against the writes of the nodes serving it.
+export const dropChangeNotices = async (knex: Knex): Promise<void> => {
+
+    const { rows } = await knex.raw(`select c.relname as "table" from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+        where t.tgname = 'osprey_notify_change' and n.nspname = current_schema()`) as { rows: { table: string }[] };
+    const { rows: [functions] } = await knex.raw(`select count(*)::int as n from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where p.proname = 'osprey_notify_change' and n.nspname = current_schema()`) as { rows: [{ n: number }] };
+    if (!rows.length && !functions.n) {
         return;
     }
 
     await knex.transaction(async (trx) => {
 
-        await trx.raw(`create or replace function osprey_notify_change() returns trigger language plpgsql as $$${notifySource}$$`);
-        for (const table of tables) {
+        for (const { table } of rows) {
             await trx.raw('drop trigger if exists osprey_notify_change on ??', [table]);
-            await trx.raw('create trigger osprey_notify_change after insert or update or delete or truncate on ?? for each statement execute procedure osprey_notify_change()', [table]);
         }
+
+        await trx.raw('drop function if exists osprey_notify_change()');
     });
 };
-
-// True once this node hears of other nodes' changes, so that its reads may be cached (PostgreSQL only).
-export const changesHeard = async (knex: Knex): Promise<boolean> => await ((knex.client as { changesHeard?: () => Promise<boolean> }).changesHeard?.() ?? Promise.resolve(false));

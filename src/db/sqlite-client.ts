@@ -3,7 +3,6 @@ import type { Knex } from 'knex';
 import { ReadWorkers, type Ran, type Statement as WorkerStatement, type Together } from './read-workers';
 import { allWithin } from './sqlite-deadline';
 import { endOfTurn } from './turns';
-import { transactionControl, writtenTable, WriteCounts } from './write-counts';
 
 
 // knex's better-sqlite3 client prepares every statement anew; preparing (parsing and planning the SQL) cost more
@@ -72,12 +71,11 @@ const cheapKey = (statement: { readonly sql: string; readonly bindings: readonly
     return key.length > longestCheapKey ? undefined : key;
 };
 
-// A cached statement, whether it may change data (see `counted`), and the table it writes when its SQL names
-// one. better-sqlite3 calls BEGIN IMMEDIATE a writer; it changes nothing by itself.
+// Statements that begin or end a transaction: never sent to the read workers.
+const transactionControl = /^\s*(?:begin|commit|end|rollback|savepoint|release)\b/i;
+
 interface Cached {
     readonly statement: Statement;
-    readonly changes: boolean;
-    readonly writes: string | undefined;
 }
 
 const caches = new WeakMap<Connection, Map<string, Cached>>();
@@ -95,9 +93,7 @@ const cachedStatement = (connection: Connection, sql: string): Cached => {
         cache.delete(sql);                                  // re-inserted below: the Map's order is recency
     }
     else {
-        const statement = connection.prepare(sql);
-        const changes = !statement.readonly && !transactionControl.test(sql);
-        cached = { statement, changes, writes: changes ? writtenTable(sql) : undefined };
+        cached = { statement: connection.prepare(sql) };
         if (cache.size >= statementCacheSize) {
             cache.delete(cache.keys().next().value!);
         }
@@ -109,22 +105,8 @@ const cachedStatement = (connection: Connection, sql: string): Cached => {
 
 export const preparedStatement = (connection: Connection, sql: string): Statement => cachedStatement(connection, sql).statement;
 
-// Writes are counted per connection, not per client object: knex runs a transaction's statements through a
-// copy of the client made with Object.create, which has none of the client's own fields.
-const counters = new WeakMap<Connection, { readonly serial: number; readonly writes: WriteCounts }>();
-let serials = 0;
-
-const counted = (connection: Connection, table?: string) => counters.get(connection)?.writes.count(table);
-
-// How long a commit of another process on the same file may go unseen by the read caches (changeStamp).
-export const otherWritesMs = 10;
-
 // The knex client class: knex's own, with `_query` running cached statements. Statements that set per-query
 // options (safeIntegers) are left to knex, because those options change the statement object.
-//
-// It also tells when the database may have changed (`changeStamp`), so that reads can be cached exactly as long
-// as nothing was written: SQLite's `data_version` moves when another connection commits (another server node or
-// process on the same file), and the client counts the writing statements of its own connection.
 //
 // A read outside a transaction runs under the statement timeout, `timeoutMs` (sqlite-deadline.ts).
 //
@@ -238,7 +220,6 @@ export const cachingSqliteClient = (timeoutMs = 0, readOnly = false): typeof Kne
         override async acquireRawConnection(): Promise<Connection> {
 
             const connection = await super.acquireRawConnection();
-            counters.set(connection, { serial: ++serials, writes: new WriteCounts() });
             this.connections.add(connection);
             return connection;
         }
@@ -275,35 +256,9 @@ export const cachingSqliteClient = (timeoutMs = 0, readOnly = false): typeof Kne
             return undefined;
         }
 
-        // Another process's commits are asked of SQLite (PRAGMA data_version) at most once per
-        // `otherWritesMs`: the pragma cost 9 µs of a 250 µs record read when it ran on every request (issue 19).
-        // Such a commit is seen within that time, as a PostgreSQL node hears another's a moment after it
-        // commits (pg-client.ts); this process's own writes are counted as they run, and seen at once.
-        #dataVersion = { connection: undefined as Connection | undefined, value: 0, at: -Infinity };
-
-        changeStamp(tables: readonly string[]): string | undefined {
-
-            const [connection, ...more] = this.connections;
-            if (!connection || more.length) {
-                return undefined;
-            }
-
-            const { serial, writes } = counters.get(connection)!;
-            const known = this.#dataVersion;
-            const now = performance.now();
-            if (known.connection !== connection || now - known.at >= otherWritesMs) {
-                known.value = (preparedStatement(connection, 'PRAGMA data_version').get() as { data_version: number }).data_version;
-                known.connection = connection;
-                known.at = now;
-            }
-
-            return `${serial}.${known.value}.${writes.stamp(tables)}`;
-        }
-
         override async _query(connection: Connection, obj: QueryObject): Promise<QueryObject> {
 
             if (!obj.sql || obj.options?.safeIntegers !== undefined) {
-                counted(connection);
                 return await super._query(connection, obj);
             }
 
@@ -319,11 +274,8 @@ export const cachingSqliteClient = (timeoutMs = 0, readOnly = false): typeof Kne
                 return obj;
             }
 
-            const { statement, changes, writes } = cachedStatement(connection, obj.sql);
+            const { statement } = cachedStatement(connection, obj.sql);
             const bindings = this._formatBindings(obj.bindings);
-            if (changes) {
-                counted(connection, writes);
-            }
 
             if (statement.reader) {
                 obj.response = allWithin(connection.inTransaction ? 0 : timeoutMs, statement, bindings);
@@ -339,10 +291,6 @@ export const cachingSqliteClient = (timeoutMs = 0, readOnly = false): typeof Kne
 
     return Client as unknown as typeof Knex.Client;
 };
-
-// A stamp that changes whenever the tables may have changed, or undefined where that cannot be told cheaply
-// (PostgreSQL, the sqlite3 driver): then nothing may be cached.
-export const changeStamp = (knex: Knex, tables: readonly string[]): string | undefined => (knex.client as { changeStamp?: (tables: readonly string[]) => string | undefined }).changeStamp?.(tables);
 
 // A connection that reads may use without taking it from the pool, where there is one (see above).
 export const directConnection = (client: object): object | undefined => (client as { directConnection?: () => object | undefined }).directConnection?.();

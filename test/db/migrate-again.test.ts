@@ -1,10 +1,9 @@
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { cachedTables } from '../../src/auth/api-keys';
 import { createKnex } from '../../src/db/knex';
 import { migrate } from '../../src/db/migrate';
-import { notifyChanges } from '../../src/db/pg-client';
+import { dropChangeNotices } from '../../src/db/pg-client';
 import { loadRegistry } from '../../src/load-registry';
 import { testDatabases } from '../helpers/databases';
 import { startTestServer } from '../helpers/server';
@@ -34,7 +33,7 @@ for (const database of testDatabases) {
                     const registry = loadRegistry(options.structures);
                     migrated = await migrate(knex, registry, database.name);
                     if (database.name === 'postgresql') {
-                        await notifyChanges(knex, cachedTables(registry));
+                        await dropChangeNotices(knex);
                     }
                 }
                 finally {

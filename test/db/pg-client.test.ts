@@ -4,110 +4,104 @@ import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { createKnex } from '../../src/db/knex';
-import { changesHeard } from '../../src/db/pg-client';
-import { changeStamp } from '../../src/db/sqlite-client';
+import { sideConnected, sideRows } from '../../src/db/pg-client';
 
 
 const { experiment, test } = exports.lab = Lab.script();
 const { expect } = Code;
 
-// The PostgreSQL client's bookkeeping against a stand-in connection, so that it is checked without a server
-// (the credential tests of test/auth run against a real one when TEST_DATABASE_URL is set).
+// The PostgreSQL client's side connection (the credential stamp's reads) against a stand-in connection, so that
+// it is checked without a server (the credential tests of test/auth run against a real one when
+// TEST_DATABASE_URL is set).
 class FakeConnection extends EventEmitter {
 
-    readonly statements: string[] = [];
+    readonly statements: { name: string; text: string; values: readonly unknown[] }[] = [];
+    fail = false;
 
-    query(config: string | { text: string }, done?: (err: Error | null, result: unknown) => void): Promise<unknown> | undefined {
+    query(config: { name: string; text: string; values: readonly unknown[] }): Promise<unknown> {
 
-        this.statements.push(typeof config === 'string' ? config : config.text);
-        if (done) {
-            done(null, { command: 'SELECT', rows: [] });
-            return undefined;
-        }
-
-        return Promise.resolve({});
+        this.statements.push(config);
+        return this.fail ? Promise.reject(new Error('lost')) : Promise.resolve({ rows: [{ stamp: this.statements.length }] });
     }
 }
 
 const unreachable = 'postgres://nobody@127.0.0.1:1/none';
 
-experiment('PostgreSQL change notices', () => {
+interface FakeClient {
+    acquireRawConnection: () => Promise<FakeConnection>;
+    destroyRawConnection: (connection: FakeConnection) => Promise<void>;
+}
 
-    test('without a listening connection nothing may be cached, and a failed start is retried later', async () => {
+const fake = () => {
+
+    const knex = createKnex({ databaseUrl: unreachable });
+    const client = knex.client as unknown as FakeClient;
+    const opened: FakeConnection[] = [];
+    const closed: FakeConnection[] = [];
+    client.acquireRawConnection = () => {
+
+        const connection = new FakeConnection();
+        opened.push(connection);
+        return Promise.resolve(connection);
+    };
+
+    client.destroyRawConnection = (connection) => {
+
+        closed.push(connection);
+        return Promise.resolve();
+    };
+
+    return { knex, opened, closed };
+};
+
+experiment('PostgreSQL side connection', () => {
+
+    test('where it cannot be opened, or on SQLite, statements are left to the pool', async () => {
 
         const knex = createKnex({ databaseUrl: unreachable });
-        expect(await changesHeard(knex)).to.be.false();
-        expect(changeStamp(knex, ['item'])).to.be.undefined();
+        expect(await sideConnected(knex)).to.be.false();
+        expect(sideRows(knex, 'a', 'select 1', [])).to.be.undefined();
         await knex.destroy();
         const sqlite = createKnex({ databaseUrl: 'sqlite::memory:' });
-        expect(await changesHeard(sqlite)).to.be.false();
+        expect(await sideConnected(sqlite)).to.be.false();
+        expect(sideRows(sqlite, 'a', 'select 1', [])).to.be.undefined();
         await sqlite.destroy();
     });
 
-    test('own writes, notices and a lost listener move the stamp', async () => {
+    test('runs named statements while up; a lost or failing connection leaves them to the pool until it is opened again', async () => {
 
-        const knex = createKnex({ databaseUrl: unreachable });
-        const client = knex.client as unknown as { acquireRawConnection: () => Promise<FakeConnection>; _query: (connection: FakeConnection, obj: { sql: string }) => Promise<unknown> };
-        const listener = new FakeConnection();
-        client.acquireRawConnection = () => Promise.resolve(listener);
-        expect(await changesHeard(knex)).to.be.true();
-        expect(listener.statements).to.equal(['listen osprey_change']);
+        const { knex, opened, closed } = fake();
+        expect(await sideConnected(knex)).to.be.true();
+        const [first] = opened;
+        expect(await sideRows(knex, 'osprey_x', 'select $1', [1])).to.equal([{ stamp: 1 }]);
+        expect(first!.statements).to.equal([{ name: 'osprey_x', text: 'select $1', values: [1] }]);
 
-        const stamp = () => changeStamp(knex, ['item', 'other']);
-        const first = stamp();
-        const connection = new FakeConnection();
-        await client._query(connection, { sql: 'select 1' });
-        expect(stamp()).to.equal(first);
+        // A failed statement: no rows (the caller runs it elsewhere), and the connection is closed.
+        first!.fail = true;
+        expect(await sideRows(knex, 'osprey_x', 'select $1', [2])).to.be.undefined();
+        expect(closed).to.equal([first]);
+        expect(sideRows(knex, 'osprey_x', 'select $1', [3])).to.be.undefined();         // not before a second
+        expect(opened).to.have.length(1);
 
-        // A write outside a transaction is counted as it starts and when it is done.
-        await client._query(connection, { sql: 'update "other" set n = 1' });
-        const afterOther = stamp();
-        expect(afterOther).to.not.equal(first);
-
-        // In a transaction, once more when it ends.
-        await client._query(connection, { sql: 'BEGIN;' });
-        await client._query(connection, { sql: 'insert into "item" (n) values (1)' });
-        const inside = stamp();
-        expect(inside).to.not.equal(afterOther);
-        await client._query(connection, { sql: 'COMMIT;' });
-        expect(stamp()).to.not.equal(inside);
-
-        // Statements naming no table count against every table.
-        const beforeDdl = stamp();
-        await client._query(connection, { sql: 'alter table "item" add column m integer' });
-        expect(stamp()).to.not.equal(beforeDdl);
-
-        // Another node's change arrives as a notice; notices of other channels are not counted.
-        const beforeNotice = stamp();
-        listener.emit('notification', { channel: 'elsewhere', payload: 'item' });
-        expect(stamp()).to.equal(beforeNotice);
-        listener.emit('notification', { channel: 'osprey_change', payload: 'item' });
-        expect(stamp()).to.not.equal(beforeNotice);
-
-        // Without the listener nothing is cached until it is back (not before a second has passed).
-        listener.emit('end');
-        expect(stamp()).to.be.undefined();
-        expect(stamp()).to.be.undefined();
         await knex.destroy();
-        expect(stamp()).to.be.undefined();
     });
 
-    test('a listener that comes up after the client closed is closed too', async () => {
+    test('an ended connection is let go', async () => {
 
-        const knex = createKnex({ databaseUrl: unreachable });
-        const client = knex.client as unknown as { acquireRawConnection: () => Promise<FakeConnection>; destroyRawConnection: (connection: FakeConnection) => Promise<void> };
-        const listener = new FakeConnection();
-        const closed: FakeConnection[] = [];
-        client.acquireRawConnection = () => Promise.resolve(listener);
-        client.destroyRawConnection = (connection) => {
-
-            closed.push(connection);
-            return Promise.resolve();
-        };
-
-        const heard = changesHeard(knex);
+        const { knex, opened } = fake();
+        expect(await sideConnected(knex)).to.be.true();
+        opened[0]!.emit('end');
+        expect(sideRows(knex, 'osprey_x', 'select 1', [])).to.be.undefined();
         await knex.destroy();
-        expect(await heard).to.be.false();
-        expect(closed).to.equal([listener]);
+    });
+
+    test('a connection that comes up after the client closed is closed too', async () => {
+
+        const { knex, opened, closed } = fake();
+        const connected = sideConnected(knex);
+        await knex.destroy();
+        expect(await connected).to.be.false();
+        expect(closed).to.equal(opened);
+        expect(opened).to.have.length(1);
     });
 });
