@@ -177,7 +177,8 @@ const asRows = (result: unknown): unknown => {
     }
 
     const { columns } = sent;
-    const values = sent.values ?? JSON.parse(sent.json!) as unknown[][];
+    // A blob arrives as a Uint8Array: a Buffer again (no copy), as a read on the event loop gives it.
+    const values = sent.values?.map((value) => value.map((each) => (each instanceof Uint8Array && !Buffer.isBuffer(each) ? Buffer.from(each.buffer, each.byteOffset, each.byteLength) : each))) ?? JSON.parse(sent.json!) as unknown[][];
     return values.map((value) => {
 
         const row: Record<string, unknown> = {};
