@@ -71,15 +71,28 @@ const prepared = (sql) => {
     cache.set(sql, statement);
     return statement;
 };
+const plain = (rows) => {
+    for (const row of rows) {
+        for (const value of row) {
+            if (value !== null && typeof value !== 'string' && (typeof value !== 'number' || !Number.isFinite(value) || Object.is(value, -0))) {
+                return false;
+            }
+        }
+    }
+    return true;
+};
 const run = (statement, bindings) => {
     // A Buffer arrives as a Uint8Array, which better-sqlite3 does not bind.
     bindings = bindings.map((value) => (value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value));
     // Rows go back as their column names and arrays of values: the structured clone of a row object writes its
-    // keys again for every row, which cost more than the statement for a report's batches of 500.
+    // keys again for every row, which cost more than the statement for a report's batches of 500. Values that
+    // JSON spells exactly (text, finite numbers but -0, null: no blob) go as one JSON text, which the event loop
+    // parses in a quarter of the time the structured clone of the arrays took to read back.
     if (statement.reader) {
         const values = statement.raw(true).all(bindings);
         statement.raw(false);
-        return { columns: statement.columns().map((column) => column.name), values };
+        const columns = statement.columns().map((column) => column.name);
+        return plain(values) ? { columns, json: JSON.stringify(values) } : { columns, values };
     }
     const { changes, lastInsertRowid } = statement.run(bindings);
     return { changes, lastInsertRowid };
@@ -158,12 +171,14 @@ type Answer = { ready?: true; id: number; results?: unknown[]; ms?: number; erro
 // statement changed passes as it is.
 const asRows = (result: unknown): unknown => {
 
-    const sent = result as { columns?: string[]; values?: unknown[][] };
-    if (!sent.columns || !sent.values) {
+    const sent = result as { columns?: string[]; values?: unknown[][]; json?: string };
+    if (!sent.columns || (!sent.values && sent.json === undefined)) {
         return result;
     }
 
-    const { columns, values } = sent;
+    const { columns } = sent;
+    // A blob arrives as a Uint8Array: a Buffer again (no copy), as a read on the event loop gives it.
+    const values = sent.values?.map((value) => value.map((each) => (each instanceof Uint8Array && !Buffer.isBuffer(each) ? Buffer.from(each.buffer, each.byteOffset, each.byteLength) : each))) ?? JSON.parse(sent.json!) as unknown[][];
     return values.map((value) => {
 
         const row: Record<string, unknown> = {};

@@ -8,20 +8,44 @@ import { columnValue } from './columns';
 
 const formula = /^[=+\-@\t\r]/;
 
+const quoted = /[",\r\n]/;
+
 export const csvField = (value: unknown): string => {
 
     if (value === null || value === undefined) {
         return '';
     }
 
+    // A number's text never starts a formula nor holds a comma, quote or line break.
+    if (typeof value === 'number') {
+        return String(value);
+    }
+
     const text = typeof value === 'string' && formula.test(value) ? `'${value}` : String(value);
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    return quoted.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+// One line per record, built by concatenation: a report renders every one of its rows through here (the arrays
+// of fields and lines that map and join made were a tenth of a CSV report's time on the event loop).
+const csvBatch = (columns: readonly ReportColumn[], records: readonly Record<string, unknown>[]): string => {
+
+    let text = '';
+    for (const record of records) {
+        let line = '';
+        for (let i = 0; i < columns.length; ++i) {
+            line += i ? `,${csvField(columnValue(record, columns[i]!))}` : csvField(columnValue(record, columns[i]!));
+        }
+
+        text += `${line}\r\n`;
+    }
+
+    return text;
 };
 
 export const csvLines = async function* (columns: readonly ReportColumn[], batches: AsyncIterable<readonly Record<string, unknown>[]>): AsyncGenerator<string> {
 
     yield `${columns.map((column) => csvField(column.name)).join(',')}\r\n`;
     for await (const records of batches) {
-        yield records.map((record) => `${columns.map((column) => csvField(columnValue(record, column))).join(',')}\r\n`).join('');
+        yield csvBatch(columns, records);
     }
 };

@@ -82,6 +82,29 @@ experiment('SQLite read workers', () => {
         });
     });
 
+    test('hand back every value as a read on the event loop gives it, whether its rows cross as JSON or not', async () => {
+
+        await withFiles(0, async ({ writer, reader }) => {
+
+            const db = poolDb(reader);
+            // Text JSON spells (quotes, a lone surrogate, beyond the BMP), numbers, null; then values it does not
+            // spell exactly (a blob, -0, an infinity), which send the rows as they are.
+            const spelled = 'select \'a "b"\' || char(10) as "t", char(55296) as "s", \'東京 🚀\' as "u", 12.5 as "r", 9007199254740991 as "i", null as "z"';
+            const unspelled = `${spelled}, x'00ff' as "b", -0.0 as "m", 1e999 as "inf"`;
+            for (const sql of [spelled, unspelled]) {
+                const direct = await writer.raw(sql) as Record<string, unknown>[];
+                const rows = await db.rows(sql, [], client);
+                expect(rows).to.equal(direct);
+                expect(Object.keys(rows[0]!)).to.equal(Object.keys(direct[0]!));
+            }
+
+            const [row] = await db.rows(unspelled, [], client);
+            expect(Buffer.isBuffer(row!.b)).to.be.true();
+            expect(Object.is(row!.m, -0)).to.be.true();
+            expect(row!.inf).to.equal(Infinity);
+        });
+    });
+
     test('answer a short read while another worker holds a long one', { timeout: 30_000 }, async () => {
 
         await withFiles(0, async ({ reader }) => {

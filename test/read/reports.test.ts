@@ -143,6 +143,34 @@ onEachDatabase(lab, 'reports', (t) => {
         expect(rows.map((row) => `${row[1]}/${row[0]}`)).to.equal(expected.map((row: any) => `${row.siteid}/${row.wonum}`));
     });
 
+    test('each record once and in order across the batches, the next read while one renders, with writes landing meanwhile', async () => {
+
+        // 600 demo work orders and 1,000 more: four batches of 500, each read while the one before renders.
+        const items = Array.from({ length: 1000 }, (_, i) => ({ siteid: 'BEDFORD', description: `Batch ${i}` }));
+        const bulk = await t.inject({ method: 'POST', url: wos, headers: { ...maxadmin, 'x-method-override': 'BULK' }, payload: items });
+        expect(bulk.result.filter((item: { _responsemeta: { status: string } }) => item._responsemeta.status === '201')).to.have.length(1000);
+        const key = (row: { siteid: string; wonum: string }) => `${row.siteid}/${row.wonum}`;
+        const before = (await t.server.app.osprey.knex('workorder').orderBy('workorderid').select('siteid', 'wonum')).map(key);
+
+        // Creates (after every record, in the report's order) and updates of records the report has not reached,
+        // one after the other while it streams.
+        const report = get(genreport({ reportformat: 'csv' }));
+        const made: string[] = [];
+        for (let i = 0; i < 6; ++i) {
+            const create = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, properties: 'siteid,wonum' }, payload: { siteid: 'NASHUA', description: `Made beside ${i}` } });
+            expect(create.statusCode).to.equal(201);
+            made.push(key(create.result));
+            await t.server.app.osprey.knex('workorder').where('description', `Batch ${900 + i}`).update({ description: `Changed beside ${i}` });
+        }
+
+        const res = await report;
+        expect(res.statusCode).to.equal(200);
+        const rows = parseCsv(res.payload).slice(1).map((row) => `${row[1]}/${row[0]}`);
+        expect(rows.slice(0, before.length)).to.equal(before);
+        // The records made meanwhile come after them: those made before the last batch was read, in order.
+        expect(rows.slice(before.length)).to.equal(made.slice(0, rows.length - before.length));
+    });
+
     test('JSON: what the report is, its columns and one member per record; related values and aggregates as selects render them', async () => {
 
         const res = await get(`${wos}?action=genreport&reportname=woassets.rptdesign&reportformat=json&site=NASHUA&oslc.where=${encodeURIComponent('wonum<"1010"')}`);
