@@ -229,7 +229,7 @@ onEachDatabase(lab, 'reports', (t) => {
             [genreport({ 'oslc.where': 'nosuch=1' }), 'BMXAA8744E'],
             [genreport({ 'oslc.orderBy': '+nosuch' }), 'BMXAA8744E'],
             [`${wos}?action=genreport&reportname=woassets.rptdesign`, 'needs the parameter site'],
-            [`${wos}?action=unheard`, 'not a global action']
+            [`${wos}?action=unheard`, 'has no action unheard']
         ];
         for (const [url, message] of cases) {
             const res = await get(url);
