@@ -26,7 +26,7 @@ const canChangeStatus = (record: Row, structure: Structure): boolean => {
 };
 
 // The non-persistent attribute a structure carries a status memo in (work orders: memo; assets: statusmemo).
-const memoAttribute = (structure: Structure): string | undefined => ['memo', 'statusmemo'].find((name) => structure.root.attributes.has(name));
+export const memoAttribute = (structure: Structure): string | undefined => ['memo', 'statusmemo'].find((name) => structure.root.attributes.has(name));
 
 const changeStatus = async ({ structure, record, payload, write }: ActionCall): Promise<undefined> => {
 
