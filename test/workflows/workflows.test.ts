@@ -88,4 +88,88 @@ onEachDatabase(lab, 'the workflow WOAPPROVE', { timeout: 120_000 }, (t) => {
         const theirs = started.result.assignments.find((each: any) => each.assigncode === 'JONES');
         expect((await complete(other, theirs.href, { accepted: true })).result.Error.message).to.contain('is INACTIVE already');
     });
+
+    test('reject: the work order is canceled with the memo; the start\'s memo and allowedactions', async () => {
+
+        const wo = await newWorkOrder();
+        expect((await planner({ url: `${wo.path}?oslc.select=allowedactions` })).result.allowedactions.WOAPPROVE).to.include({ type: 'workflow', httpmethod: 'POST' });
+        const started = await start(wo.path, { memo: 'please' });
+        expect(started.statusCode).to.equal(200);
+        // Active now: it cannot start again, so it is not listed.
+        expect((await planner({ url: `${wo.path}?oslc.select=allowedactions` })).result.allowedactions.WOAPPROVE).to.not.exist();
+        const smiths = started.result.assignments.find((each: any) => each.assigncode === 'SMITH');
+        expect((await supervisor({ url: `${new URL(smiths.href).pathname}?oslc.select=allowedactions` })).result.allowedactions.completeAssignment).to.include({ type: 'wsmethod' });
+        const done = await complete(supervisor, smiths.href, { memo: 'not needed', accepted: false });
+        expect(done.result).to.include({ node: 'rejected', active: false, status: 'CAN' });
+        const record = await read(wo.path);
+        expect(record.wostatus.map((row: any) => [row.status, row.memo ?? null, row.changeby])).to.equal([['WAPPR', null, 'WILSON'], ['CAN', 'not needed', 'SMITH']]);
+        // Canceled: the condition (WAPPR or APPR) no longer holds.
+        expect((await planner({ url: `${wo.path}?oslc.select=allowedactions` })).result.allowedactions.WOAPPROVE).to.not.exist();
+        const refused = await start(wo.path);
+        expect(refused.statusCode).to.equal(400);
+        expect(refused.result.Error.message).to.contain('its condition status in ["WAPPR","APPR"] does not hold');
+        // Done: completeAssignment is no longer listed on it.
+        expect((await supervisor({ url: `${new URL(smiths.href).pathname}?oslc.select=allowedactions` })).result.allowedactions).to.equal({});
+    });
+
+    test('an approved work order sent again goes back to WAPPR with the memo of the node', async () => {
+
+        const wo = await newWorkOrder();
+        expect((await planner({ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR' } })).statusCode).to.equal(204);
+        const started = await start(wo.path);
+        expect(started.result).to.include({ status: 'WAPPR', active: true });
+        expect((await read(wo.path)).wostatus.map((row: any) => [row.status, row.memo ?? null])).to.equal([['WAPPR', null], ['APPR', null], ['WAPPR', 'Sent for approval']]);
+    });
+
+    test('assignments are their owner\'s: listed, paged and filtered for them only; another\'s is a 404; nobody but an administrator writes them', async () => {
+
+        const one = await newWorkOrder('inbox one');
+        const two = await newWorkOrder('inbox two');
+        const first = await start(one.path);
+        await start(two.path);
+        // WILSON has none; SMITH sees only his own, paged and filtered.
+        expect((await mine(planner)).member).to.equal([]);
+        const all = await mine(supervisor, '&oslc.where=assignstatus="ACTIVE"');
+        expect(all.member.length).to.be.at.least(2);
+        expect(all.member.every((row: any) => row.assigncode === 'SMITH')).to.equal(true);
+        const page = (await supervisor({ url: `${inbox}?lean=1&oslc.select=assigncode,description&oslc.pageSize=1&savedQuery=ACTIVE&oslc.orderBy=-wfassignmentid&collectioncount=1` })).result;
+        expect(page.member).to.have.length(1);
+        expect(page.member[0].description).to.contain('Approve the work order (MXAPIWODETAIL BEDFORD/');
+        expect(page.responseInfo.totalCount).to.equal(all.member.length);
+        expect(page.responseInfo.nextPage).to.exist();
+        const everyone = (await admin({ url: `${inbox}?lean=1&oslc.select=assigncode&oslc.where=assignstatus="ACTIVE"` })).result.member;
+        expect(new Set(everyone.map((row: any) => row.assigncode))).to.equal(new Set(['JONES', 'SMITH']));
+
+        // SMITH's assignment: not there for JONES nor WILSON (404); nobody but an administrator writes assignments.
+        const smiths = first.result.assignments.find((each: any) => each.assigncode === 'SMITH');
+        const path = new URL(smiths.href).pathname;
+        expect((await complete(other, smiths.href, { accepted: true })).statusCode).to.equal(404);
+        expect((await complete(planner, smiths.href, { accepted: true })).statusCode).to.equal(404);
+        expect((await other({ url: path })).statusCode).to.equal(404);
+        expect((await supervisor({ method: 'POST', url: path, headers: { 'x-method-override': 'PATCH' }, payload: { assignstatus: 'COMPLETE' } })).statusCode).to.equal(403);
+        expect((await supervisor({ method: 'DELETE', url: path })).statusCode).to.equal(403);
+        expect((await supervisor({ method: 'POST', url: inbox, payload: { assigncode: 'SMITH', processname: 'X', nodeid: 'x', ownertable: 'WORKORDER', ownerid: 1 } })).statusCode).to.equal(403);
+        expect((await admin({ method: 'POST', url: path, headers: { 'x-method-override': 'PATCH' }, payload: { duedate: '2030-01-01T00:00:00Z' } })).statusCode).to.equal(204);
+        // Bad payloads: accepted is required.
+        expect((await complete(supervisor, smiths.href, { memo: 'x' })).result.Error.message).to.contain('accepted');
+    });
+
+    test('a node that fails rolls the whole completion back: the record, its history and every assignment are as they were', async () => {
+
+        const wo = await newWorkOrder();
+        const started = await start(wo.path);
+        // The work order moves on meanwhile: from INPRG, APPR cannot follow.
+        expect((await planner({ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'INPRG' } })).statusCode).to.equal(204);
+        const was = await read(wo.path);
+        const id = (await planner({ url: `${wo.path}?oslc.select=workorderid` })).result.workorderid;
+        const assignmentsNow = async () => (await admin({ url: `${inbox}?lean=1&oslc.select=*&oslc.where=ownerid=${id}` })).result.member;
+        const earlier = await assignmentsNow();
+        const smiths = started.result.assignments.find((each: any) => each.assigncode === 'SMITH');
+        const failed = await complete(supervisor, smiths.href, { memo: 'ok', accepted: true });
+        expect(failed.statusCode).to.equal(400);
+        expect(failed.result.Error.message).to.contain('cannot change from INPRG to APPR');
+        expect(await read(wo.path)).to.equal(was);
+        expect(await assignmentsNow()).to.equal(earlier);
+        expect(earlier.map((row: any) => row.assignstatus)).to.equal(['ACTIVE', 'ACTIVE']);
+    });
 });
