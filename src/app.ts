@@ -38,6 +38,7 @@ import { purgeWhileRunning } from './housekeeping';
 import { commitErrorsTo } from './write/after-commit';
 import { purgeTransactionIds } from './write/apply/transaction-ids';
 import { pluginName } from './user-plugins';
+import { checkWorkflowActions, registerWorkflows } from './workflows/register';
 
 
 export interface AppOptions {
@@ -180,8 +181,14 @@ export const app: Hapi.Plugin<AppOptions> = {
         server.app.osprey = osprey;
         decorate(server);
         registerBuiltInActions(osprey.actions);
-        // Every plugin has registered its actions by then: a YAML action whose handler nobody registered stops the start.
-        server.ext('onPreStart', () => checkDeclaredActions(osprey.actions, registry));
+        registerWorkflows(osprey.actions, registry);
+        // Every plugin has registered its actions by then: a YAML action whose handler nobody registered stops the
+        // start, and so does a workflow node that runs one.
+        server.ext('onPreStart', () => {
+
+            checkDeclaredActions(osprey.actions, registry);
+            checkWorkflowActions(osprey.actions, registry);
+        });
 
         server.auth.scheme('osprey', ospreyScheme);
         server.auth.strategy('osprey', 'osprey');

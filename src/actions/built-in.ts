@@ -28,7 +28,7 @@ const canChangeStatus = (record: Row, structure: Structure): boolean => {
 };
 
 // The non-persistent attribute a structure carries a status memo in (work orders: memo; assets: statusmemo).
-const memoAttribute = (structure: Structure): string | undefined => ['memo', 'statusmemo'].find((name) => structure.root.attributes.has(name));
+export const memoAttribute = (structure: Structure): string | undefined => ['memo', 'statusmemo'].find((name) => structure.root.attributes.has(name));
 
 // When a status changed: not after now (a change is reported, not scheduled), and not before the record's current
 // status date (the history stays in order).

@@ -1,4 +1,5 @@
 import { requireCredentials, requireRight } from '../auth/access';
+import type { UserProfile } from '../auth/users';
 import { memberRow } from '../read/execute/member';
 import { memberId } from '../read/serialize/serialize';
 import type { ResourceRequest } from '../request';
@@ -35,7 +36,32 @@ const requestOn = (req: ResourceRequest, structure: Structure, id: string | unde
     return { ...req, structure, id, write: { ...req.write, merge, ifMatch: undefined, properties: undefined, body: undefined } };
 };
 
+// Where each EngineWrites writes: its request and scope, for the server's own writes in the same transaction
+// (writesOf: a workflow's assignments, written as an administrator; an action a workflow runs on another record).
+const origins = new WeakMap<EngineWrites, { readonly req: ResourceRequest; readonly scope: WriteScope }>();
+
 export const engineWrites = (req: ResourceRequest, scope: WriteScope): EngineWrites => {
+
+    const writes = writesIn(req, scope);
+    origins.set(writes, { req, scope });
+    return writes;
+};
+
+// The writes of the same transaction as `write`, by `user` in place of the request's.
+export const writesAs = (write: EngineWrites, user: UserProfile): EngineWrites => {
+
+    const { req, scope } = origins.get(write)!;
+    return engineWrites({ ...req, user }, { ...scope, ctx: { ...scope.ctx, user } });
+};
+
+// The request and scope of `write`, on `structure` (an action a workflow runs on its record).
+export const originOn = (write: EngineWrites, structure: Structure): { req: ResourceRequest; scope: WriteScope } => {
+
+    const { req, scope } = origins.get(write)!;
+    return { req: { ...req, structure }, scope: { ...scope, structure } };
+};
+
+const writesIn = (req: ResourceRequest, scope: WriteScope): EngineWrites => {
 
     const scopeOn = (structure: Structure): WriteScope => ({ ...scope, structure });
     const checked = (name: string, kind: WriteKind, body?: Row) => {

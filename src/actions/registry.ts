@@ -1,7 +1,9 @@
 import type Joi from 'joi';
 
 import type { Right } from '../auth/access';
-import type { Row, Structure } from '../structures/registry';
+import type { Db } from '../db/db';
+import type { DatabaseKind } from '../db/knex';
+import type { Registry, Row, Structure } from '../structures/registry';
 import type { ActionCall } from './call';
 
 
@@ -25,6 +27,9 @@ export interface ActionSpec {
     readonly description?: string;
     /** Whether the action is open on this record now (allowedactions lists only those); open when not given. */
     readonly available?: (record: Row, structure: Structure) => boolean;
+    /** The same question asked of the database, once for the records of a page: answers whether each is open
+     * (both this and `available` must say so). */
+    readonly availableAmong?: (records: readonly Row[], context: AvailabilityContext) => Promise<(record: Row) => boolean>;
     /** Listed in allowedactions where it is registered for one structure (true unless false); an action for every
      * structure is listed only where the structure's YAML declares it. */
     readonly listed?: boolean;
@@ -32,6 +37,14 @@ export interface ActionSpec {
     readonly jsonSchema?: Readonly<Record<string, unknown>>;
     /** Nothing it writes is kept: its transaction always rolls back (a question such as system:candelete). */
     readonly dryRun?: boolean;
+}
+
+export interface AvailabilityContext {
+    /** Where the page was read: the pool, or the transaction of the write that answers it. */
+    readonly db: Db;
+    readonly structure: Structure;
+    readonly registry: Registry;
+    readonly kind: DatabaseKind;
 }
 
 export interface RegisteredAction {

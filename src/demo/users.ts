@@ -8,12 +8,14 @@ export class NoAdministratorError extends Error { }
 const groups = [
     { groupname: 'MAXADMIN', description: 'Administrators: every right on every structure', isadmin: true },
     { groupname: 'EVERYONE', description: 'Every user', isadmin: false },
-    { groupname: 'PLANNERS', description: 'Work planners: write work orders', isadmin: false }
+    { groupname: 'PLANNERS', description: 'Work planners: write work orders', isadmin: false },
+    { groupname: 'SUPERVISORS', description: 'Supervisors: approve work orders (workflow WOAPPROVE)', isadmin: false }
 ];
 
 const demoUsers = [
     { userid: 'MAXADMIN', password: 'maxadmin', personid: 'MAXADMIN', displayname: 'Max Admin', primaryemail: 'maxadmin@eagle.example', defsite: 'BEDFORD', insertsite: 'BEDFORD', defaultorg: 'EAGLENA', groups: ['MAXADMIN', 'EVERYONE'] },
-    { userid: 'WILSON', password: 'wilson', personid: 'WILSON', displayname: 'Mike Wilson', primaryemail: 'mwilson@eagle.example', defsite: 'BEDFORD', insertsite: 'BEDFORD', defaultorg: 'EAGLENA', groups: ['EVERYONE', 'PLANNERS'] }
+    { userid: 'WILSON', password: 'wilson', personid: 'WILSON', displayname: 'Mike Wilson', primaryemail: 'mwilson@eagle.example', defsite: 'BEDFORD', insertsite: 'BEDFORD', defaultorg: 'EAGLENA', groups: ['EVERYONE', 'PLANNERS'] },
+    { userid: 'SMITH', password: 'smith', personid: 'SMITH', displayname: 'Anne Smith', primaryemail: 'asmith@eagle.example', defsite: 'BEDFORD', insertsite: 'BEDFORD', defaultorg: 'EAGLENA', groups: ['EVERYONE', 'SUPERVISORS'] }
 ];
 
 // Creates the groups, the demo users (demo mode, empty database) and the configured administrator; refuses

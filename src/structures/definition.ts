@@ -73,6 +73,42 @@ export interface ActionDef {
     scope: 'record' | 'collection';
 }
 
+export interface RouteDef {
+    instruction: string;
+    next?: string;
+}
+
+export interface TaskDef {
+    description: string;
+    groups: string[];
+    users: string[];
+    dueHours?: number;
+}
+
+// One node of a workflow: exactly one of if, status, set, action or task.
+export interface NodeDef {
+    description?: string;
+    if?: string;
+    then?: string;
+    else?: string;
+    status?: string;
+    memo?: string;
+    set?: Record<string, string | number | boolean | null>;
+    action?: string;
+    payload?: Record<string, unknown>;
+    task?: TaskDef;
+    positive?: RouteDef;
+    negative?: RouteDef;
+    next?: string;
+}
+
+export interface WorkflowDef {
+    description?: string;
+    condition?: string;
+    start: string;
+    nodes: Record<string, NodeDef>;
+}
+
 export interface ReportDef {
     name: string;
     title: string;
@@ -102,6 +138,7 @@ export interface StructureDef extends ObjectDef {
     statusHistory?: string;
     savedQueries: Record<string, SavedQueryDef>;
     actions: ActionDef[];
+    workflows: Record<string, WorkflowDef>;
     reports: ReportDef[];
     access: AccessDef;
 }

@@ -93,6 +93,44 @@ const actionSchema = Joi.object({
     scope: Joi.string().valid('record', 'collection').default('record')
 });
 
+// A workflow (issue 35): named nodes, each one step; a route names the next node, none ends the workflow.
+const nodeName = Joi.string().pattern(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/);
+const routeSchema = Joi.object({
+    instruction: Joi.string().max(254).required().description('what the assignee is offered (wfaction.instruction)'),
+    next: nodeName.description('the node this route leads to; none: the workflow ends')
+});
+
+const nodeSchema = Joi.object({
+    description: Joi.string(),
+    if: Joi.string().description('a condition in oslc.where syntax on the record; then `then` or `else` follows'),
+    then: nodeName,
+    else: nodeName,
+    status: Joi.string().description('a status change, through the status transitions (a history row with the memo of the assignment that led here)'),
+    memo: Joi.string().max(254).description('the memo of the status change when no assignment gives one'),
+    set: Joi.object().pattern(Joi.string().pattern(attributeName), scalar.allow(null)).min(1).description('attribute values written to the record, as a PATCH would'),
+    action: Joi.string().description('an action of the structure, run by name (wsmethod:NAME, or a plugin\'s)'),
+    payload: Joi.object().description('the payload of the action'),
+    task: Joi.object({
+        description: Joi.string().max(200).required().description('what the assignment asks of its assignee'),
+        groups: Joi.array().items(groupName.invalid('EVERYONE')).unique().default([]).description('every active member of each group gets an assignment; one completes it for all'),
+        users: Joi.array().items(Joi.string().pattern(/^[A-Z0-9][A-Z0-9_.@-]{0,29}$/)).unique().default([]).description('userids that get an assignment'),
+        dueHours: Joi.number().min(0).description('the assignment\'s duedate, this many hours after it is made')
+    }).or('groups', 'users').description('waits for a user: an MXAPIWFASSIGNMENT record per assignee'),
+    positive: routeSchema.description('a task\'s route when the assignment is completed with accepted: true'),
+    negative: routeSchema.description('a task\'s route when the assignment is completed with accepted: false'),
+    next: nodeName.description('the node that follows a status, set or action node; none: the workflow ends')
+}).xor('if', 'status', 'set', 'action', 'task')
+    .with('then', 'if').with('else', 'if').with('memo', 'status').with('payload', 'action')
+    .with('task', ['positive', 'negative']).with('positive', 'task').with('negative', 'task')
+    .oxor('next', 'if').oxor('next', 'task');
+
+const workflowSchema = Joi.object({
+    description: Joi.string(),
+    condition: Joi.string().description('where the workflow may start (oslc.where syntax on the record); anywhere when absent'),
+    start: nodeName.required().description('the first node'),
+    nodes: Joi.object().pattern(nodeName, nodeSchema).min(1).required()
+});
+
 const reportSchema = Joi.object({
     name: Joi.string().pattern(/^[\w.-]+$/).required().description('e.g. woprint.rptdesign'),
     title: Joi.string().required(),
@@ -123,6 +161,8 @@ export const structureSchema = Joi.object({
     statusHistory: Joi.string().pattern(attributeName).description('the child that records each status change'),
     savedQueries: Joi.object().pattern(Joi.string(), savedQuerySchema).default({}),
     actions: Joi.array().items(actionSchema).default([]),
+    workflows: Joi.object().pattern(Joi.string().pattern(upperName).max(30), workflowSchema).default({})
+        .description('processes started on a record with ?action=workflow:NAME: nodes of conditions, status changes, attribute values, actions and tasks assigned to users (MXAPIWFASSIGNMENT)'),
     reports: Joi.array().items(reportSchema).default([]),
     access: accessSchema.default().description('groups granted read, insert, update, delete and actions (EVERYONE: every user; administrators pass everything), and `owner`: an attribute holding a userid that keeps users who are not administrators to their own records')
 }).shared(childSchema);

@@ -3,6 +3,7 @@ import { jsonSchemaOf } from '../../actions/json-schema';
 import type { RegisteredAction } from '../../actions/registry';
 import { isAllowed } from '../../auth/access';
 import type { Osprey } from '../../context';
+import type { Db } from '../../db/db';
 import type { UserProfile } from '../../auth/users';
 import type { BusinessObject, Structure } from '../../structures/registry';
 import type { Row } from '../execute/find';
@@ -26,19 +27,25 @@ const entryOf = (action: RegisteredAction): Row => {
     return { httpmethod: 'POST', type: action.kind, description: spec.description ?? action.method, ...(schema ? { schema } : {}) };
 };
 
+// The actions of a page of records: those the user may run are found once, those that ask the database whether
+// they are open (a workflow: none active on the record) ask it once for the page; then each row is answered.
 export const allowedActions = (osprey: Osprey, user: UserProfile) => {
 
-    return (object: BusinessObject, row: Row): Row => {
+    return async (db: Db, object: BusinessObject, rows: readonly Row[]): Promise<(row: Row) => Row> => {
 
         const structure = osprey.registry.byObject(object.name)!;
-        const allowed: Row = {};
-        for (const action of actionsOf(osprey.actions, structure)) {
-            const { spec } = action;
-            if ((spec.scope ?? 'record') === 'record' && spec.listed !== false && mayRun(user, structure, action) && (spec.available?.(row, structure) ?? true)) {
-                allowed[action.method] = entryOf(action);
-            }
-        }
+        const listed = actionsOf(osprey.actions, structure).filter(({ spec, ...action }) => (spec.scope ?? 'record') === 'record' && spec.listed !== false && mayRun(user, structure, { spec, ...action }));
+        const open = await Promise.all(listed.map((action) => action.spec.availableAmong?.(rows, { db, structure, registry: osprey.registry, kind: osprey.kind })));
+        return (row) => {
 
-        return allowed;
+            const allowed: Row = {};
+            listed.forEach((action, i) => {
+
+                if ((action.spec.available?.(row, structure) ?? true) && (open[i]?.(row) ?? true)) {
+                    allowed[action.method] = entryOf(action);
+                }
+            });
+            return allowed;
+        };
     };
 };

@@ -27,8 +27,9 @@ export interface SerializeOptions {
     /** `internalvalues=1`: attributes of a synonym domain also render their internal value as `{attr}_maxvalue`. */
     readonly internalValues?: boolean;
     readonly domains: ReadonlyMap<string, DomainDef>;
-    /** The actions the reader may run on a record of a structure's root object, for `allowedactions`. */
-    readonly allowedActions?: (object: BusinessObject, row: Row) => Row;
+    /** The actions the reader may run on the records of a structure's root object, for `allowedactions`: asked once
+     * for the rows of a page (some actions ask the database whether they are open), then per row. */
+    readonly allowedActions?: (db: Db, object: BusinessObject, rows: readonly Row[]) => Promise<(row: Row) => Row>;
     /** The value of a secret attribute as this reader may see it; undefined leaves it out. */
     readonly reveal?: (object: BusinessObject, attr: Attribute, row: Row) => string | undefined;
     /** The rows one answer may render, and how many it has (OSPREY_MAX_ANSWER_ROWS); none: any number (a report
@@ -85,7 +86,7 @@ const collectionRefsOf = oncePer((object: BusinessObject): readonly CollectionRe
 
 // One stored row as lean JSON: href, _rowstamp (unless ignorers=1), the planned attributes (nulls dropped unless
 // asked), domain descriptions and, for a full record, links to its child collections.
-const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeOptions, child: boolean): Row => {
+const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeOptions, child: boolean, actions?: (row: Row) => Row): Row => {
 
     const record: Row = { href };
     if (options.rowstamps) {
@@ -119,8 +120,8 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
         record[plan.weblink.key] = `${plan.weblink.prefix}${String(row[plan.object.uniqueColumn])}`;
     }
 
-    if (plan.allowedActions && options.allowedActions) {
-        record.allowedactions = options.allowedActions(plan.object, row);
+    if (actions) {
+        record.allowedactions = actions(row);
     }
 
     if (options.collectionRefs && plan.all) {
@@ -256,7 +257,8 @@ export const childHref = (parentHref: string, child: Pick<Link, 'name' | 'object
 export const serializeRows = async (db: Db, plan: SelectPlan, rows: readonly Row[], hrefs: readonly string[], options: SerializeOptions, child = false): Promise<Row[]> => {
 
     spend(options.answerRows, rows.length);
-    const records = rows.map((row, i) => renderRow(plan, row, hrefs[i]!, options, child));
+    const actions = plan.allowedActions && options.allowedActions ? await options.allowedActions(db, plan.object, rows) : undefined;
+    const records = rows.map((row, i) => renderRow(plan, row, hrefs[i]!, options, child, actions));
     for (const { link, key, plan: linkedPlan } of plan.links) {
         const parents = parentsOf(link, rows);
         const byParent = await loadLinkedRows(db, link, linkedPlan, parents.tuples, options.answerRows);

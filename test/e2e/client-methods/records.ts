@@ -288,7 +288,11 @@ const writing = async (t: Context) => {
     expect((await wo.webMethod(fresh, 'changeStatus', { status: 'INPRG' })).status).to.equal(204);
     expect(((await wo.action(fresh, 'system:candelete')).data as any).candelete).to.be.true();
     t.works('ResourceService.action', 'ResourceService.webMethod');
-    await t.refused('ResourceService.workflow', 400, () => wo.workflow(fresh, 'WOSTATUS', {}), 'workflow:WOSTATUS');
+    // The demo's workflow, on a work order waiting for approval: it waits at the supervisors' task.
+    const sent = idOf((await wo.createRecord({ siteid: 'BEDFORD', description: 'Workflow probe' } as any, ['wonum'], true) as any).href);
+    const started = await wo.workflow(sent, 'WOAPPROVE', {});
+    expect([started.status, (started.data as any).node, (started.data as any).active]).to.equal([200, 'review', true]);
+    t.works('ResourceService.workflow');
     expect((await read(fresh, 'status,wostatus{status,memo}')).wostatus.map((row: any) => [row.status, row.memo])).to.equal([['WAPPR', undefined], ['APPR', 'by action'], ['INPRG', undefined]]);
 
     // Where the service's requests go, and what it holds.
