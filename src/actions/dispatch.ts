@@ -125,7 +125,7 @@ export const prepareAction = (req: ResourceRequest, action: RegisteredAction, on
 export const actIn = async (req: ResourceRequest, action: RegisteredAction, payload: unknown, select: SelectPlan | undefined, writeScope: WriteScope): Promise<ActionOutcome> => {
 
     const { structure } = req;
-    const record = req.id !== undefined ? await memberRow(writeScope.db, req.user, structure, req.id, { lock: true }) : undefined;
+    const record = req.id !== undefined ? await memberRow(writeScope.db, req.user, structure, req.id, { lock: action.spec.lock !== false }) : undefined;
     if (record) {
         checkIfMatch(req, record);
     }

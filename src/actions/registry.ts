@@ -37,6 +37,9 @@ export interface ActionSpec {
     readonly jsonSchema?: Readonly<Record<string, unknown>>;
     /** Nothing it writes is kept: its transaction always rolls back (a question such as system:candelete). */
     readonly dryRun?: boolean;
+    /** The record is read without a lock (false): for a handler that takes its locks itself, in an order of its own
+     * (a workflow's assignment locks its record first, so that two sibling assignments cannot deadlock). */
+    readonly lock?: boolean;
 }
 
 export interface AvailabilityContext {

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { ActionCall } from '../actions/call';
 import type { Actions, AvailabilityContext } from '../actions/registry';
 import { findAction, UndeclaredHandlerError } from '../actions/resolve';
+import { selectOne } from '../db/statements';
 import { maximoError } from '../errors/maximo-error';
 import { registerHooks } from '../structures/hooks';
 import { own } from '../structures/own';
@@ -62,7 +63,16 @@ const startable = async (workflow: FoundWorkflow, records: readonly Row[], { db,
 const completeAssignment = async (call: ActionCall): Promise<WorkflowState> => {
 
     const { req, db, structure: assignments, payload } = call;
-    const assignment = call.record!;
+    // Locks in one order: the record the workflow runs on, then this assignment (read again, locked). Two members
+    // of a group completing their sibling assignments at once then queue on the record, and the second finds its
+    // own assignment INACTIVE, instead of each holding its own assignment and waiting for the other's (a deadlock
+    // on PostgreSQL). The dispatcher read the assignment without a lock (lock: false below).
+    const target = findWorkflow(req.osprey.registry, String(call.record!.processname))?.structure;
+    if (target) {
+        await selectOne(db, target.root.table, { [target.root.uniqueColumn]: call.record!.ownerid }, { columns: [target.root.uniqueColumn], lock: db.kind === 'postgresql' });
+    }
+
+    const assignment = await call.write.read(assignments.name, call.record!, { lock: true });
     const status = String(assignment.assignstatus) as AssignStatus;
     if (status !== 'ACTIVE') {
         throw maximoError('badRequest', `The assignment ${String(assignment.wfassignmentid)} is ${status} already; only an ACTIVE assignment is completed.`);
@@ -120,6 +130,7 @@ export const registerWorkflows = (actions: Actions, registry: Registry): void =>
     actions.register(assignments.name, 'wsmethod:completeAssignment', {
         handler: completeAssignment,
         schema: completion,
+        lock: false,
         description: 'Complete the assignment: the positive (accepted: true) or negative route of its task',
         available: (row) => row.assignstatus === 'ACTIVE'
     });

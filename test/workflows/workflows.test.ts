@@ -89,6 +89,24 @@ onEachDatabase(lab, 'the workflow WOAPPROVE', { timeout: 120_000 }, (t) => {
         expect((await complete(other, theirs.href, { accepted: true })).result.Error.message).to.contain('is INACTIVE already');
     });
 
+    test('two supervisors completing their sibling assignments at once: one decides, the other is told it is closed', async () => {
+
+        for (let i = 0; i < 5; ++i) {
+            const wo = await newWorkOrder(`race ${i}`);
+            const started = await start(wo.path);
+            const href = (who: string) => started.result.assignments.find((each: any) => each.assigncode === who).href;
+            const answers = await Promise.all([complete(supervisor, href('SMITH'), { accepted: true, memo: 'smith' }), complete(other, href('JONES'), { accepted: false, memo: 'jones' })]);
+            const codes = answers.map((answer) => answer.statusCode).sort();
+            expect(codes, `round ${i}`).to.equal([200, 400]);
+            const loser = answers.find((answer) => answer.statusCode === 400)!;
+            expect(loser.result.Error.message).to.contain('is INACTIVE already');
+            const winner = answers.findIndex((answer) => answer.statusCode === 200);
+            const record = await read(wo.path);
+            expect(record.status).to.equal(winner === 0 ? 'APPR' : 'CAN');
+            expect(record.wostatus.map((row: any) => row.status)).to.equal(['WAPPR', winner === 0 ? 'APPR' : 'CAN']);
+        }
+    });
+
     test('reject: the work order is canceled with the memo; the start\'s memo and allowedactions', async () => {
 
         const wo = await newWorkOrder();
