@@ -4,6 +4,7 @@ import type { UserProfile } from '../auth/users';
 import type { ResourceRequest } from '../request';
 import type { Registry, Structure } from '../structures/registry';
 import type { CommittedWrite } from './after-commit';
+import type { AttributeWriteRunner } from './attribute-writes';
 import type { WriteOptions } from './request';
 
 
@@ -22,6 +23,9 @@ export interface WriteContext {
     /** When a status change happened, where the write says (wsmethod:changeStatus's date): its status date and
      * history row carry it; everything else of the write is stamped `now`. */
     readonly statusAsOf?: Date;
+    /** The handlers plugins registered for non-persistent attributes (attribute-writes.ts), bound to the request's
+     * user; none on a server without any, and on a write made without a request value (API-key routes). */
+    readonly attributeWrites?: AttributeWriteRunner;
 }
 
 // One write in progress: its transaction and the attribute errors found so far.
