@@ -4,7 +4,7 @@ import type { Db } from '../db/db';
 import { boundModels, type ObjectModel } from '../db/models';
 import type { ResourceRequest } from '../request';
 import type { BusinessObject, Registry, Row, Structure } from '../structures/registry';
-import type { WriteScope } from './context';
+import type { AttributeWriteRunner, WriteScope } from './context';
 
 
 // Handlers of non-persistent attributes (issue 35): a plugin claims attributes a business object declares
@@ -45,13 +45,6 @@ export class AttributeWriteError extends Error { }
 interface Claim {
     readonly attributes: ReadonlySet<string>;
     readonly handler: AttributeWriteHandler;
-}
-
-// What the write engine asks of the handlers of one request's writes (the write context carries it).
-export interface AttributeWriteRunner {
-    claims(object: BusinessObject, attribute: string): boolean;
-    /** Calls the handler of each claim the row's non-persistent values name. */
-    run(scope: WriteScope, written: { object: BusinessObject; operation: 'create' | 'update'; row: Row; record: Row; transient: Row }): Promise<void>;
 }
 
 export class AttributeWrites {

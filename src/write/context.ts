@@ -2,11 +2,18 @@ import type { Db } from '../db/db';
 import type { AttributeError } from '../errors/maximo-error';
 import type { UserProfile } from '../auth/users';
 import type { ResourceRequest } from '../request';
-import type { Registry, Structure } from '../structures/registry';
+import type { BusinessObject, Registry, Row, Structure } from '../structures/registry';
 import type { CommittedWrite } from './after-commit';
-import type { AttributeWriteRunner } from './attribute-writes';
 import type { WriteOptions } from './request';
 
+
+// What the write engine asks of the plugins' handlers of non-persistent attributes (attribute-writes.ts), bound to
+// one request's user.
+export interface AttributeWriteRunner {
+    claims(object: BusinessObject, attribute: string): boolean;
+    /** Calls the handler of each claim the row's non-persistent values name. */
+    run(scope: WriteScope, written: { object: BusinessObject; operation: 'create' | 'update'; row: Row; record: Row; transient: Row }): Promise<void>;
+}
 
 // Everything one write request carries through the write engine.
 export interface WriteContext {

@@ -75,6 +75,8 @@ const recordReading = async (call: AttributeWrite): Promise<void> => {
 
 export const meters: Hapi.Plugin<void> = {
     name: 'osprey-example-meters',
+    // The application plugin sets server.app.osprey and the decorations before any feature or plugin registers.
+    dependencies: ['osprey'],
     register: (server) => {
 
         if (!metersDeclared(server.structures())) {
