@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 
 import { registerBuiltInActions } from './actions/built-in';
 import { Actions } from './actions/registry';
+import { engineWrites } from './actions/engine-writes';
 import { checkDeclaredActions } from './actions/resolve';
 import { ApiKeys, apiKeyObject } from './auth/api-keys';
 import { stampCredentialChanges } from './auth/credential-stamp';
@@ -25,7 +26,7 @@ import { decorate } from './decorations';
 import { ensureUsers } from './demo/users';
 import { seedDemoData } from './demo/seed';
 import { errorEdge } from './errors/edge';
-import { features as firstParty } from './features';
+import { demoExamples, features as firstParty } from './features';
 import { parameterGate } from './http/parameters';
 import { refuseUnservedStructures, unservedRoutes } from './http/unserved';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
@@ -36,6 +37,7 @@ import { Properties } from './services/properties';
 import { Services } from './services/registry';
 import { purgeWhileRunning } from './housekeeping';
 import { commitErrorsTo } from './write/after-commit';
+import { AttributeWrites } from './write/attribute-writes';
 import { purgeTransactionIds } from './write/apply/transaction-ids';
 import { pluginName } from './user-plugins';
 import { checkWorkflowActions, registerWorkflows } from './workflows/register';
@@ -44,7 +46,8 @@ import { checkWorkflowActions, registerWorkflows } from './workflows/register';
 export interface AppOptions {
     options: OspreyOptions;
     log?: Logger;
-    /** The first-party feature plugins; all of them (src/features.ts) when not given. */
+    /** The first-party feature plugins; all of them (src/features.ts) when not given, with the demo's example
+     * plugins when `options.demo` is on. */
     features?: Hapi.Plugin<unknown>[];
     /**
      * User plugins, registered after the features; their routes are theirs, outside the parameter table. The module
@@ -102,7 +105,7 @@ const checkpointApart = async (server: Hapi.Server, knex: Knex, options: OspreyO
 export const app: Hapi.Plugin<AppOptions> = {
     name: 'osprey',
     version,
-    register: async (server, { options, log = createLogger(options.logLevel), features = firstParty(), plugins = [] }) => {
+    register: async (server, { options, log = createLogger(options.logLevel), features, plugins = [] }) => {
 
         const registry = loadRegistry(options.structures);
         const secret = loadSecret(options.secret, options.dataDir);
@@ -174,6 +177,7 @@ export const app: Hapi.Plugin<AppOptions> = {
             // A service routed as one Osprey does not provide (service/logging) answers 501 on its own route.
             services: new Services(new Set(unservedRoutes.flatMap((route) => (route.root ? [] : /^\/service\/([a-z0-9_.-]+)$/.exec(route.path)?.[1] ?? [])))),
             properties: new Properties(knex, db),
+            attributeWrites: new AttributeWrites(engineWrites),
             started: new Date(),
             version,
             products: [{ name: 'Osprey', version, description: 'Open server for the Maximo REST/JSON API' }]
@@ -211,7 +215,8 @@ export const app: Hapi.Plugin<AppOptions> = {
         server.ext('onPreStart', () => osprey.members.join(`http://${options.host}:${options.port}/${options.contextRoot}`));
         server.ext('onPreStop', () => osprey.members.leave());
 
-        for (const feature of features) {
+        // The demo's example plugins (src/features.ts) come with the first-party features, before the user plugins.
+        for (const feature of features ?? [...firstParty(), ...(options.demo ? demoExamples(registry) : [])]) {
             await server.register(feature);
         }
 

@@ -15,6 +15,7 @@ import type { ObjectModel } from './db/models';
 import type { Registry } from './structures/registry';
 import type { Properties } from './services/properties';
 import type { Services } from './services/registry';
+import type { AttributeWrites } from './write/attribute-writes';
 
 
 // What every feature plugin reads from `server.app.osprey`: the one place the app's parts meet.
@@ -45,6 +46,8 @@ export interface Osprey {
     readonly services: Services;
     /** The declared system properties and their values in osprey_property: `server.declareProperty(name, spec)`. */
     readonly properties: Properties;
+    /** Plugins' handlers of non-persistent attributes a write sends: `server.onAttributeWrite(object, attributes, handler)`. */
+    readonly attributeWrites: AttributeWrites;
     readonly started: Date;
     readonly version: string;
     readonly products: { name: string; version: string; description: string }[];

@@ -8,12 +8,13 @@ import type { DeclaredProperty, PropertySpec, PropertyValue } from './services/p
 import type { RegisteredService, ServiceSpec } from './services/registry';
 import type { Registry } from './structures/registry';
 import { onCommit, type CommitSubscriber } from './write/after-commit';
+import type { AttributeWriteHandler } from './write/attribute-writes';
 
 
 // The registries a plugin reads and the work it runs, as decorations of every server object (each plugin's
 // included), named by what they give or do: `server.structures()`, `server.models()`, `server.inTransaction(work)`,
-// `server.onCommit(subscriber)`, `server.registerService(name, spec)`, `server.declareProperty(name, spec)`,
-// `server.property(name)`.
+// `server.onCommit(subscriber)`, `server.onAttributeWrite(object, attributes, handler)`,
+// `server.registerService(name, spec)`, `server.declareProperty(name, spec)`, `server.property(name)`.
 // The osprey app plugin (src/app.ts) adds them when it has made `server.app.osprey`, before any feature plugin.
 
 // What the work of inTransaction is given: the transaction's Db (statements on its connection) and the models
@@ -61,6 +62,10 @@ export const decorate = (server: Hapi.Server): void => {
 
         return onCommit(this.app.osprey, subscriber);
     });
+    server.decorate('server', 'onAttributeWrite', function (this: Hapi.Server, object: string, attributes: string | readonly string[], handler: AttributeWriteHandler) {
+
+        this.app.osprey.attributeWrites.register(this.app.osprey.registry, object, attributes, handler);
+    });
     server.decorate('server', 'registerService', function (this: Hapi.Server, name: string, spec: ServiceSpec) {
 
         return this.app.osprey.services.register(name, spec);
@@ -93,6 +98,11 @@ declare module '@hapi/hapi' {
         registerAction(structure: string, name: string, spec: ActionSpec): RegisteredAction;
         /** registerAction of `wsmethod:{method}`. */
         registerWebMethod(structure: string, method: string, spec: ActionSpec): RegisteredAction;
+        /** Claims non-persistent attributes (`persistent: false` in the YAML) of a business object: the handler runs
+         * for each row a write creates or updates with any of them, in the write's transaction after the row is
+         * applied; what it writes is part of the write, and its error rolls the write back (src/write/attribute-writes.ts).
+         * An attribute is claimed once; one the object does not declare non-persistent throws. */
+        onAttributeWrite(object: string, attributes: string | readonly string[], handler: AttributeWriteHandler): void;
         /** Adds a service of service endpoints: `{home}/service/{name}?action=wsmethod:{method}` calls its methods
          * (src/services/registry.ts). Names are not case-sensitive; registering one twice throws. */
         registerService(name: string, spec: ServiceSpec): RegisteredService;

@@ -111,6 +111,10 @@ export type { ActionSpec, RegisteredAction, ActionKind } from './actions/registr
 export { runAction, type ActionOutcome } from './actions/dispatch';
 // A bulk with ?action=: the action on each item's record, each item answered in order.
 export { bulkAction, type BulkActionResult } from './actions/bulk';
+// What a handler of non-persistent attributes is given (`server.onAttributeWrite(object, attributes, handler)`):
+// the written row, the values the body sent, the write's transaction and its engine writes.
+export type { AttributeWrite, AttributeWriteHandler } from './write/attribute-writes';
+
 // ---- Service endpoints and system properties
 
 // The services of {home}/service/{name}?action=wsmethod:{method}: `server.registerService(name, spec)` adds one

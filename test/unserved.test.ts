@@ -69,10 +69,24 @@ onEachDatabase(lab, 'services not provided', (t) => {
         // A structure that is not there at all is still the 404 it always was.
         expect((await t.inject({ url: `${home}/os/mxapiautoscripts`, headers: wilson })).statusCode).to.equal(404);
     });
+});
+
+// Without a plugin that takes them (the demo's meters example is not loaded with OSPREY_DEMO=0), meter readings
+// are refused by name (src/write/attribute-writes.ts; test/plugins/meters.test.ts has them recorded).
+onEachDatabase(lab, 'meter readings not provided', { settings: { demo: false, adminUser: 'MAXADMIN', adminPassword: 'maxadmin' } }, (t) => {
+
+    const expectNotProvided = (res: any, names: string) => {
+
+        expect(res.statusCode).to.equal(501);
+        expect(res.result.Error).to.include({ reasonCode: 'BMXAA1726E', statusCode: '501' });
+        expect(res.result.Error.message).to.contain(names);
+    };
 
     test('a meter reading is refused by name, with batcherror too, and nothing is written', async () => {
 
-        const asset = `${home}/os/mxapiasset/assetnum:11000|siteid:BEDFORD`;
+        const created = await t.inject({ method: 'POST', url: `${home}/os/mxapiasset`, headers: maxadmin, payload: { assetnum: 'U-1', siteid: 'BEDFORD', assetmeter: [{ metername: 'RUNHOURS', lastreading: 5 }] } });
+        expect(created.statusCode).to.equal(201);
+        const asset = `${home}/os/mxapiasset/assetnum:U-1|siteid:BEDFORD`;
         const read = async () => (await t.inject({ url: `${asset}?oslc.select=assetmeter{metername,lastreading}`, headers: maxadmin })).result.assetmeter;
         const earlier = await read();
         const res = await t.inject({ method: 'POST', url: asset, headers: { ...maxadmin, 'x-method-override': 'PATCH', patchtype: 'MERGE' }, payload: { assetmeter: [{ metername: 'NEWMETER', newreading: 12 }] } });

@@ -30,10 +30,16 @@ const structures: Readonly<Record<string, Unserved>> = {
 
 export const unservedStructure = (name: string): Unserved | undefined => own(structures, name.toUpperCase());
 
-// Attributes of a Maximo feature Osprey does not provide, by business object: a write that sends one is refused
-// 501 by name instead of 400 as an unknown attribute.
+// Attributes of a Maximo feature Osprey does not provide itself, by business object: a write that sends one is
+// refused 501 by name instead of 400 as an unknown attribute (or, where the YAML declares it non-persistent, instead
+// of being accepted and not stored), unless a plugin's handler takes it (src/write/attribute-writes.ts): the meters
+// example (plugins/examples/meters), which the demo loads, records readings.
+const readings = (name: string): Unserved => ({
+    service: `meter readings (${name} of ASSETMETER)`,
+    why: 'readings are recorded by a plugin, the meters example (plugins/examples/meters), which the demo loads and this server has not; a meter itself can be added without a reading'
+});
 const attributes: Readonly<Record<string, Readonly<Record<string, Unserved>>>> = {
-    ASSETMETER: { newreading: { service: 'meter readings (newreading of ASSETMETER)', why: 'a meter\'s readings come with a later issue; a meter itself can be added without a reading' } }
+    ASSETMETER: { newreading: readings('newreading'), newreadingdate: readings('newreadingdate') }
 };
 
 export const unservedAttribute = (objectName: string, attribute: string): Unserved | undefined => {

@@ -2,10 +2,18 @@ import type { Db } from '../db/db';
 import type { AttributeError } from '../errors/maximo-error';
 import type { UserProfile } from '../auth/users';
 import type { ResourceRequest } from '../request';
-import type { Registry, Structure } from '../structures/registry';
+import type { BusinessObject, Registry, Row, Structure } from '../structures/registry';
 import type { CommittedAction, CommittedWrite } from './after-commit';
 import type { WriteOptions } from './request';
 
+
+// What the write engine asks of the plugins' handlers of non-persistent attributes (attribute-writes.ts), bound to
+// one request's user.
+export interface AttributeWriteRunner {
+    claims(object: BusinessObject, attribute: string): boolean;
+    /** Calls the handler of each claim the row's non-persistent values name. */
+    run(scope: WriteScope, written: { object: BusinessObject; operation: 'create' | 'update'; row: Row; record: Row; transient: Row }): Promise<void>;
+}
 
 // Everything one write request carries through the write engine.
 export interface WriteContext {
@@ -22,6 +30,9 @@ export interface WriteContext {
     /** When a status change happened, where the write says (wsmethod:changeStatus's date): its status date and
      * history row carry it; everything else of the write is stamped `now`. */
     readonly statusAsOf?: Date;
+    /** The handlers plugins registered for non-persistent attributes (attribute-writes.ts), bound to the request's
+     * user; none on a server without any, and on a write made without a request value (API-key routes). */
+    readonly attributeWrites?: AttributeWriteRunner;
 }
 
 // One write in progress: its transaction and the attribute errors found so far.

@@ -83,7 +83,7 @@ export const createRecord = async (req: ResourceRequest): Promise<WriteOutcome> 
 };
 
 // Whether an update's body can only change the record's own row: it names no child, no status (whose change
-// adds a history row), no `_action` and no transaction id, on a table the database stores as written. Such a
+// adds a history row), no attribute a plugin's handler takes, no `_action` and no transaction id, on a table the database stores as written. Such a
 // write is likely one statement (src/db/single-statement.ts); one that proves more is run again in a transaction.
 // Its answer may select no child, related record or aggregate: rendered after the statement committed, it must
 // read nothing that could fail (an answer too large, a statement timeout) with the write already done.
@@ -94,7 +94,10 @@ const ownRowOnly = (req: ResourceRequest, body: Row, select: SelectPlan | undefi
     return renderedFromRow && req.write.transactionId === undefined && req.osprey.db.storesAsWritten(root.table) && Object.keys(body).every((key) => {
 
         const name = normalName(key);
-        return name !== '_action' && !root.children.has(name) && !(def.statuses && name === def.statusAttribute);
+        // An attribute a plugin's handler takes (attribute-writes.ts) makes the handler write more.
+        const attr = root.attributes.get(name);
+        const handled = attr !== undefined && !attr.persistent && req.osprey.attributeWrites?.claims(root, name) === true;
+        return name !== '_action' && !root.children.has(name) && !(def.statuses && name === def.statusAttribute) && !handled;
     });
 };
 

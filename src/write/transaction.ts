@@ -34,7 +34,13 @@ export const writeSettingsFor = (osprey: Osprey, user: UserProfile, structure: S
     return { knex: osprey.knex, ctx, structure, retentionMs: osprey.options.transactionRetentionHours * 3600_000, commit: { osprey, user } };
 };
 
-export const writeSettingsOf = (req: ResourceRequest): WriteSettings => writeSettingsFor(req.osprey, req.user, req.structure, req.write);
+// A record route's write: the plugins' attribute handlers (attribute-writes.ts) run in it as its user.
+export const writeSettingsOf = (req: ResourceRequest): WriteSettings => {
+
+    const settings = writeSettingsFor(req.osprey, req.user, req.structure, req.write);
+    const attributeWrites = req.osprey.attributeWrites?.runnerFor(req);
+    return attributeWrites ? { ...settings, ctx: { ...settings.ctx, attributeWrites } } : settings;
+};
 
 // A transactionid is the user's on the structure the write is on.
 export const transactionKey = (settings: WriteSettings, id: string): TransactionKey => ({ id, userid: settings.ctx.userid, structure: settings.structure.id });

@@ -44,7 +44,26 @@ const isRoot = (scope: WriteScope, object: BusinessObject) => object === scope.s
 // and the transaction goes on: the sync updates that record instead (operations.ts syncIn), as Maximo does.
 export class CreatedMeanwhile extends Error { }
 
-const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], parent: Row, whole: boolean) => {
+// Whether a plugin's handler takes a non-persistent attribute the planned row carries (src/write/attribute-writes.ts).
+const handled = (scope: WriteScope, plan: Plan): boolean => {
+
+    const runner = scope.ctx.attributeWrites;
+    return runner !== undefined && plan.op !== 'delete' && Object.keys(plan.transient).some((attribute) => runner.claims(plan.object, attribute));
+};
+
+const handledWithin = (scope: WriteScope, plan: Plan): boolean => handled(scope, plan) || (plan.op !== 'delete' && plan.children.some((child) => child.plans.some((each) => handledWithin(scope, each))));
+
+// The handlers of the row's claimed attributes, once the row and its children are applied: what they write is
+// part of the write, and what they throw rolls it back.
+const runHandlers = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert' | 'update' }>, row: Row, record: Row) => {
+
+    if (handled(scope, plan)) {
+        await scope.ctx.attributeWrites!.run(scope, { object: plan.object, operation: plan.op === 'insert' ? 'create' : 'update', row, record, transient: plan.transient });
+    }
+};
+
+// `record`: the row of the record (the root) the children are written under, which the handlers are given.
+const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], parent: Row, whole: boolean, record: Row) => {
 
     for (const { child, plans } of children) {
         // Thousands of rows are written in slices of the event loop's time, as a bulk's items are (src/slices.ts):
@@ -56,9 +75,10 @@ const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], 
         const pause = slicer();
         for (const plan of plans) {
             await pause();
-            if (!batchable(plan, fixed)) {
+            // A row a handler is given is written on its own: the handler reads it, and it answers its row.
+            if (!batchable(plan, fixed) || handled(scope, plan)) {
                 await batch.flush(pause);
-                await applyPlan(scope, plan, fixed, whole);
+                await applyRow(scope, plan, fixed, whole, record);
             }
             else if (plan.op === 'insert') {
                 const values: Row = { ...plan.values, ...fixed };
@@ -80,7 +100,7 @@ const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], 
 };
 
 // `whole`: the row is answered as a record, all its columns; else only the columns the write itself reads.
-const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert' }>, fixed: Row, whole: boolean): Promise<Row> => {
+const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert' }>, fixed: Row, whole: boolean, record?: Row): Promise<Row> => {
 
     const { db } = scope;
     const { object } = plan;
@@ -104,11 +124,12 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
 
-    await applyChildren(scope, plan.children, row, whole);
+    await applyChildren(scope, plan.children, row, whole, record ?? row);
+    await runHandlers(scope, plan, row, record ?? row);
     return row;
 };
 
-const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update' }>, whole: boolean): Promise<Row> => {
+const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update' }>, whole: boolean, record?: Row): Promise<Row> => {
 
     const { object, current } = plan;
     const values: Row = { ...plan.values };
@@ -143,17 +164,33 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
 
-    await applyChildren(scope, plan.children, row, whole);
+    await applyChildren(scope, plan.children, row, whole, record ?? row);
+    await runHandlers(scope, plan, row, record ?? row);
     return row;
+};
+
+// One row of the plan (and what is below it); `record`: the root's row, for a child's.
+const applyRow = async (scope: WriteScope, plan: Plan, fixed: Row, whole: boolean, record?: Row): Promise<Row | undefined> => {
+
+    switch (plan.op) {
+        case 'insert': return await applyInsert(scope, plan, fixed, whole, record);
+        case 'update': return await applyUpdate(scope, plan, whole, record);
+        default: await (isRoot(scope, plan.object) ? deleteRecord(scope, plan.current) : deleteTree(scope, plan.object, plan.current));
+    }
 };
 
 // `whole`: the written record is answered (properties), rendered from all of its row's columns; else a new
 // row returns only what the write reads of it (returning.ts).
+// A handler may write the record itself (through the engine, as the meters example does): the row answered is then
+// read again, so that its rowstamp (the answer's ETag) and what it renders are the record's as the write leaves it.
 export const applyPlan = async (scope: WriteScope, plan: Plan, fixed: Row = {}, whole = true): Promise<Row | undefined> => {
 
-    switch (plan.op) {
-        case 'insert': return await applyInsert(scope, plan, fixed, whole);
-        case 'update': return await applyUpdate(scope, plan, whole);
-        default: await (isRoot(scope, plan.object) ? deleteRecord(scope, plan.current) : deleteTree(scope, plan.object, plan.current));
+    const reread = handledWithin(scope, plan);
+    const row = await applyRow(scope, plan, fixed, whole);
+    if (!row || !reread) {
+        return row;
     }
+
+    const columns = whole ? storedColumns(plan.object) : keyColumns(scope.structure, plan.object);
+    return await selectOne(scope.db, plan.object.table, keyOf(plan.object, row), { columns }) ?? row;
 };

@@ -38,6 +38,8 @@ export interface ParseSettings {
     readonly current?: Row;
     /** Values set by the server (a child's join columns from its parent); the body may only repeat them. */
     readonly fixed?: Row;
+    /** Whether a plugin's handler takes a non-persistent attribute (src/write/attribute-writes.ts). */
+    readonly claims?: (object: BusinessObject, attribute: string) => boolean;
 }
 
 // Properties the server itself writes into records; a client that reads a record and sends it back may
@@ -156,8 +158,10 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
             continue;
         }
 
+        // An attribute of a feature Osprey names as not provided is refused by name, declared or not, unless it is
+        // declared non-persistent and a plugin's handler takes it (a meter's newreading and the meters example).
         const attr = object.attributes.get(name);
-        const unserved = attr ? undefined : unservedAttribute(object.name, name);
+        const unserved = attr?.persistent || (attr && settings.claims?.(object, name)) ? undefined : unservedAttribute(object.name, name);
         if (unserved) {
             fail(name, notProvidedMessage(unserved), 'notProvided');
             continue;
@@ -211,8 +215,9 @@ const checkValue = (attr: Attribute, raw: unknown, settings: ParseSettings & { f
         return;
     }
 
-    // A value equal to the stored one is not a change: clients send back what they read.
-    if (current && sameValue(attr, stored, current[attr.name])) {
+    // A value equal to the stored one is not a change: clients send back what they read. A non-persistent one has
+    // none stored: a null sent is kept, for what takes it (a plugin's handler) to see.
+    if (current && attr.persistent && sameValue(attr, stored, current[attr.name])) {
         return;
     }
 

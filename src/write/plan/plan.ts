@@ -27,7 +27,8 @@ export interface ChildPlan {
 
 const settingsFor = (scope: WriteScope, object: BusinessObject, extra: Partial<ParseSettings> = {}): ParseSettings => {
 
-    return { object, objectPath: object.path, domains: scope.ctx.registry.domains(), errors: scope.errors, now: scope.ctx.now, ...extra };
+    const claims = scope.ctx.attributeWrites?.claims;
+    return { object, objectPath: object.path, domains: scope.ctx.registry.domains(), errors: scope.errors, now: scope.ctx.now, claims, ...extra };
 };
 
 export const planInsert = async (scope: WriteScope, object: BusinessObject, body: unknown, fixed: Row = {}): Promise<Extract<Plan, { op: 'insert' }>> => {
