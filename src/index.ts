@@ -111,6 +111,11 @@ export type { ActionSpec, RegisteredAction, ActionKind } from './actions/registr
 export { runAction, type ActionOutcome } from './actions/dispatch';
 // A bulk with ?action=: the action on each item's record, each item answered in order.
 export { bulkAction, type BulkActionResult } from './actions/bulk';
+// Report renderers a YAML report names as its `handler` (server.registerReportRenderer): what one is given and answers.
+export type { ReportCall, ReportRendererSpec, RenderedReport, RegisteredRenderer } from './reports/renderers';
+// A computed attribute a plugin gives the value of (server.registerComputed).
+export type { ComputedSpec } from './structures/computed';
+
 // ---- Service endpoints and system properties
 
 // The services of {home}/service/{name}?action=wsmethod:{method}: `server.registerService(name, spec)` adds one
