@@ -116,6 +116,10 @@ export type { ReportCall, ReportRendererSpec, RenderedReport, RegisteredRenderer
 // A computed attribute a plugin gives the value of (server.registerComputed).
 export type { ComputedSpec } from './structures/computed';
 
+// Joi, as Osprey validates with it: an action's `schema` (and a service method's) is a Joi schema, and a plugin
+// outside the repository need not install its own copy.
+export { default as Joi } from 'joi';
+
 // ---- Service endpoints and system properties
 
 // The services of {home}/service/{name}?action=wsmethod:{method}: `server.registerService(name, spec)` adds one

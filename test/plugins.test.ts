@@ -37,13 +37,14 @@ experiment('user plugins: configuration and loading', () => {
         expect(() => loadOptions({}, file)).to.throw(/osprey\.config\.yaml: plugins/);
     });
 
-    test('a module\'s default export, else its `plugin` export, is the plugin; paths resolve from the working directory', () => {
+    test('a module\'s default export, else its `plugin` export, else the module\'s export itself is the plugin; paths resolve from the working directory', () => {
 
         const dir = tmp();
         Fs.writeFileSync(Path.join(dir, 'default.js'), 'exports.default = { name: "a", register() {} };\n');
         Fs.writeFileSync(Path.join(dir, 'named.js'), 'exports.plugin = { pkg: { name: "b" }, register() {} };\n');
-        const plugins = loadPlugins(['./default.js', './named'], dir);
-        expect(plugins.map(pluginName)).to.equal(['a', 'b']);
+        Fs.writeFileSync(Path.join(dir, 'whole.js'), 'module.exports = { name: "w", register() {} };\n');
+        const plugins = loadPlugins(['./default.js', './named', './whole'], dir);
+        expect(plugins.map(pluginName)).to.equal(['a', 'b', 'w']);
         expect(loadPlugins([])).to.equal([]);
         Fs.mkdirSync(Path.join(dir, 'node_modules', 'osprey-plugin-c'), { recursive: true });
         Fs.writeFileSync(Path.join(dir, 'node_modules', 'osprey-plugin-c', 'index.js'), 'exports.plugin = { name: "c", register() {} };\n');
