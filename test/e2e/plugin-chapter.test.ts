@@ -79,6 +79,12 @@ for (const database of testDatabases) {
                     expect(bad.status).to.equal(400);
                     expect(await bad.text()).to.contain('note');
                     expect((await read()).description).to.equal(after.description);
+
+                    // allowedactions lists it, with its description and the JSON schema of its payload.
+                    const allowed = await fetch(`${home}/os/mxapiwodetail/${before.id}?oslc.select=allowedactions&lean=1`, { headers });
+                    const addNote = (await allowed.json() as { allowedactions: Record<string, any> }).allowedactions.addNote;
+                    expect(addNote).to.include({ httpmethod: 'POST', type: 'wsmethod', description: 'Add a note to the description' });
+                    expect(addNote.schema.properties.note).to.include({ type: 'string' });
                 }
                 finally {
                     await running.stop();
