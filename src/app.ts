@@ -32,6 +32,7 @@ import { refuseUnservedStructures, unservedRoutes } from './http/unserved';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
 import { requestEdge } from './http/request-edge';
 import { loadRegistry } from './load-registry';
+import { checkReportRenderers, ReportRenderers } from './reports/renderers';
 import { loadSecret } from './secret';
 import { Properties } from './services/properties';
 import { Services } from './services/registry';
@@ -174,6 +175,7 @@ export const app: Hapi.Plugin<AppOptions> = {
             sessions: new Sessions(knex, options.sessionMinutes, secret),
             members: new Members(knex, options.heartbeatSeconds, version),
             actions: new Actions(),
+            reportRenderers: new ReportRenderers(),
             // A service routed as one Osprey does not provide (service/logging) answers 501 on its own route.
             services: new Services(new Set(unservedRoutes.flatMap((route) => (route.root ? [] : /^\/service\/([a-z0-9_.-]+)$/.exec(route.path)?.[1] ?? [])))),
             properties: new Properties(knex, db),
@@ -193,6 +195,8 @@ export const app: Hapi.Plugin<AppOptions> = {
             checkDeclaredActions(osprey.actions, registry);
             checkWorkflowActions(osprey.actions, registry);
         });
+        // And a YAML report whose renderer nobody registered.
+        server.ext('onPreStart', () => checkReportRenderers(osprey.reportRenderers, registry));
 
         server.auth.scheme('osprey', ospreyScheme);
         server.auth.strategy('osprey', 'osprey');

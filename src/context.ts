@@ -4,6 +4,7 @@ import * as Path from 'node:path';
 import type { Knex } from 'knex';
 
 import type { Actions } from './actions/registry';
+import type { ReportRenderers } from './reports/renderers';
 import type { ApiKeys } from './auth/api-keys';
 import type { Sessions } from './auth/sessions';
 import type { UserProfile, Users } from './auth/users';
@@ -42,6 +43,8 @@ export interface Osprey {
     readonly members: Members;
     /** The actions records and collections run (`?action=`): built in, of the YAML's workflows, and plugins'. */
     readonly actions: Actions;
+    /** The report renderers a YAML report's `handler` names: `server.registerReportRenderer(name, spec)` adds one. */
+    readonly reportRenderers: ReportRenderers;
     /** The services of service endpoints ({home}/service/{name}): `server.registerService(name, spec)` adds one. */
     readonly services: Services;
     /** The declared system properties and their values in osprey_property: `server.declareProperty(name, spec)`. */

@@ -4,8 +4,11 @@ import type { ActionSpec, RegisteredAction } from './actions/registry';
 import type { Db } from './db/db';
 import { boundModels, type ObjectModel } from './db/models';
 import { transaction } from './db/transaction';
+import type { RegisteredRenderer, ReportRendererSpec } from './reports/renderers';
 import type { DeclaredProperty, PropertySpec, PropertyValue } from './services/properties';
 import type { RegisteredService, ServiceSpec } from './services/registry';
+import { everythingPlan } from './read/plan/select-plan';
+import { addComputed, ComputedError, type ComputedSpec } from './structures/computed';
 import type { Registry } from './structures/registry';
 import { onCommit, type CommitSubscriber } from './write/after-commit';
 import type { AttributeWriteHandler } from './write/attribute-writes';
@@ -58,6 +61,21 @@ export const decorate = (server: Hapi.Server): void => {
 
         return this.app.osprey.actions.register(structure, `wsmethod:${method}`, spec);
     });
+    server.decorate('server', 'registerReportRenderer', function (this: Hapi.Server, name: string, spec: ReportRendererSpec) {
+
+        return this.app.osprey.reportRenderers.register(name, spec);
+    });
+    server.decorate('server', 'registerComputed', function (this: Hapi.Server, structure: string, attribute: string, spec: ComputedSpec) {
+
+        const found = this.app.osprey.registry.get(String(structure));
+        if (!found) {
+            throw new ComputedError(`registerComputed: there is no object structure ${String(structure)}.`);
+        }
+
+        addComputed(found.root, attribute, spec);
+        // A read without a select renders it too: the plan of no select is made again.
+        everythingPlan.forget(found.root);
+    });
     server.decorate('server', 'onCommit', function (this: Hapi.Server, subscriber: CommitSubscriber) {
 
         return onCommit(this.app.osprey, subscriber);
@@ -103,6 +121,12 @@ declare module '@hapi/hapi' {
          * applied; what it writes is part of the write, and its error rolls the write back (src/write/attribute-writes.ts).
          * An attribute is claimed once; one the object does not declare non-persistent throws. */
         onAttributeWrite(object: string, attributes: string | readonly string[], handler: AttributeWriteHandler): void;
+        /** Adds a report renderer, which a YAML report names as its `handler` (in place of or beside `columns`):
+         * genreport hands it the report, the request and the records the request names (src/reports/renderers.ts). */
+        registerReportRenderer(name: string, spec: ReportRendererSpec): RegisteredRenderer;
+        /** Gives the value of an attribute the structure's YAML declares `persistent: false` on its root object: it
+         * renders (selected or with `*`) as `value(row, now)` answers; with `sql` it also filters (oslc.where). */
+        registerComputed(structure: string, attribute: string, spec: ComputedSpec): void;
         /** Adds a service of service endpoints: `{home}/service/{name}?action=wsmethod:{method}` calls its methods
          * (src/services/registry.ts). Names are not case-sensitive; registering one twice throws. */
         registerService(name: string, spec: ServiceSpec): RegisteredService;

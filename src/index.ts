@@ -114,6 +114,14 @@ export { bulkAction, type BulkActionResult } from './actions/bulk';
 // What a handler of non-persistent attributes is given (`server.onAttributeWrite(object, attributes, handler)`):
 // the written row, the values the body sent, the write's transaction and its engine writes.
 export type { AttributeWrite, AttributeWriteHandler } from './write/attribute-writes';
+// Report renderers a YAML report names as its `handler` (server.registerReportRenderer): what one is given and answers.
+export type { ReportCall, ReportRendererSpec, RenderedReport, RegisteredRenderer } from './reports/renderers';
+// A computed attribute a plugin gives the value of (server.registerComputed).
+export type { ComputedSpec } from './structures/computed';
+
+// Joi, as Osprey validates with it: an action's `schema` (and a service method's) is a Joi schema, and a plugin
+// outside the repository need not install its own copy.
+export { default as Joi } from 'joi';
 
 // ---- Service endpoints and system properties
 

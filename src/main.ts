@@ -1,5 +1,7 @@
 import { ActionRegistryError } from './actions/registry';
 import { UndeclaredHandlerError } from './actions/resolve';
+import { ReportRendererError, UnregisteredRendererError } from './reports/renderers';
+import { ComputedError } from './structures/computed';
 import { ConfigError, loadOptions, type OspreyOptions } from './config';
 import { databaseKind, DriverError, sqliteFile } from './db/knex';
 import { MigrationError } from './db/migrate';
@@ -17,7 +19,7 @@ const argValue = (name: string): string | undefined => {
     return index >= 0 ? process.argv[index + 1] : process.argv.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1);
 };
 
-const known = [ConfigError, StructureError, MigrationError, NoAdministratorError, PluginError, DriverError, UndeclaredHandlerError, ActionRegistryError];
+const known = [ConfigError, StructureError, MigrationError, NoAdministratorError, PluginError, DriverError, UndeclaredHandlerError, ActionRegistryError, UnregisteredRendererError, ReportRendererError, ComputedError];
 
 // The settings read, for what a failed start prints (they are not, when they are what failed).
 let settings: OspreyOptions | undefined;

@@ -36,8 +36,9 @@ const resolve = (path: string, cwd: string): string | undefined => {
     return undefined;
 };
 
-// Loads the named modules, each resolved from `cwd`. A module's default export, else its `plugin` export, must be a
-// hapi plugin; anything else stops the start with a message naming the module.
+// Loads the named modules, each resolved from `cwd`. A module's default export, else its `plugin` export, else
+// the module's export itself (`module.exports = plugin`) must be a hapi plugin; anything else stops the start with a
+// message naming the module.
 export const loadPlugins = (paths: readonly string[], cwd: string = process.cwd()): Hapi.Plugin<unknown>[] => {
 
     const loaded = new Map<string, string>();
@@ -61,9 +62,9 @@ export const loadPlugins = (paths: readonly string[], cwd: string = process.cwd(
             throw new PluginError(`Plugin ${path} could not be loaded from ${file}: ${String((err as Error).message).split('\n')[0]}`);
         }
 
-        const candidate = exported.default ?? exported.plugin;
+        const candidate = exported.default ?? exported.plugin ?? exported;
         if (pluginName(candidate) === undefined) {
-            throw new PluginError(`Plugin ${path}: ${file} exports no hapi plugin (a default or \`plugin\` export with a register function and a name)`);
+            throw new PluginError(`Plugin ${path}: ${file} exports no hapi plugin (a default or \`plugin\` export, or \`module.exports = plugin\`, with a register function and a name)`);
         }
 
         plugins.push(candidate as Hapi.Plugin<unknown>);

@@ -5,15 +5,17 @@ import { UndeclaredHandlerError } from './actions/resolve';
 import { ConfigError, loadOptions } from './config';
 import { loadRegistry } from './load-registry';
 import { createServer } from './server';
+import { ComputedError } from './structures/computed';
 import { StructureError } from './structures/problems';
 import { PluginError } from './user-plugins';
+import { ReportRendererError, UnregisteredRendererError } from './reports/renderers';
 
 
 // `npm run validate [dir]`: checks a structures folder without starting a server or touching its database. The
 // YAML alone is checked first; then the server is composed with the configured plugins (OSPREY_PLUGINS) on an
 // empty database in memory, so that what only the plugins can answer is checked too: every action a YAML names
-// as its handler must be one a plugin (or Osprey) registered.
-const known = [StructureError, ConfigError, PluginError, UndeclaredHandlerError, ActionRegistryError];
+// as its handler must be one a plugin (or Osprey) registered, and every report renderer a YAML report names.
+const known = [StructureError, ConfigError, PluginError, UndeclaredHandlerError, ActionRegistryError, UnregisteredRendererError, ReportRendererError, ComputedError];
 
 const validate = async (dir: string): Promise<string> => {
 
@@ -35,7 +37,7 @@ const validate = async (dir: string): Promise<string> => {
         await server.stop();
     }
 
-    return `${dir}: ${registry.list().length} object structures and ${registry.domains().size} domains are valid, and every action they declare has a handler\n`;
+    return `${dir}: ${registry.list().length} object structures and ${registry.domains().size} domains are valid, and every action and report renderer they name is registered\n`;
 };
 
 validate(process.argv[2] ?? process.env.OSPREY_STRUCTURES ?? './structures').then((message) => process.stdout.write(message), (err: Error) => {

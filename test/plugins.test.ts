@@ -37,13 +37,14 @@ experiment('user plugins: configuration and loading', () => {
         expect(() => loadOptions({}, file)).to.throw(/osprey\.config\.yaml: plugins/);
     });
 
-    test('a module\'s default export, else its `plugin` export, is the plugin; paths resolve from the working directory', () => {
+    test('a module\'s default export, else its `plugin` export, else the module\'s export itself is the plugin; paths resolve from the working directory', () => {
 
         const dir = tmp();
         Fs.writeFileSync(Path.join(dir, 'default.js'), 'exports.default = { name: "a", register() {} };\n');
         Fs.writeFileSync(Path.join(dir, 'named.js'), 'exports.plugin = { pkg: { name: "b" }, register() {} };\n');
-        const plugins = loadPlugins(['./default.js', './named'], dir);
-        expect(plugins.map(pluginName)).to.equal(['a', 'b']);
+        Fs.writeFileSync(Path.join(dir, 'whole.js'), 'module.exports = { name: "w", register() {} };\n');
+        const plugins = loadPlugins(['./default.js', './named', './whole'], dir);
+        expect(plugins.map(pluginName)).to.equal(['a', 'b', 'w']);
         expect(loadPlugins([])).to.equal([]);
         Fs.mkdirSync(Path.join(dir, 'node_modules', 'osprey-plugin-c'), { recursive: true });
         Fs.writeFileSync(Path.join(dir, 'node_modules', 'osprey-plugin-c', 'index.js'), 'exports.plugin = { name: "c", register() {} };\n');
@@ -133,14 +134,14 @@ experiment('the package root', () => {
         const pkg = JSON.parse(Fs.readFileSync(Path.join(root, 'package.json'), 'utf8')) as { main: string; types: string };
         const names = ChildProcess.execFileSync(process.execPath, ['-e', 'console.log(JSON.stringify(Object.keys(require("./")).sort()))'], { cwd: root, encoding: 'utf8' });
         expect(JSON.parse(names)).to.equal([
-            'app', 'boundModels', 'bulkAction', 'bulkWrite', 'callService', 'clientAddress', 'createRecord', 'createServer', 'errorAnswer', 'flag', 'flagOf', 'header', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed',
+            'Joi', 'app', 'boundModels', 'bulkAction', 'bulkWrite', 'callService', 'clientAddress', 'createRecord', 'createServer', 'errorAnswer', 'flag', 'flagOf', 'header', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed',
             'jsonPayload', 'jsonSchema', 'keyInput', 'linkHref', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect', 'propertyText', 'purgeWhileRunning',
             'readChildren', 'readCollection', 'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'relationName', 'removeRecord', 'runAction', 'runWrite', 'selectSettings', 'selectionSchema', 'sessionCookieHeader',
             'sessionToken', 'structureOf', 'syncRecord', 'typeTable', 'unservedMetric', 'unservedRoutes', 'updateRecord', 'userOf', 'validateOptions', 'writeSettingsFor'
         ]);
         expect(Fs.existsSync(Path.join(root, pkg.main))).to.be.true();
         const types = Fs.readFileSync(Path.join(root, pkg.types), 'utf8');
-        for (const name of ['Osprey', 'Credentials', 'Registry', 'Structure', 'BusinessObject', 'Attribute', 'OspreyOptions', 'AppOptions', 'ServerSetup', 'ReasonName', 'MaximoErrorData', 'ObjectModel', 'TransactionScope', 'Db', 'UserProfile', 'HomeRoute', 'DomainDef', 'SelectPlan', 'Member', 'ResourceRequest', 'ReadQuery', 'WriteOptions', 'WriteOutcome', 'BulkResult', 'CollectionAnswer', 'Commit', 'CommittedWrite', 'CommitSubscriber', 'ActionCall', 'ActionSpec', 'EngineWrites', 'ActionOutcome', 'BulkActionResult']) {
+        for (const name of ['Osprey', 'Credentials', 'Registry', 'Structure', 'BusinessObject', 'Attribute', 'OspreyOptions', 'AppOptions', 'ServerSetup', 'ReasonName', 'MaximoErrorData', 'ObjectModel', 'TransactionScope', 'Db', 'UserProfile', 'HomeRoute', 'DomainDef', 'SelectPlan', 'Member', 'ResourceRequest', 'ReadQuery', 'WriteOptions', 'WriteOutcome', 'BulkResult', 'CollectionAnswer', 'Commit', 'CommittedWrite', 'CommitSubscriber', 'ActionCall', 'ActionSpec', 'EngineWrites', 'ActionOutcome', 'BulkActionResult', 'ReportCall', 'ReportRendererSpec', 'RenderedReport', 'RegisteredRenderer', 'ComputedSpec']) {
             expect(types).to.contain(name);
         }
     });

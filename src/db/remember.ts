@@ -11,11 +11,12 @@ export const remember = <K, V>(map: Map<K, V>, key: K, value: V, max = 2000): V 
 };
 
 // A value worked out once per object for as long as the object lives (a structure's object, a plan, a domain),
-// for values that only depend on it. Held weakly: a plan made for one request goes with it.
-export const oncePer = <K extends object, V>(make: (key: K) => V): ((key: K) => V) => {
+// for values that only depend on it. Held weakly: a plan made for one request goes with it. `forget` drops one
+// (what it depends on changed: a plugin added a computed attribute to the object while the server was composed).
+export const oncePer = <K extends object, V>(make: (key: K) => V): ((key: K) => V) & { forget: (key: K) => void } => {
 
     const made = new WeakMap<K, V>();
-    return (key) => {
+    const get = (key: K): V => {
 
         let value = made.get(key);
         if (value === undefined) {
@@ -25,4 +26,6 @@ export const oncePer = <K extends object, V>(make: (key: K) => V): ((key: K) => 
 
         return value;
     };
+
+    return Object.assign(get, { forget: (key: K) => void made.delete(key) });
 };

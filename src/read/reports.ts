@@ -8,6 +8,7 @@ import { reportLayout, type ReportLayout } from '../reports/columns';
 import { csvLines } from '../reports/csv';
 import { jsonChunks } from '../reports/json';
 import { pdfStream } from '../reports/pdf';
+import type { ReportRendererSpec } from '../reports/renderers';
 import type { ResourceRequest } from '../request';
 import type { ReportDef } from '../structures/definition';
 import { own } from '../structures/own';
@@ -15,6 +16,7 @@ import { parameterNames } from './parse/params';
 import { parseWhere } from './parse/where';
 import { orderColumns, type OrderColumn } from './plan/ordering';
 import { renderColumns } from './plan/render-columns';
+import { everythingPlan } from './plan/select-plan';
 import { applyAfter, applyOrder } from './compile/compile-order';
 import { filtered } from './execute/filter';
 import type { Row } from './execute/find';
@@ -89,7 +91,7 @@ const reportWhere = (req: ResourceRequest, report: ReportDef) => {
 // read once and in order whatever is written meanwhile. The next page is asked for as soon as a page's rows are
 // in, before this one is serialized and rendered: where reads run on a reader thread (SQLite), the thread reads
 // while the event loop renders, and a report's time is the longer of the two rather than their sum.
-const recordBatches = async function* (req: ResourceRequest, base: string, layout: ReportLayout, rows: Knex.QueryBuilder, order: readonly OrderColumn[]): AsyncGenerator<Row[]> {
+const recordBatches = async function* (req: ResourceRequest, base: string, layout: Pick<ReportLayout, 'plan'>, rows: Knex.QueryBuilder, order: readonly OrderColumn[]): AsyncGenerator<Row[]> {
 
     const { osprey: { db, kind }, structure } = req;
     // A report streams any number of rows, a page at a time: no answer's row limit. Its columns never show a
@@ -130,10 +132,43 @@ export interface ReportDocument {
     readonly disposition: string;
 }
 
+// A report a plugin renders (`handler:`): its renderer is given the records the request names, rendered with the
+// report's columns if it declares any, else as a read without a select.
+const rendered = async (req: ResourceRequest, base: string, report: ReportDef, renderer: ReportRendererSpec): Promise<ReportDocument> => {
+
+    const { structure, read } = req;
+    const format = (read.reportFormat ?? renderer.formats[0]!).toLowerCase();
+    if (!renderer.formats.includes(format)) {
+        throw maximoError('badRequest', `reportformat ${format} is not one the report ${report.name} renders: ${renderer.formats.join(', ')}.`);
+    }
+
+    const plan = report.columns ? reportLayout(req.osprey.registry, structure, report, { user: req.user }).plan : everythingPlan(structure.root);
+    const also = reportWhere(req, report);
+    const rows = filtered(req, structure, also ? { also } : {});
+    const order = orderColumns(structure.root, read.orderBy);
+    const records = () => recordBatches(req, base, { plan }, rows, order);
+    const answer = await renderer.render({ req, report, structure, format, attachment: read.attachment === true, records });
+    if (typeof answer?.type !== 'string' || (answer.stream === undefined) === (answer.buffer === undefined)) {
+        throw new Error(`The report renderer ${report.handler} answered no document: it answers { stream or buffer, type }.`);
+    }
+
+    const file = `${report.name.replace(/\.rptdesign$/i, '')}.${format}`;
+    return {
+        // hapi sends bytes: an object-mode stream (Readable.from(lines) makes one) is read as its strings or buffers.
+        stream: answer.stream ? (answer.stream.readableObjectMode ? Readable.from(answer.stream, { objectMode: false }) : answer.stream) : Readable.from([Buffer.from(answer.buffer!)], { objectMode: false }),
+        type: answer.type,
+        disposition: answer.disposition ?? `${read.attachment ? 'attachment' : 'inline'}; filename="${file}"`
+    };
+};
+
 export const generateReport = async (req: ResourceRequest, base: string): Promise<ReportDocument> => {
 
     const { structure, read } = req;
     const report = reportOf(req);
+    if (report.handler !== undefined) {
+        return await rendered(req, base, report, req.osprey.reportRenderers.find(report.handler)!.spec);
+    }
+
     const formatName = (read.reportFormat ?? 'pdf').toLowerCase();
     const format = own(formats, formatName);
     if (!format) {

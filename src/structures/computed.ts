@@ -14,10 +14,57 @@ import { oncePer } from '../db/remember';
 
 export type { Computed };
 
+// Plugins add computed attributes to one server's objects (`server.registerComputed`): kept by the object, which
+// belongs to that server's registry, so that another server (of the same YAML) does not see them.
+const added = new WeakMap<BusinessObject, Map<string, Computed>>();
+
 export const computedOf = (object: BusinessObject, attr: Attribute): Computed | undefined => {
 
-    const ofObject = attr.persistent ? undefined : hooksOf(object).computed;
-    return ofObject && own(ofObject, attr.name);
+    if (attr.persistent) {
+        return undefined;
+    }
+
+    const ofObject = hooksOf(object).computed;
+    return (ofObject && own(ofObject, attr.name)) ?? added.get(object)?.get(attr.name);
+};
+
+export class ComputedError extends Error { }
+
+/** What a plugin gives for a computed attribute (server.registerComputed). */
+export interface ComputedSpec {
+    /** The value of the attribute in a stored row (every stored attribute of the row, by name), as JSON, at `now` (ms). */
+    readonly value: (row: Record<string, unknown>, now: number) => unknown;
+    /** An SQL expression of the value over the row's own columns (`${alias}.description`), for oslc.where; without
+     * it the attribute cannot filter, and a query that filters by it is refused with a 400 naming it. */
+    readonly sql?: Computed['sql'];
+}
+
+// Adds a computed attribute to an object: the YAML declares it `persistent: false` (its type, title and place in
+// the schema), the plugin gives its value. Checked when registered, so a mistake stops the start naming it.
+export const addComputed = (object: BusinessObject, name: string, spec: ComputedSpec): void => {
+
+    const attr = typeof name === 'string' ? object.attributes.get(name.toLowerCase()) : undefined;
+    if (!attr) {
+        throw new ComputedError(`registerComputed: ${String(name)} is not an attribute of ${object.name}; declare it in the YAML with persistent: false.`);
+    }
+
+    if (attr.persistent) {
+        throw new ComputedError(`registerComputed: ${object.name}.${attr.name} is stored; a computed attribute is declared persistent: false.`);
+    }
+
+    if (typeof spec?.value !== 'function' || (spec.sql !== undefined && typeof spec.sql !== 'function')) {
+        throw new ComputedError(`registerComputed: ${object.name}.${attr.name} needs a value(row, now) function (and sql, if given, a function of the table's alias).`);
+    }
+
+    if (computedOf(object, attr)) {
+        throw new ComputedError(`registerComputed: ${object.name}.${attr.name} is computed twice.`);
+    }
+
+    const query = spec.sql ? 'is computed, so it filters (oslc.where) but cannot sort or group' : 'is computed by a plugin that gives no SQL for it, so it cannot filter, sort or group';
+    const map = added.get(object) ?? new Map<string, Computed>();
+    map.set(attr.name, { value: spec.value, query, ...(spec.sql ? { sql: spec.sql } : {}) });
+    added.set(object, map);
+    renderedAttributes.forget(object);
 };
 
 // The attributes of an object that a record renders without a select, or with `*`: the stored ones that are not

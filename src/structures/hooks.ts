@@ -1,6 +1,7 @@
 import type { Osprey } from '../context';
 import type { UserProfile } from '../auth/users';
 import type { Db } from '../db/db';
+import type { DatabaseKind } from '../db/knex';
 import type { ResourceRequest } from '../request';
 import type { Attribute, BusinessObject, Row, Structure } from './registry';
 
@@ -14,6 +15,9 @@ export interface Computed {
     readonly value: (row: Row, now: number) => unknown;
     /** Why the attribute cannot be used in a query, and what to use instead. */
     readonly query: string;
+    /** An SQL expression of the value over the row's own columns, given the alias of its table: with one, the
+     * attribute filters in oslc.where (never sorts or groups: keyset paging reads sort values from the rows). */
+    readonly sql?: (alias: string, kind: DatabaseKind) => string;
 }
 
 /** What a create hook is given: the request, its body (a JSON object), and the write's transaction and time. */

@@ -133,5 +133,17 @@ experiment('starting the server', { timeout: 60_000 }, () => {
         expect(unhandled.status).to.equal(1);
         expect(unhandled.stderr).to.contain('names the handler approveAll, which no plugin registered');
         expect(unhandled.stderr).to.not.contain('    at ');
+
+        // A report naming a renderer no plugin registered, likewise.
+        const reports = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-validate-'));
+        for (const file of Fs.readdirSync(Path.join(root, 'structures'))) {
+            const text = Fs.readFileSync(Path.join(root, 'structures', file), 'utf8');
+            Fs.writeFileSync(Path.join(reports, file), file === 'mxapiwodetail.yaml' ? text.replace('reports:\n', 'reports:\n  - { name: wotext, title: Text, handler: plainText }\n') : text);
+        }
+
+        const unrendered = Child.spawnSync(process.execPath, [Path.join(root, 'dist', 'src', 'validate.js'), reports], { encoding: 'utf8' });
+        Fs.rmSync(reports, { recursive: true });
+        expect(unrendered.status).to.equal(1);
+        expect(unrendered.stderr.trim()).to.equal(`${Path.join(reports, 'mxapiwodetail.yaml')}: the report wotext of MXAPIWODETAIL names the renderer plainText, which no plugin registered (server.registerReportRenderer); the registered renderers are: none.`);
     });
 });

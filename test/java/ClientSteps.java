@@ -20,6 +20,7 @@ public final class ClientSteps {
         steps.addAll(GroupBySteps.steps());
         steps.addAll(WriteSteps.steps());
         steps.addAll(BulkSteps.steps());
+        steps.addAll(ActionSteps.steps());
         steps.addAll(LinkSteps.steps());
         steps.addAll(SessionSteps.steps());
         return steps;

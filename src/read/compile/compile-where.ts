@@ -7,7 +7,7 @@ import { toDb, typeTable } from '../../structures/types';
 import type { Literal, Path, Where } from '../parse/ast';
 import { QueryError } from '../parse/query-error';
 import { foldedColumn, isText, orderedColumn, valuePlaceholder } from './sql-types';
-import { notStored } from '../../structures/computed';
+import { computedOf, notStored } from '../../structures/computed';
 import { reachRelation, type OwnerFilter, type Reach } from '../plan/reach';
 import { namedAttribute } from '../plan/attribute-names';
 
@@ -104,7 +104,8 @@ const attributeOf = (scope: WhereScope, name: string, position: number): Attribu
         return fail(scope, position, `${name} is not an attribute of ${scope.object.name}.`);
     }
 
-    if (!attr.persistent) {
+    // A computed attribute filters where its plugin gave the SQL of its value (src/structures/computed.ts).
+    if (!attr.persistent && !computedOf(scope.object, attr)?.sql) {
         return fail(scope, position, `${notStored(scope.object, attr)}.`);
     }
 
@@ -165,7 +166,12 @@ export const bindValue = (scope: Pick<WhereScope, 'parameter'>, attr: Attribute,
     return family === 'datetime' ? date.toISOString() : toDb(attr, date);
 };
 
-const column = (scope: WhereScope, attr: Attribute) => `${scope.alias}.${attr.name}`;
+// A stored attribute's column; a computed one's SQL expression (a raw value binds where a column name would).
+const column = (builder: Builder, scope: WhereScope, attr: Attribute): string => {
+
+    const sql = attr.persistent ? undefined : computedOf(scope.object, attr)?.sql;
+    return sql ? builder.client.raw(`(${sql(scope.alias, scope.kind)})`) as unknown as string : `${scope.alias}.${attr.name}`;
+};
 
 type Term = Extract<Where, { path: Path }>;
 
@@ -189,7 +195,7 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
     }
 
     const attr = attributeOf(scope, names[0]!, position);
-    const col = column(scope, attr);
+    const col = column(builder, scope, attr);
     switch (term.kind) {
         case 'isnull': {
             builder[term.isNull ? 'whereNull' : 'whereNotNull'](col);
