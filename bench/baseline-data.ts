@@ -13,10 +13,29 @@ export interface BaselineData {
     reportPage: (maxId: number, afterId: number | undefined, limit: number) => Promise<Row[]>;
     create: (values: Row, userid: string) => Promise<{ siteid: string; wonum: string }>;
     update: (siteid: string, wonum: string, description: string, userid: string) => Promise<Row | undefined>;
+    // A status change in one transaction, as Osprey writes it: the row read (locked on PostgreSQL), the transition
+    // checked, the status and its audit columns updated, a history row added.
+    changeStatus: (siteid: string, wonum: string, status: string, userid: string, transitions: Transitions) => Promise<StatusChange>;
     close: () => Promise<void>;
 }
 
 export class BaselineInputError extends Error { }
+
+// The YAML's `statuses:`: which statuses may follow each one.
+export type Transitions = Readonly<Record<string, readonly string[]>>;
+
+export type StatusChange = 'changed' | 'missing' | 'refused';
+
+export const canFollow = (transitions: Transitions, from: unknown, to: string): boolean => Object.hasOwn(transitions, String(from)) && transitions[String(from)]!.includes(to);
+
+// The columns a status change sets, in Osprey's order (its plan's values, then the stamp: src/write/apply/apply.ts).
+export const statusColumns = ['status', 'statusdate', 'rowstamp', 'changedate', 'changeby'] as const;
+
+export const statusValues = (status: string, userid: string): unknown[] => {
+
+    const time = now();
+    return [status, time, Date.now() * 1000, time, userid];
+};
 
 // Osprey's page query asks for one row more than the page, to know whether a next page exists.
 export const pageSize = 100;

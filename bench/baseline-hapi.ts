@@ -23,7 +23,7 @@ const main = async () => {
     const render = { workorder: renderer(registry, 'MXAPIWODETAIL'), asset: renderer(registry, 'MXAPIASSET'), task: renderer(registry, 'MXAPIWODETAIL', workorder.children.get('woactivity')!.object) };
 
     const server = Hapi.server({ port: Number(process.env.PORT), host: '127.0.0.1', debug: { request: ['error'] }, routes: { payload: { maxBytes: 10 * 1024 * 1024 } } });
-    server.route(baselineRoutes(data, render));
+    server.route(baselineRoutes(data, render, registry.get('MXAPIWODETAIL')!.def.statuses ?? {}));
     await server.start();
     process.stdout.write(`baseline hapi + driver listening on ${server.info.uri}\n`);
 

@@ -1,7 +1,7 @@
 import Pg from 'pg';
 
 import { pgTypes } from '../src/db/knex';
-import { autokeyScope, BaselineInputError, createColumns, createValues, now, pageSize, readColumns, selectList, type BaselineData } from './baseline-data';
+import { autokeyScope, BaselineInputError, canFollow, createColumns, createValues, now, pageSize, readColumns, selectList, statusColumns, statusValues, type BaselineData, type StatusChange } from './baseline-data';
 import type { Row } from './baseline-json';
 
 
@@ -120,6 +120,29 @@ export const pgData = (connectionString: string): BaselineData => {
                 const changes = { description, rowstamp: Date.now() * 1000, changedate: now(), changeby: userid };
                 const result = await client.query({ name: 'update', text: 'update "workorder" set "description" = $1, "rowstamp" = $2, "changedate" = $3, "changeby" = $4 where "siteid" = $5 and "wonum" = $6 and "rowstamp" = $7', values: [changes.description, changes.rowstamp, changes.changedate, changes.changeby, siteid, wonum, row.rowstamp] });
                 return result.rowCount ? { ...row, ...changes } : undefined;
+            });
+        },
+        changeStatus: (siteid, wonum, status, userid, transitions) => {
+
+            return transaction(async (client): Promise<StatusChange> => {
+
+                const row = await member(client, siteid, wonum, ' for update');
+                if (!row) {
+                    return 'missing';
+                }
+
+                if (!canFollow(transitions, row.status, status)) {
+                    return 'refused';
+                }
+
+                const values = statusValues(status, userid);
+                const updated = await run(client, `update "workorder" set ${statusColumns.map((column, i) => `"${column}" = $${i + 1}`).join(', ')} where "siteid" = $6 and "wonum" = $7 and "rowstamp" = $8 returning "rowstamp"`, [...values, siteid, wonum, row.rowstamp]);
+                if (!updated.length) {
+                    return 'missing';
+                }
+
+                await run(client, 'insert into "wostatus" ("changeby", "changedate", "memo", "siteid", "status", "wonum") values ($1, $2, $3, $4, $5, $6)', [userid, values[1], null, siteid, status, wonum]);
+                return 'changed';
             });
         },
         close: () => pool.end()

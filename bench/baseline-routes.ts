@@ -1,7 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
 import { decodeId } from '../src/structures/resource-id';
-import { BaselineInputError, pageSize, type BaselineData } from './baseline-data';
+import { BaselineInputError, pageSize, type BaselineData, type Transitions } from './baseline-data';
 import { csv, type Renderer, type Row } from './baseline-json';
 import { openStatuses, querySelect, reportColumns } from './scenarios';
 
@@ -16,7 +16,7 @@ const userid = 'MAXADMIN';
 const reportPage = 500;
 
 // One plain hapi route per scenario under /b/{scenario}/…, answering the JSON Osprey answers for it.
-export const baselineRoutes = (data: BaselineData, render: Renderers): Hapi.ServerRoute[] => {
+export const baselineRoutes = (data: BaselineData, render: Renderers, transitions: Transitions): Hapi.ServerRoute[] => {
 
     const home = (request: Hapi.Request) => `http://${request.info.host}/maximo/oslc`;
     const collectionHref = (request: Hapi.Request) => `${home(request)}/os/mxapiwodetail`;
@@ -154,6 +154,20 @@ export const baselineRoutes = (data: BaselineData, render: Renderers): Hapi.Serv
                 return row ? render.workorder.render(row, `${collectionHref(request)}/${render.workorder.id(row)}`, ['wonum', 'description', 'status']) : notFound(h);
             }
         },
+        // A PATCH of status and wsmethod:changeStatus write the same: Osprey's action is a PATCH of status.
+        ...['status-patch', 'status-action'].map((name): Hapi.ServerRoute => ({
+            method: 'POST', path: `/b/${name}/{rest*}`, handler: async (request, h) => {
+
+                const keys = keysOf(segments(request).pop());
+                const status = String((request.payload as Row).status);
+                const outcome = keys ? await data.changeStatus(...keys, status, userid, transitions) : 'missing';
+                if (outcome === 'refused') {
+                    return h.response({ Error: { message: `The status cannot change to ${status}.`, statusCode: '400' } }).code(400);
+                }
+
+                return outcome === 'changed' ? h.response().code(204) : notFound(h);
+            }
+        })),
         {
             method: 'POST', path: '/b/bulk/{rest*}', handler: async (request) => {
 

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 
-import { autokeyScope, BaselineInputError, createColumns, createValues, now, pageSize, readColumns, selectList, type BaselineData } from './baseline-data';
+import { autokeyScope, BaselineInputError, canFollow, createColumns, createValues, now, pageSize, readColumns, selectList, statusColumns, statusValues, type BaselineData, type StatusChange, type Transitions } from './baseline-data';
 import type { Row } from './baseline-json';
 
 
@@ -73,6 +73,27 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
         return result.changes ? { ...row, ...changes } : undefined;
     });
 
+    const changeStatus = db.transaction((siteid: string, wonum: string, status: string, userid: string, transitions: Transitions): StatusChange => {
+
+        const row = member(siteid, wonum);
+        if (!row) {
+            return 'missing';
+        }
+
+        if (!canFollow(transitions, row.status, status)) {
+            return 'refused';
+        }
+
+        const values = statusValues(status, userid);
+        const result = prepared(`update workorder set ${statusColumns.map((column) => `${column} = ?`).join(', ')} where siteid = ? and wonum = ? and rowstamp = ?`).run(...values, siteid, wonum, row.rowstamp);
+        if (!result.changes) {
+            return 'missing';
+        }
+
+        prepared('insert into wostatus (changeby, changedate, memo, siteid, status, wonum) values (?, ?, ?, ?, ?, ?)').run(userid, values[1], null, siteid, status, wonum);
+        return 'changed';
+    });
+
     return {
         member: (siteid, wonum) => Promise.resolve(member(siteid, wonum)),
         page: (siteid, statuses, offset, counted) => {
@@ -111,6 +132,7 @@ export const sqliteData = (file: string, synchronous: string): BaselineData => {
             }
         },
         update: (siteid, wonum, description, userid) => Promise.resolve(update.immediate(siteid, wonum, description, userid)),
+        changeStatus: (siteid, wonum, status, userid, transitions) => Promise.resolve(changeStatus.immediate(siteid, wonum, status, userid, transitions)),
         close: () => Promise.resolve(void db.close())
     };
 };

@@ -33,6 +33,19 @@ export const evaluateGoals = (results: ScenarioResult[], workorders: number): Go
         return { goal: `${label}: server RSS < 300 MB`, ...(peak === undefined ? open(name) : { value: `peak ${peak} MB`, met: peak < 300 }) };
     };
 
+    // Issue 35: an action costs at most 1.2 × the PATCH it amounts to, both measured in this run.
+    const actionGoal = (): Goal => {
+
+        const action = find('status-action')?.measurements.osprey?.rps;
+        const patch = find('status-patch')?.measurements.osprey?.rps;
+        const goal = 'wsmethod:changeStatus: req/s ≥ PATCH of status req/s ÷ 1.2 (this run)';
+        if (action === undefined || patch === undefined) {
+            return { goal, ...open(action === undefined ? 'status-action' : 'status-patch') };
+        }
+
+        return { goal, value: `${(patch / action).toFixed(2)} × the PATCH's cost (${action} vs ${patch} req/s)`, met: action * 1.2 >= patch };
+    };
+
     return [
         // Issue 19: every scenario at 0.8 × (b) or better.
         ratioGoal('member', 'member GET'),
@@ -44,6 +57,9 @@ export const evaluateGoals = (results: ScenarioResult[], workorders: number): Go
         ratioGoal('report', 'CSV report'),
         ratioGoal('create', 'create'),
         ratioGoal('update', 'update'),
+        ratioGoal('status-patch', 'status change by PATCH'),
+        ratioGoal('status-action', 'status change by wsmethod:changeStatus'),
+        actionGoal(),
         ratioGoal('bulk', 'bulk of 1,000 creates'),
         latencyGoal('count', 'count=1'),
         latencyGoal('query-count', 'collectioncount=1'),

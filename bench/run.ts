@@ -147,9 +147,10 @@ const toMeasure = (server: ServerProcess, target: Target, first: number): Measur
 
 const line = (scenario: Scenario, target: string, m: Measurement) => log(`  ${scenario.name.padEnd(12)} ${target.padEnd(8)} ${String(m.rps).padStart(8)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  errors ${m.errors}${m.peakRssMb === undefined ? '' : `  peak RSS ${m.peakRssMb} MB`}${m.rounds && m.rounds.length > 1 ? `  rounds ${m.rounds.join(' ')}` : ''}`);
 
-const runScenario = async (session: Session, baselines: { hapi: ServerProcess; bare: ServerProcess }, scenario: Scenario, options: BenchOptions, index: number): Promise<ScenarioResult> => {
+const runScenario = async (session: Session, baselines: { hapi: ServerProcess; bare: ServerProcess }, scenario: Scenario, options: BenchOptions, index: number, databaseUrl: string): Promise<ScenarioResult> => {
 
     const result: ScenarioResult = { name: scenario.name, title: scenario.title, connections: loadSettings(options, scenario).connections, status: 'measured', measurements: {} };
+    await scenario.prepare?.(databaseUrl);
     const osprey: Target = { url: session.server.url, prefix: '', headers: session.auth.headers };
     const first = index * 1_000_000;
     const seen = await probe(osprey, scenario, session.data, first);
@@ -190,7 +191,8 @@ const runScenario = async (session: Session, baselines: { hapi: ServerProcess; b
     if (answer) {
         await fetch(`${baselines.bare.url}/_answer/${scenario.name}`, { method: 'PUT', body: JSON.stringify(answer) });
         const bare: Target = { url: baselines.bare.url, prefix: `/b/${scenario.name}`, headers: session.auth.headers };
-        const [measurement] = await measureInRounds([toMeasure(baselines.bare, bare, first + 200_001)], { ...scenario, rounds: 1 }, session.data, options);
+        const constant = scenario.constantRequest;
+        const [measurement] = await measureInRounds([toMeasure(baselines.bare, bare, first + 200_001)], { ...scenario, rounds: 1, ...constant ? { request: (data: ScenarioData) => constant(data) } : {} }, session.data, options);
         result.measurements.bare = measurement!;
         line(scenario, '(a)', measurement!);
     }
@@ -224,7 +226,7 @@ const runBenchmark = async (options: BenchOptions, databaseUrl: string, dataDir:
         stops.push(bare.stop);
         const results: ScenarioResult[] = [];
         for (const [index, scenario] of selected.entries()) {
-            results.push(await runScenario(session, { hapi, bare }, scenario, options, index));
+            results.push(await runScenario(session, { hapi, bare }, scenario, options, index, databaseUrl));
         }
 
         return { results, auth: session.auth, responsiveness: await runLongWork(session, options, names) };
@@ -249,6 +251,7 @@ const runProfiles = async (options: BenchOptions, databaseUrl: string, dataDir: 
             const session = await openSession(server, options.workorders, options.auth);
             auth = session.auth;
             const target: Target = { url: server.url, prefix: '', headers: session.auth.headers };
+            await scenario.prepare?.(databaseUrl);
             const problem = judge(scenario, await probe(target, scenario, session.data, index * 1_000_000));
             if (problem) {
                 Object.assign(result, { status: 'failed', reason: problem });

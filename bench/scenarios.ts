@@ -1,4 +1,5 @@
 import { encodeBase64Id } from '../src/structures/resource-id';
+import { StatusPool } from './status-pool';
 
 
 // What every scenario may draw on: ids and assets that exist in the generated data set.
@@ -39,6 +40,11 @@ export interface Scenario {
     // other connections' requests does not multiply it.
     latencyGoal?: boolean;
     request: (data: ScenarioData, i: number) => ScenarioRequest;
+    // Run (run.ts) before the scenario's first request, on the run's database: what its requests need to find there.
+    prepare?: (databaseUrl: string) => Promise<void>;
+    // A request of the scenario's shape that moves none of its state, for baseline (a): it answers a constant and
+    // writes nothing, so it must not use up what `request` hands out (the status pools' turns).
+    constantRequest?: (data: ScenarioData) => ScenarioRequest;
 }
 
 const collection = '/maximo/oslc/os/mxapiwodetail';
@@ -106,7 +112,19 @@ export const expectations: Record<string, Expected> = {
     report: { status: 200, type: /^text\/csv/ },
     create: { status: 201 },
     update: { status: 200, type: json, check: (body) => (parsed(body)?.description?.startsWith('Bench update') ? undefined : 'expected the updated record') },
+    'status-patch': { status: 204 },
+    'status-action': { status: 204 },
     bulk: { status: 200, type: json, check: (body) => (parsed(body)?.length === 1000 ? undefined : 'expected 1,000 results') }
+};
+
+const patchHeaders = { 'content-type': 'application/json', 'x-method-override': 'PATCH' };
+
+// A status change of the next work order of `pool` (status-pool.ts): every request a valid transition, whatever
+// the run and however many requests came before. `action`: by wsmethod:changeStatus rather than a PATCH of status.
+const statusChange = (name: string, title: string, pool: StatusPool, action: boolean): Scenario => {
+
+    const request = ({ id, status }: { id: string; status: string }): ScenarioRequest => ({ method: 'POST', path: `${collection}/${id}${action ? '?action=wsmethod:changeStatus' : ''}`, headers: patchHeaders, body: JSON.stringify({ status }) });
+    return { name, title, prepare: (databaseUrl) => pool.load(databaseUrl), request: () => request(pool.next()), constantRequest: () => request(pool.peek()) };
 };
 
 // Reads first, writes last, so the reads see the generated data set as it is.
@@ -161,6 +179,8 @@ export const scenarios: Scenario[] = [
         title: 'update with a properties header (POST + x-method-override: PATCH)',
         request: (data, i) => ({ method: 'POST', path: `${collection}/${data.updateIds[i % data.updateIds.length]}`, headers: { 'content-type': 'application/json', 'x-method-override': 'PATCH', properties: 'wonum,description,status' }, body: JSON.stringify({ description: `Bench update ${i}` }) })
     },
+    statusChange('status-patch', 'status change by PATCH of status (POST + x-method-override: PATCH)', new StatusPool(0), false),
+    statusChange('status-action', 'status change by ?action=wsmethod:changeStatus (POST + PATCH)', new StatusPool(1), true),
     {
         name: 'bulk',
         title: 'bulk of 1,000 creates (x-method-override: BULK)',

@@ -1,5 +1,5 @@
 import { requireRight } from '../auth/access';
-import { boundModels } from '../db/models';
+import { boundModels, type ObjectModel } from '../db/models';
 import { maximoError } from '../errors/maximo-error';
 import { keyOf } from '../read/execute/find';
 import { memberRow } from '../read/execute/member';
@@ -130,9 +130,24 @@ export const actIn = async (req: ResourceRequest, action: RegisteredAction, payl
         checkIfMatch(req, record);
     }
 
+    // A handler that reaches the transaction's db or models may change the record unseen by the write engine, which
+    // then reads it again for the handler's update (engine-writes.ts); one that does not is spared that read.
+    let reached = false;
+    let models: ReadonlyMap<string, ObjectModel> | undefined;
     const call: ActionCall = {
         req, name: action.name, payload, structure, record, id: req.id, user: req.user, now: writeScope.ctx.now,
-        db: writeScope.db, models: boundModels(req.osprey.models, writeScope.db), write: engineWrites(req, writeScope)
+        get db() {
+
+            reached = true;
+            return writeScope.db;
+        },
+        get models() {
+
+            reached = true;
+            return (models ??= boundModels(req.osprey.models, writeScope.db));
+        },
+        // Only a row read under its lock may stand for the stored one (an action with lock: false takes its own).
+        write: engineWrites(req, writeScope, record && action.spec.lock !== false ? { row: record, copy: { ...record }, untouched: () => !reached } : undefined)
     };
     const result = await action.spec.handler(call);
     throwErrors(writeScope);

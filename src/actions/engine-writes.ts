@@ -36,13 +36,22 @@ const requestOn = (req: ResourceRequest, structure: Structure, id: string | unde
     return { ...req, structure, id, write: { ...req.write, merge, ifMatch: undefined, properties: undefined, body: undefined } };
 };
 
+// The record an action read and locked (dispatch.ts actIn): `row` as its handler was given it, `copy` as it was
+// read (the handler may change its own object), `untouched` whether the handler has not reached the transaction's
+// db or models, through which it could have changed the stored row unseen.
+export interface LockedRecord {
+    readonly row: Row;
+    readonly copy: Row;
+    readonly untouched: () => boolean;
+}
+
 // Where each EngineWrites writes: its request and scope, for the server's own writes in the same transaction
 // (writesOf: a workflow's assignments, written as an administrator; an action a workflow runs on another record).
 const origins = new WeakMap<EngineWrites, { readonly req: ResourceRequest; readonly scope: WriteScope }>();
 
-export const engineWrites = (req: ResourceRequest, scope: WriteScope): EngineWrites => {
+export const engineWrites = (req: ResourceRequest, scope: WriteScope, locked?: LockedRecord): EngineWrites => {
 
-    const writes = writesIn(req, scope);
+    const writes = writesIn(req, scope, locked);
     origins.set(writes, { req, scope });
     return writes;
 };
@@ -61,7 +70,19 @@ export const originOn = (write: EngineWrites, structure: Structure): { req: Reso
     return { req: { ...req, structure }, scope: { ...scope, structure } };
 };
 
-const writesIn = (req: ResourceRequest, scope: WriteScope): EngineWrites => {
+const writesIn = (req: ResourceRequest, scope: WriteScope, locked?: LockedRecord): EngineWrites => {
+
+    // The action's record is read once: when the handler's first write is an update of that record (the very row
+    // object it was given, on the action's structure) and nothing could have written to it since it was read and
+    // locked, the row as read is the update's current row (wsmethod:changeStatus). Any other first write, and every
+    // write after the first, reads its record in the transaction as a PATCH does.
+    let held = locked;
+    const heldFor = (structure: Structure, record: RecordRef): Row | undefined => {
+
+        const usable = held && structure === req.structure && record === held.row && held.untouched() ? held.copy : undefined;
+        held = undefined;
+        return usable;
+    };
 
     const scopeOn = (structure: Structure): WriteScope => ({ ...scope, structure });
     const checked = (name: string, kind: WriteKind, body?: Row) => {
@@ -81,12 +102,13 @@ const writesIn = (req: ResourceRequest, scope: WriteScope): EngineWrites => {
         const id = idOf(structure, record);
         const on = scopeOn(structure);
         const stamped = asOf ? { ...on, ctx: { ...on.ctx, statusAsOf: asOf } } : on;
-        return (await updateIn(requestOn(req, structure, id, merge), stamped, id, recordBody(body), merge, undefined)).row;
+        return (await updateIn(requestOn(req, structure, id, merge), stamped, id, recordBody(body), merge, undefined, heldFor(structure, record))).row;
     };
 
     return {
         create: async (name, body) => {
 
+            held = undefined;
             const structure = checked(name, 'create');
             requireCredentials(req, structure, 'created');
             const sub = requestOn(req, structure, undefined, false);
@@ -103,11 +125,13 @@ const writesIn = (req: ResourceRequest, scope: WriteScope): EngineWrites => {
         merge: (name, record, body) => change(name, record, body, true),
         sync: async (name, body) => {
 
+            held = undefined;
             const structure = checked(name, 'sync', body);
             return (await syncIn(requestOn(req, structure, undefined, true), scopeOn(structure), recordBody(body), true, undefined)).row;
         },
         remove: async (name, record) => {
 
+            held = undefined;
             const structure = checked(name, 'delete');
             const id = idOf(structure, record);
             return (await deleteIn(requestOn(req, structure, id, false), scopeOn(structure), id)).row;

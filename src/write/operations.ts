@@ -68,12 +68,14 @@ export const createIn = async (req: ResourceRequest, scope: WriteScope, body: Ro
     return await finish(req, scope, kind, kind === 'sync' ? { ...plan, ifAbsent: true } : plan, select);
 };
 
-// An update (or a merge) of the record with this id; `_action: "Delete"` in the body deletes it.
-export const updateIn = async (req: ResourceRequest, scope: WriteScope, id: string, body: Row, merge: boolean, select: SelectPlan | undefined): Promise<Written> => {
+// An update (or a merge) of the record with this id; `_action: "Delete"` in the body deletes it. `locked`: the
+// record's row as this user may see it, already read and locked in this transaction with nothing written since
+// (an action's record: src/actions/engine-writes.ts), so it is not read a second time.
+export const updateIn = async (req: ResourceRequest, scope: WriteScope, id: string, body: Row, merge: boolean, select: SelectPlan | undefined, locked?: Row): Promise<Written> => {
 
     const { structure } = scope;
     // A single-statement write locks nothing: its update names the rowstamp read here (src/db/single-statement.ts).
-    const current = await memberRow(scope.db, req.user, structure, id, { lock: scope.db.autocommit !== true });
+    const current = locked ?? await memberRow(scope.db, req.user, structure, id, { lock: scope.db.autocommit !== true });
     checkIfMatch(req, structure, current);
     ownedChange(req.user, structure, body);
     return await finish(req, scope, merge ? 'merge' : 'update', await planUpdate(scope, structure.root, current, body, merge), select);
