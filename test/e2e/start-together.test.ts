@@ -52,7 +52,7 @@ for (const database of testDatabases) {
                     expect(await count(knex, table), table).to.equal(rows[table]!.length);
                 }
 
-                expect(await knex('osprey_user').orderBy('userid').pluck('userid')).to.equal(['MAXADMIN', 'WILSON']);
+                expect(await knex('osprey_user').orderBy('userid').pluck('userid')).to.equal(['MAXADMIN', 'SMITH', 'WILSON']);
             }
             finally {
                 await knex.destroy();

@@ -193,7 +193,8 @@ onEachDatabase(lab, 'queries and selects through HTTP', (t, database) => {
         expect(planner.statusCode, planner.payload).to.equal(200);
         const open = planner.result.member.find((row: any) => row.status === 'WAPPR');
         const closed = planner.result.member.find((row: any) => row.status === 'CLOSE');
-        expect(open.allowedactions).to.only.include(['changeStatus']);
+        // A waiting work order: its status can change, and the approval workflow can start.
+        expect(open.allowedactions).to.only.include(['changeStatus', 'WOAPPROVE']);
         expect(open.allowedactions.changeStatus).to.include({ httpmethod: 'POST', type: 'wsmethod', description: 'Change the status of the work order' });
         expect(open.allowedactions.changeStatus.schema.properties).to.only.include(['status', 'date', 'memo']);
         // A closed work order has no status left to go to.

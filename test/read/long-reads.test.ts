@@ -112,8 +112,20 @@ onEachDatabase(lab, 'a long read past the statement timeout', { settings: { stat
         expect(res.result.Error.reasonCode).to.equal('BMXAA1728E');
         expect(res.result.Error.message).to.contain('OSPREY_STATEMENT_TIMEOUT_MS');
 
-        // Then reads are answered, several at once, by workers that replaced the one that held the statement.
-        const answers = await Promise.all(Array.from({ length: 6 }, () => t.inject({ url: `${wos}?count=1&oslc.where=${encodeURIComponent('wonum="LONG3%"')}`, headers: maxadmin })));
+        // Then reads are answered, several at once (SQLite: by workers that replaced the one that held the
+        // statement). On PostgreSQL one after the other: each of these scans takes a few hundred ms there, and six
+        // at once on a two-core machine pass the test's 1 s limit by themselves, which is not what is tested.
+        const read = () => t.inject({ url: `${wos}?count=1&oslc.where=${encodeURIComponent('wonum="LONG3%"')}`, headers: maxadmin });
+        const answers: Awaited<ReturnType<typeof read>>[] = [];
+        if (database.name === 'sqlite') {
+            answers.push(...await Promise.all(Array.from({ length: 6 }, read)));
+        }
+        else {
+            for (let i = 0; i < 6; ++i) {
+                answers.push(await read());
+            }
+        }
+
         expect(answers.map((answer) => answer.result.totalCount)).to.equal(Array.from({ length: 6 }, () => 11_111));
         if (database.name === 'sqlite') {
             // The worker that held the plain scan did not answer in its grace after the deadline: it was replaced
