@@ -1,0 +1,141 @@
+import * as Code from '@hapi/code';
+import type * as Hapi from '@hapi/hapi';
+import * as Lab from '@hapi/lab';
+import Joi from 'joi';
+
+import { jsonSchemaOf } from '../../src/actions/json-schema';
+import { onEachDatabase } from '../helpers/experiments';
+import { maxadmin, wilson } from '../helpers/server';
+
+
+const lab = exports.lab = Lab.script();
+const { experiment, test, before } = lab;
+const { expect } = Code;
+
+const home = '/maximo/oslc';
+const wos = `${home}/os/mxapiwodetail`;
+
+experiment('the JSON schema allowedactions shows of a payload', () => {
+
+    test('objects, arrays, enumerations and required keys; what has no JSON-schema form is any value', () => {
+
+        const schema = Joi.object({
+            kind: Joi.string().valid('A', 'B').required().description('one of two'),
+            tags: Joi.array().items(Joi.string()),
+            nested: Joi.object({ at: Joi.date() }),
+            either: Joi.alternatives(Joi.string(), Joi.number())
+        });
+        expect(jsonSchemaOf(schema)).to.equal({
+            type: 'object',
+            properties: {
+                kind: { type: 'string', description: 'one of two', enum: ['A', 'B'] },
+                tags: { type: 'array', items: { type: 'string' } },
+                nested: { type: 'object', properties: { at: { type: 'string', format: 'date-time' } } },
+                either: {}
+            },
+            required: ['kind']
+        });
+    });
+});
+
+// A plugin action's writes through the engine (src/actions/engine-writes.ts): create, merge, sync and remove, by id
+// or by key values, each with the user's own rights; and the bulk action's refusals before anything runs.
+onEachDatabase(lab, 'an action\'s writes through the engine, and bulk actions', { timeout: 120_000 }, (t) => {
+
+    const inject = (options: Hapi.ServerInjectOptions, headers: Record<string, string> = wilson): Promise<Hapi.ServerInjectResponse<any>> => t.inject({ ...options, headers: { ...headers, ...options.headers as Record<string, string> } });
+    const read = async (path: string) => (await inject({ url: `${path}?oslc.select=wonum,siteid,description,status` })).result;
+
+    before(() => {
+
+        // Makes a copy of its work order, renames the copy by its keys (merge), syncs a third by keys, removes the
+        // copy: each through the engine, in the action's one transaction.
+        t.server.registerAction('MXAPIWODETAIL', 'copyaround', {
+            schema: Joi.object({ wonum: Joi.string().required() }),
+            handler: async ({ record, payload, write }) => {
+
+                const copy = await write.create('MXAPIWODETAIL', { siteid: record!.siteid, description: `copy of ${String(record!.wonum)}` });
+                await write.merge('MXAPIWODETAIL', { siteid: copy.siteid, wonum: copy.wonum }, { description: 'renamed copy' });
+                const synced = await write.sync('MXAPIWODETAIL', { siteid: record!.siteid, wonum: payload.wonum, description: 'synced' });
+                const removed = await write.remove('MXAPIWODETAIL', { siteid: copy.siteid, wonum: copy.wonum });
+                return { copy: copy.wonum, removed: removed.description, synced: synced.wonum };
+            }
+        });
+        t.server.registerAction('MXAPIWODETAIL', 'writeelsewhere', { handler: async ({ write }) => await write.create('NOSUCHSTRUCTURE', {}) });
+    });
+
+    const newWorkOrder = async () => {
+
+        const res = await inject({ method: 'POST', url: wos, payload: { siteid: 'BEDFORD', description: 'engine writes' } });
+        return new URL(res.headers.location as string).pathname;
+    };
+
+    test('create, merge by keys, sync and remove run as the engine\'s, in one transaction', async () => {
+
+        const path = await newWorkOrder();
+        const res = await inject({ method: 'POST', url: `${path}?action=copyaround`, payload: { wonum: 'ENGINE-SYNC' } });
+        expect(res.statusCode, res.payload).to.equal(200);
+        expect(res.result.removed).to.equal('renamed copy');
+        expect(res.result.synced).to.equal('ENGINE-SYNC');
+        const copy = await inject({ url: `${wos}?oslc.where=${encodeURIComponent(`wonum="${res.result.copy}"`)}&count=1` });
+        expect(copy.result.totalCount).to.equal(0);
+        const synced = await inject({ url: `${wos}?oslc.where=${encodeURIComponent('wonum="ENGINE-SYNC"')}&oslc.select=description` });
+        expect(synced.result.member[0].description).to.equal('synced');
+
+        // A second run: the sync now updates ENGINE-SYNC; the whole action answers.
+        expect((await inject({ method: 'POST', url: `${path}?action=copyaround`, payload: { wonum: 'ENGINE-SYNC' } })).statusCode).to.equal(200);
+    });
+
+    test('a handler writing to a structure the server does not have fails whole, and nothing of it is kept', async () => {
+
+        const path = await newWorkOrder();
+        const earlier = await read(path);
+        const res = await inject({ method: 'POST', url: `${path}?action=writeelsewhere` });
+        expect(res.statusCode).to.equal(500);
+        expect(res.result.Error.message).to.not.contain('NOSUCHSTRUCTURE');
+        expect(await read(path)).to.equal(earlier);
+    });
+
+    test('changeStatus where there are no statuses, or no memo to keep, is a 400 naming why', async () => {
+
+        const person = (await inject({ url: `${home}/os/mxapiperson?oslc.pageSize=1` }, maxadmin)).result.member[0].href;
+        const noStatuses = await inject({ method: 'POST', url: `${new URL(person).pathname}?action=wsmethod:changeStatus`, payload: { status: 'ACTIVE' } }, maxadmin);
+        expect(noStatuses.statusCode).to.equal(400);
+        expect(noStatuses.result.Error.message).to.contain('declares no statuses');
+        const location = (await inject({ url: `${home}/os/mxapilocation?oslc.pageSize=1&oslc.select=status,allowedactions` }, maxadmin)).result.member[0];
+        const noMemo = await inject({ method: 'POST', url: `${new URL(location.href).pathname}?action=wsmethod:changeStatus`, payload: { status: 'DECOMMISSIONED', memo: 'why' } }, maxadmin);
+        expect(noMemo.statusCode).to.equal(400);
+        expect(noMemo.result.Error.message).to.contain('keeps no memo');
+    });
+
+    test('a bulk action: refused whole when it is no array or a question; an item that is no object is its own 400', async () => {
+
+        const path = await newWorkOrder();
+        const href = `http://localhost${path}`;
+        const bulk = (payload: unknown, url = `${wos}?action=wsmethod:changeStatus`, headers: Record<string, string> = {}) => inject({ method: 'POST', url, headers: { 'x-method-override': 'BULK', ...headers }, payload: payload as object });
+        const notArray = await bulk({ status: 'APPR', href });
+        expect(notArray.statusCode).to.equal(400);
+        expect(notArray.result.Error.message).to.contain('JSON array');
+        const question = await bulk([{ href }], `${wos}?action=system:candelete`);
+        expect(question.statusCode).to.equal(400);
+        expect(question.result.Error.message).to.contain('answers a question about one record');
+        const items = await bulk([7, { _meta: { uri: href } }]);
+        expect(items.result.map((item: any) => item._responsemeta.status)).to.equal(['400', '400']);
+        expect(items.result[0]._responsedata.Error.message).to.contain('is a JSON object');
+        expect(items.result[1]._responsedata.Error.message).to.contain('status');
+
+        // All or nothing, with an item that cannot be read: nothing written, each item told.
+        const all = await bulk([{ status: 'APPR', href }, 'x'], undefined, { allornothing: '1' });
+        expect(all.result.map((item: any) => item._responsemeta.status)).to.equal(['424', '400']);
+        expect((await read(path)).status).to.equal('WAPPR');
+        const whole = await bulk([{ status: 'APPR', href }], undefined, { allornothing: '1' });
+        expect(whole.result.map((item: any) => item._responsemeta.status)).to.equal(['204']);
+
+        // A transactionid: each item recorded as ID#n; the same bulk again answers 409 for the item written.
+        const id = `bulk-action-${Date.now()}`;
+        const first = await bulk([{ status: 'INPRG', href }], undefined, { transactionid: id });
+        expect(first.result.map((item: any) => item._responsemeta.status)).to.equal(['204']);
+        const again = await bulk([{ status: 'INPRG', href }], undefined, { transactionid: id });
+        expect(again.result.map((item: any) => item._responsemeta.status)).to.equal(['409']);
+        expect((await read(path)).status).to.equal('INPRG');
+    });
+});
