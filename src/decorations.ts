@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import type { ActionSpec, RegisteredAction } from './actions/registry';
+import { ActionRegistryError, type ActionSpec, type RegisteredAction } from './actions/registry';
 import type { Db } from './db/db';
 import { boundModels, type ObjectModel } from './db/models';
 import { transaction } from './db/transaction';
@@ -39,6 +39,17 @@ export const inTransaction = <T>(server: Hapi.Server, work: (scope: TransactionS
     return transaction(osprey.knex, (db) => work({ db, models: boundModels(osprey.models, db) }));
 };
 
+// An action is registered for a structure of this server's registry, or for every one ('*'): a name that is
+// neither is a plugin's mistake, and stops the start.
+const knownStructure = (server: Hapi.Server, structure: string): string => {
+
+    if (structure !== '*' && (typeof structure !== 'string' || !server.app.osprey.registry.get(structure))) {
+        throw new ActionRegistryError(`An action is registered for ${JSON.stringify(structure)}, which is not an object structure of this server (or '*', every one).`);
+    }
+
+    return structure;
+};
+
 export const decorate = (server: Hapi.Server): void => {
 
     server.decorate('server', 'structures', function (this: Hapi.Server) {
@@ -55,11 +66,11 @@ export const decorate = (server: Hapi.Server): void => {
     });
     server.decorate('server', 'registerAction', function (this: Hapi.Server, structure: string, name: string, spec: ActionSpec) {
 
-        return this.app.osprey.actions.register(structure, name, spec);
+        return this.app.osprey.actions.register(knownStructure(this, structure), name, spec);
     });
     server.decorate('server', 'registerWebMethod', function (this: Hapi.Server, structure: string, method: string, spec: ActionSpec) {
 
-        return this.app.osprey.actions.register(structure, `wsmethod:${method}`, spec);
+        return this.app.osprey.actions.register(knownStructure(this, structure), `wsmethod:${method}`, spec);
     });
     server.decorate('server', 'registerReportRenderer', function (this: Hapi.Server, name: string, spec: ReportRendererSpec) {
 

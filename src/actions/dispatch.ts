@@ -151,6 +151,17 @@ export const actIn = async (req: ResourceRequest, action: RegisteredAction, payl
     };
     const result = await action.spec.handler(call);
     throwErrors(writeScope);
+    // The answer is made after the commit: a result that is no JSON (a cycle, a BigInt) fails here, in the
+    // transaction, so that the action's writes roll back with it rather than being kept behind a 500.
+    if (result !== undefined) {
+        try {
+            JSON.stringify(result);
+        }
+        catch (error) {
+            throw new Error(`The action ${action.name} answered a result that is no JSON: ${(error as Error).message}`);
+        }
+    }
+
     // The after-commit subscribers (events) hear of the action beside what it wrote.
     writeScope.actions.push({ structure, name: action.name, ...(record ? { id: memberId(structure.root, record), key: keyOf(structure.root, record) } : {}) });
     const rendered = record && select ? await renderWritten(req, writeScope.db, select, await memberRow(writeScope.db, req.user, structure, req.id!)) : undefined;

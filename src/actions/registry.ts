@@ -80,6 +80,9 @@ export const actionKey = (name: string): string => {
 
 export class ActionRegistryError extends Error { }
 
+// Names Object.prototype has: an answer keyed by action names (allowedactions) must not meet them.
+const prototypeNames = new Set(['__proto__', 'constructor', 'prototype']);
+
 const validName = /^(?:(?:wsmethod|workflow|system):)?[A-Za-z_][\w.-]{0,99}$/i;
 
 export class Actions {
@@ -90,7 +93,7 @@ export class Actions {
     // replacement, so it stops the start.
     register(structure: string, name: string, spec: ActionSpec): RegisteredAction {
 
-        if (typeof name !== 'string' || !validName.test(name)) {
+        if (typeof name !== 'string' || !validName.test(name) || prototypeNames.has(parseActionName(name).method)) {
             throw new ActionRegistryError(`An action name is a word, optionally after wsmethod:, workflow: or system: (${JSON.stringify(name)} is not).`);
         }
 

@@ -3,6 +3,11 @@ import type { Knex } from 'knex';
 import { clientOf, connectionDb, type Connection, type Db, type TransactionState } from './db';
 
 
+// A write that waited past its limit for SQLite's one writer connection: the server is busy, not broken, so it is
+// answered 503 (src/errors/edge.ts), and the client may send it again.
+export class WriterBusy extends Error { }
+
+
 // Group commit for SQLite's one writer connection (issue 19). SQLite runs one write transaction at a time, so
 // writes queue for the writer connection anyway; its COMMIT (the WAL append) took about 100 µs, a fifth of a
 // create's CPU. The writes that queue while one runs are run together: one BEGIN IMMEDIATE, each write in a
@@ -76,7 +81,7 @@ export class WriteGroups {
         const now = performance.now();
         for (const queued of this.#queue.filter((each) => now - each.since > this.#waitMs)) {
             this.#queue.splice(this.#queue.indexOf(queued), 1);
-            queued.reject(new Error(`The write waited ${this.#waitMs} ms for SQLite's writer connection: another write held it (a transaction asked for inside a transaction's work waits for ever).`));
+            queued.reject(new WriterBusy(`The write waited ${this.#waitMs} ms for SQLite's writer connection: another write held it (a transaction asked for inside a transaction's work waits for ever).`));
         }
 
         if (!this.#queue.length) {

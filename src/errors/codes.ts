@@ -28,6 +28,8 @@ export const reasonCodes = {
     schemaChanged: { code: 'BMXAA1725E', status: 503, text: 'The database tables changed while the request ran (another server migrated them). Send the request again.' },
     // PostgreSQL cancelled a read's statement after OSPREY_STATEMENT_TIMEOUT_MS (src/db/knex.ts).
     statementTimeout: { code: 'BMXAA1728E', status: 503, text: 'A statement of this request ran longer than the limit (OSPREY_STATEMENT_TIMEOUT_MS) and was cancelled. Narrow the query, or send it again later.' },
+    // A write waited past its limit for SQLite's one writer connection (src/db/group-commit.ts).
+    writerBusy: { code: 'BMXAA1729E', status: 503, text: 'The database was busy with other writes for longer than a write waits. Nothing of this request was written; send it again later.' },
     internal: { code: 'BMXAA1724E', status: 500, text: 'An internal error occurred. The request id identifies it in the server log.' }
 } as const;
 

@@ -1,3 +1,4 @@
+import { WriterBusy } from '../db/group-commit';
 import * as Boom from '@hapi/boom';
 import type * as Hapi from '@hapi/hapi';
 
@@ -92,6 +93,10 @@ export const asBoom = (error: unknown): Boom.Boom => {
     // A better-sqlite3 statement past the same limit (src/db/sqlite-deadline.ts).
     if ((code === '57014' && /statement timeout/.test(String(message))) || error instanceof StatementTimeout) {
         return maximoError('statementTimeout');
+    }
+
+    if (error instanceof WriterBusy) {
+        return maximoError('writerBusy');
     }
 
     return Boom.isBoom(error) ? error : Boom.boomify(error instanceof Error ? error : new Error(String(error)));

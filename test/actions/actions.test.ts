@@ -134,6 +134,42 @@ onEachDatabase(lab, 'actions on records and collections', { timeout: 120_000 }, 
         expect(question.result.reason).to.contain('not authorized');
     });
 
+    test('a GET from another site\'s page runs no action (the session cookie of a browser would ride along)', async () => {
+
+        const wo = await newWorkOrder();
+        for (const site of ['cross-site', 'same-site']) {
+            const res = await inject({ url: `${wo.path}?action=wsmethod:changeStatus`, headers: { 'sec-fetch-site': site } });
+            expect(res.statusCode).to.equal(403);
+            expect(res.result.Error.message).to.contain(`Sec-Fetch-Site: ${site}`);
+        }
+
+        expect((await inject({ url: `${wo.path}?action=system:candelete`, headers: { 'sec-fetch-site': 'same-origin' } })).statusCode).to.equal(200);
+        expect((await read(wo.path)).status).to.equal('WAPPR');
+    });
+
+    test('a plugin action: registered for a structure that exists, under a name no prototype has; its result must be JSON, else nothing of it is kept', async () => {
+
+        expect(() => t.server.registerAction('NOSUCH', 'x', { handler: () => undefined })).to.throw(/not an object structure of this server/);
+        for (const name of ['__proto__', 'constructor', 'wsmethod:__proto__']) {
+            expect(() => t.server.registerAction('MXAPIWODETAIL', name, { handler: () => undefined }), name).to.throw(/is not/);
+        }
+
+        t.server.registerAction('MXAPIWODETAIL', 'circular', {
+            handler: async ({ structure, record, write }) => {
+
+                await write.update(structure.name, record!, { description: 'written before the cycle' });
+                const answer: Record<string, unknown> = {};
+                answer.self = answer;
+                return answer;
+            }
+        });
+        const wo = await newWorkOrder('before the cycle');
+        const res = await inject({ method: 'POST', url: `${wo.path}?action=circular` });
+        expect(res.statusCode).to.equal(500);
+        expect(res.result.Error.reasonCode).to.equal('BMXAA1724E');
+        expect((await read(wo.path)).description).to.equal('before the cycle');
+    });
+
     test('system:candelete answers whether the record could be deleted now, and deletes nothing', async () => {
 
         const wo = await newWorkOrder();

@@ -38,7 +38,8 @@ export const allowedActions = (osprey: Osprey, user: UserProfile) => {
         const open = await Promise.all(listed.map((action) => action.spec.availableAmong?.(rows, { db, structure, registry: osprey.registry, kind: osprey.kind })));
         return (row) => {
 
-            const allowed: Row = {};
+            // Without a prototype: an action's name (a plugin's) is a key, never Object.prototype's (`__proto__`).
+            const allowed: Row = Object.create(null);
             listed.forEach((action, i) => {
 
                 if ((action.spec.available?.(row, structure) ?? true) && (open[i]?.(row) ?? true)) {
