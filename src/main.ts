@@ -41,7 +41,7 @@ const main = async () => {
         `  database:   ${database}`,
         `  structures: ${structures} from ${options.structures}`,
         `  try:        curl -H "maxauth: $(printf ${options.demo ? 'wilson:wilson' : 'USER:PASSWORD'} | base64)" ${url}/oslc/whoami`,
-        options.demo ? '  demo users: MAXADMIN / maxadmin (administrator), WILSON / wilson' : '',
+        options.demo ? '  demo users: MAXADMIN / maxadmin (administrator), WILSON / wilson (planner), SMITH / smith (supervisor)' : '',
         ''
     ].filter((line, i, all) => line || i === all.length - 1).join('\n'));
 
