@@ -3,7 +3,7 @@ import type { ResourceRequest } from '../request';
 import type { Row } from '../structures/registry';
 import { poolDb } from '../db/db';
 import { refuseRecordedTransactionId } from '../write/apply/transaction-ids';
-import { bulkIdOf, hrefId } from '../write/plan/bulk-items';
+import { allOrNothingFailed, bulkIdOf, hrefId } from '../write/plan/bulk-items';
 import { runWrite, transactionKey, writeSettingsOf } from '../write/transaction';
 import { mapInSlices, slicer } from '../slices';
 import { actIn, payloadOf, prepareAction, type ActionOutcome } from './dispatch';
@@ -123,8 +123,7 @@ export const bulkAction = async (req: ResourceRequest): Promise<BulkActionResult
                 throw error;
             }
 
-            const notWritten = maximoError('bulkNotWritten', `Not written: bulk item ${failed} of ${raws.length} failed, and the bulk is all or nothing (allornothing: 1).`);
-            return raws.map((raw, index) => ({ ok: false, error: index + 1 === failed ? error : notWritten, bulkid: bulkIdOf(raw) }));
+            return allOrNothingFailed(raws, failed, error);
         }
     }
 

@@ -7,7 +7,7 @@ import type { ResourceRequest } from '../request';
 import { recordHref, writeSelect } from './answer';
 import type { WriteScope } from './context';
 import { createIn, deleteIn, syncIn, updateIn, type Written } from './operations';
-import { bulkIdOf, bulkItem, keyId, type BulkItem } from './plan/bulk-items';
+import { allOrNothingFailed, bulkIdOf, bulkItem, keyId, type BulkItem } from './plan/bulk-items';
 import { beforeChange, type WriteOutcome } from './records';
 import { requireRights, rightsOf, unionOf } from './rights';
 import { refuseRecordedTransactionId } from './apply/transaction-ids';
@@ -105,8 +105,7 @@ const allOrNothing = async (req: ResourceRequest, raws: readonly unknown[], read
         }
 
         // The error as runWrite throws it: a database's refusal (a duplicate key) is turned into Maximo's there.
-        const notWritten = maximoError('bulkNotWritten', `Not written: bulk item ${failed} of ${raws.length} failed, and the bulk is all or nothing (allornothing: 1).`);
-        return raws.map((raw, index) => ({ ok: false, error: index + 1 === failed ? error : notWritten, bulkid: bulkIdOf(raw) }));
+        return allOrNothingFailed(raws, failed, error);
     }
 };
 

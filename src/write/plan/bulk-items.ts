@@ -98,6 +98,14 @@ export const bulkItem = (structure: Structure, raw: unknown): BulkItem => {
 
 export const bulkIdOf = (raw: unknown): unknown => (isObject(raw) ? raw._bulkid ?? (isObject(raw._meta) ? raw._meta._bulkid : undefined) : undefined);
 
+// The answers of an all-or-nothing bulk (a write's or an action's) whose item `failed` (counted from 1) failed:
+// that item its error, every other one a 424 saying it was not written because of that one.
+export const allOrNothingFailed = (raws: readonly unknown[], failed: number, error: unknown): { ok: false; error: unknown; bulkid: unknown }[] => {
+
+    const notWritten = maximoError('bulkNotWritten', `Not written: bulk item ${failed} of ${raws.length} failed, and the bulk is all or nothing (allornothing: 1).`);
+    return raws.map((raw, index) => ({ ok: false, error: index + 1 === failed ? error : notWritten, bulkid: bulkIdOf(raw) }));
+};
+
 // The id of the record an update or delete names by its keys, read as their attributes store them (an upper-case
 // key is upper-cased), as SYNC reads them.
 export const keyId = (structure: Structure, body: Row): string => {
