@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 
 import { registerBuiltInActions } from './actions/built-in';
 import { Actions } from './actions/registry';
+import { Attachments } from './attachments/attachments';
 import { engineWrites } from './actions/engine-writes';
 import { checkDeclaredActions } from './actions/resolve';
 import { ApiKeys, apiKeyObject } from './auth/api-keys';
@@ -180,6 +181,7 @@ export const app: Hapi.Plugin<AppOptions> = {
             services: new Services(new Set(unservedRoutes.flatMap((route) => (route.root ? [] : /^\/service\/([a-z0-9_.-]+)$/.exec(route.path)?.[1] ?? [])))),
             properties: new Properties(knex, db),
             attributeWrites: new AttributeWrites(engineWrites),
+            attachments: new Attachments(knex, options, (message) => server.log(['error', 'attachments'], message)),
             started: new Date(),
             version,
             products: [{ name: 'Osprey', version, description: 'Open server for the Maximo REST/JSON API' }]
@@ -215,6 +217,8 @@ export const app: Hapi.Plugin<AppOptions> = {
         commitErrorsTo(osprey, (error) => server.log(['error', 'after-commit'], error instanceof Error ? { message: error.message, stack: error.stack } : String(error)));
         const retentionMs = options.transactionRetentionHours * 3600_000;
         purgeWhileRunning(server, retentionMs, () => purgeTransactionIds(knex, Date.now(), retentionMs));
+        // The content of deleted documents and of uploads a stopped node left (src/attachments/sweep.ts).
+        purgeWhileRunning(server, 3600_000, () => osprey.attachments.sweeper.soon());
 
         server.ext('onPreStart', () => osprey.members.join(`http://${options.host}:${options.port}/${options.contextRoot}`));
         server.ext('onPreStop', () => osprey.members.leave());

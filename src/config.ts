@@ -24,6 +24,11 @@ export interface OspreyOptions {
     dataDir: string;
     maxPageSize: number;
     maxBody: number;
+    /** Attachments (src/attachments): the largest document, the folder store (none: the database), and the
+     * media types a download may show in the browser (any other is a download to save). */
+    maxAttachment: number;
+    attachmentsDir?: string;
+    attachmentInlineTypes: string[];
     /** The cost limits of a read (src/read/plan/cost.ts, README "Limits"). */
     maxSelectDepth: number;
     maxRelationHops: number;
@@ -51,7 +56,7 @@ export interface OspreyOptions {
 }
 
 // Size settings accept bytes or a number with kb/mb/gb.
-const byteSize = Joi.alternatives(
+export const byteSize = Joi.alternatives(
     Joi.number().integer().min(1024),
     Joi.string().trim().lowercase().pattern(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/).custom((value: string) => {
 
@@ -79,6 +84,14 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     dataDir: Joi.string().default('./data').description('OSPREY_DATA: folder for the generated secret (and the default SQLite file)'),
     maxPageSize: Joi.number().integer().min(1).max(100000).default(1000).description('OSPREY_MAX_PAGE_SIZE: the largest oslc.pageSize a client may ask for'),
     maxBody: byteSize.default(10 * 1024 * 1024).description('OSPREY_MAX_BODY: the largest JSON body accepted (bytes, or e.g. 10mb)'),
+    maxAttachment: byteSize.default(100 * 1024 * 1024).description('OSPREY_MAX_ATTACHMENT: the largest attached document (bytes, or e.g. 100mb); a structure\'s `doclinks: { attachments: true, maxSize }` may lower it'),
+    attachmentsDir: Joi.string().trim().min(1).description('OSPREY_ATTACHMENTS_DIR: keep attached documents\' bytes in files under this folder instead of the database (every node must see the same folder)'),
+    attachmentInlineTypes: Joi.alternatives(Joi.array().items(Joi.string()), Joi.string().allow('')).custom((value: string | string[], helpers) => {
+
+        const types = (Array.isArray(value) ? value : value.split(',')).map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+        const bad = types.find((type) => !/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(type));
+        return bad === undefined ? types : helpers.message({ custom: `"attachmentInlineTypes" holds ${JSON.stringify(bad)}, which is not a media type such as image/png` });
+    }).default(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf']).description('OSPREY_ATTACHMENT_INLINE_TYPES: media types (comma-separated) a download answers inline; any other is answered Content-Disposition: attachment'),
     maxSelectDepth: Joi.number().integer().min(1).max(32).default(3).description('OSPREY_MAX_SELECT_DEPTH: levels of nested child collections and related records one oslc.select may name'),
     maxRelationHops: Joi.number().integer().min(1).max(32).default(8).description('OSPREY_MAX_RELATION_HOPS: relationships one path of oslc.select follows, and relationships and child objects one term of oslc.where follows'),
     maxSelectCollections: Joi.number().integer().min(1).default(20).description('OSPREY_MAX_SELECT_COLLECTIONS: child collections, related records and aggregates one oslc.select loads, at all levels'),
@@ -125,6 +138,9 @@ const envNames: Record<string, keyof OspreyOptions> = {
     OSPREY_DATA: 'dataDir',
     OSPREY_MAX_PAGE_SIZE: 'maxPageSize',
     OSPREY_MAX_BODY: 'maxBody',
+    OSPREY_MAX_ATTACHMENT: 'maxAttachment',
+    OSPREY_ATTACHMENTS_DIR: 'attachmentsDir',
+    OSPREY_ATTACHMENT_INLINE_TYPES: 'attachmentInlineTypes',
     OSPREY_MAX_SELECT_DEPTH: 'maxSelectDepth',
     OSPREY_MAX_RELATION_HOPS: 'maxRelationHops',
     OSPREY_MAX_SELECT_COLLECTIONS: 'maxSelectCollections',

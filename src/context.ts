@@ -4,6 +4,7 @@ import * as Path from 'node:path';
 import type { Knex } from 'knex';
 
 import type { Actions } from './actions/registry';
+import type { Attachments } from './attachments/attachments';
 import type { ReportRenderers } from './reports/renderers';
 import type { ApiKeys } from './auth/api-keys';
 import type { Sessions } from './auth/sessions';
@@ -49,6 +50,8 @@ export interface Osprey {
     readonly services: Services;
     /** The declared system properties and their values in osprey_property: `server.declareProperty(name, spec)`. */
     readonly properties: Properties;
+    /** Attachments: where documents' bytes are kept, and the sweeper of those deleted (src/attachments). */
+    readonly attachments: Attachments;
     /** Plugins' handlers of non-persistent attributes a write sends: `server.onAttributeWrite(object, attributes, handler)`. */
     readonly attributeWrites: AttributeWrites;
     readonly started: Date;

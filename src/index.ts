@@ -123,6 +123,14 @@ export type { ComputedSpec } from './structures/computed';
 // outside the repository need not install its own copy.
 export { default as Joi } from 'joi';
 
+// ---- Attachments (doclinks): the documents of a record (issue 36)
+
+// What an attachment route's request becomes, and the engine's answer to each route: the list, a document's meta,
+// its bytes (a stream, ranges too), an upload from a body stream, a delete.
+export { attachmentMeta, deleteAttachment, downloadAttachment, listAttachments, uploadAttachment, type AttachmentRequest, type DownloadAnswer } from './attachments/attachments';
+// A file name as an upload sends it (slug: percent-encoded UTF-8 or raw), checked; a request's media type.
+export { checkFileName, decodedName, documentType } from './attachments/names';
+
 // ---- Service endpoints and system properties
 
 // The services of {home}/service/{name}?action=wsmethod:{method}: `server.registerService(name, spec)` adds one

@@ -45,7 +45,11 @@ const requests: Record<Use, (extra: string) => Hapi.ServerInjectOptions> = {
     apitoken: (extra) => ({ method: 'POST', url: `${home}/apitoken/get?lean=1${extra}` }),
     loginlocks: (extra) => ({ url: `${home}/loginlocks?lean=1${extra}`, headers: maxadmin }),
     health: (extra) => ({ url: `/maximo/health?lean=1${extra}` }),
-    service: (extra) => ({ url: `${home}/service/system?action=wsmethod:getDate${extra}` })
+    service: (extra) => ({ url: `${home}/service/system?action=wsmethod:getDate${extra}` }),
+    attachments: (extra) => ({ url: `${wo}/doclinks?lean=1${extra}` }),
+    upload: (extra) => ({ method: 'POST', url: `${wo}/doclinks?lean=1${extra}`, headers: { slug: 'refused.txt', 'content-type': 'text/plain' }, payload: 'refused upload' }),
+    document: (extra) => ({ url: `${wo}/doclinks/meta/999999999?lean=1${extra}` }),
+    docdelete: (extra) => ({ method: 'DELETE', url: `${wo}/doclinks/999999999?lean=1${extra}` })
 };
 
 const accepted = (known: Known, use: Use) => known.supported.includes(use) || (known.inert ?? []).includes(use);

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 
+import { isPostgres } from './knex';
+
 
 // Tables Osprey itself needs, whatever the structures declare. Times are epoch milliseconds, the same on
 // every database, so no driver converts them.
@@ -108,10 +110,68 @@ const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
         t.text('value');
         t.bigInteger('changed').notNullable();
         t.string('changeby', 30).notNullable();
+    },
+    // Attachments (src/attachments): one row per document of a record, named by the record's business object and
+    // unique id, so every structure of that object sees the same documents. A FILE's bytes are kept in chunks
+    // under its content key; a URL has none.
+    osprey_doclink: (t) => {
+
+        t.bigIncrements('doclinksid');
+        t.string('ownertable', 63).notNullable();
+        t.bigInteger('ownerid').notNullable();
+        t.string('document', 255).notNullable();
+        t.string('description', 1000);
+        t.string('doctype', 64).notNullable();
+        t.string('urltype', 8).notNullable();
+        t.string('urlname', 2000);
+        t.string('mimetype', 255).notNullable();
+        t.bigInteger('size').notNullable();
+        t.string('sha256', 64);
+        t.string('contentkey', 40);
+        t.integer('chunksize');
+        t.string('store', 16);
+        t.string('createby', 30).notNullable();
+        t.bigInteger('created').notNullable();
+        t.index(['ownertable', 'ownerid']);
+    },
+    // The bytes of a document in fixed-size chunks, each with its SHA-256, so a range is read and checked without
+    // the rest; `data` is null where the folder store keeps the bytes in a file.
+    osprey_docchunk: (t) => {
+
+        t.string('contentkey', 40).notNullable();
+        t.integer('seq').notNullable();
+        t.string('sha256', 64).notNullable();
+        t.binary('data');
+        t.primary(['contentkey', 'seq']);
+    },
+    // An upload under way: its chunks are written in short transactions of their own, and belong to no document
+    // until the last one. One left by a stopped node is swept after a day.
+    osprey_docupload: (t) => {
+
+        t.string('contentkey', 40).primary();
+        t.string('store', 16).notNullable();
+        t.bigInteger('started').notNullable();
+    },
+    // Content whose document is gone (deleted, its record deleted, an upload that failed): its chunks (or file)
+    // are removed after the commit, in bounded steps, by whichever node sweeps first.
+    osprey_docgone: (t) => {
+
+        t.string('contentkey', 40).primary();
+        t.string('store', 16).notNullable();
+        t.bigInteger('gone').notNullable();
     }
 };
 
 export const systemTableNames = Object.keys(tables);
+
+// Document ids start at 1000001: IBM's Java client makes a document's meta URL by replacing its id's text
+// everywhere in the URL (AttachmentSet.fetchMember), so an id of 1 would also change a port 3001 or a record id.
+const firstDocumentId = 1_000_001;
+const created: Record<string, (knex: Knex) => Promise<unknown>> = {
+    osprey_doclink: (knex) => (isPostgres(knex)
+        ? knex.raw(`alter sequence "osprey_doclink_doclinksid_seq" restart with ${firstDocumentId}`)
+        : knex.raw(`insert into sqlite_sequence (name, seq) values ('osprey_doclink', ${firstDocumentId - 1})`))
+};
 
 // A system table of an existing database changed since: brought to the declaration above in place, keeping its rows.
 const upgrades: readonly { readonly table: string; readonly done: (knex: Knex) => Promise<boolean>; readonly upgrade: (t: Knex.AlterTableBuilder) => void }[] = [
@@ -153,6 +213,7 @@ export const createSystemTables = async (knex: Knex): Promise<boolean> => {
     for (const [name, build] of Object.entries(tables)) {
         if (!await knex.schema.hasTable(name)) {
             await knex.schema.createTable(name, build);
+            await created[name]?.(knex);
             changed = true;
         }
     }

@@ -30,6 +30,10 @@ export const reasonCodes = {
     statementTimeout: { code: 'BMXAA1728E', status: 503, text: 'A statement of this request ran longer than the limit (OSPREY_STATEMENT_TIMEOUT_MS) and was cancelled. Narrow the query, or send it again later.' },
     // A write waited past its limit for SQLite's one writer connection (src/db/group-commit.ts).
     writerBusy: { code: 'BMXAA1729E', status: 503, text: 'The database was busy with other writes for longer than a write waits. Nothing of this request was written; send it again later.' },
+    // The stored bytes of an attachment do not match the SHA-256 kept at upload (src/attachments/download.ts).
+    documentDamaged: { code: 'BMXAA1730E', status: 409, text: 'The stored document is damaged and is not served.' },
+    // A Range that does not overlap the document.
+    rangeNotSatisfiable: { code: 'BMXAA1731E', status: 416, text: 'The range asked for is not within the document.' },
     internal: { code: 'BMXAA1724E', status: 500, text: 'An internal error occurred. The request id identifies it in the server log.' }
 } as const;
 

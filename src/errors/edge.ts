@@ -124,7 +124,7 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
 
     const { error, body } = errorAnswer(request, response);
     const answer = h.response(body).code(error.output.statusCode);
-    for (const name of ['WWW-Authenticate', 'Retry-After']) {
+    for (const name of ['WWW-Authenticate', 'Retry-After', 'content-range']) {
         const value = error.output.headers[name];
         if (value !== undefined) {
             answer.header(name, String(value));

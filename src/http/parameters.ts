@@ -18,7 +18,7 @@ import { unservedRoutes } from './unserved';
 // A request's *use* is its route, and on the two collection routes what it asks: a GET of …/os/{os} is a page,
 // a distinct, a group-by or a report action; a POST to it is a create, a sync or a bulk.
 
-export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'action', 'globalaction', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'loginlocks', 'health', 'service'] as const;
+export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'action', 'globalaction', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'loginlocks', 'health', 'service', 'attachments', 'upload', 'document', 'docdelete'] as const;
 export type Use = typeof uses[number];
 
 export const useLabels: Readonly<Record<Use, string>> = {
@@ -47,7 +47,11 @@ export const useLabels: Readonly<Record<Use, string>> = {
     apitoken: 'an API token request ({home}/apitoken/…)',
     loginlocks: 'the login locks ({home}/loginlocks)',
     health: 'the health check',
-    service: 'a service method ({home}/service/{name}?action=wsmethod:{method})'
+    service: 'a service method ({home}/service/{name}?action=wsmethod:{method})',
+    attachments: 'a record\'s documents (GET …/os/{os}/{id}/doclinks)',
+    upload: 'an upload (POST …/os/{os}/{id}/doclinks)',
+    document: 'a document or its meta (GET …/doclinks/{docid}, …/doclinks/meta/{docid})',
+    docdelete: 'a document\'s delete (DELETE …/doclinks/{docid})'
 };
 
 const bits = Object.fromEntries(uses.map((use, i) => [use, 1 << i])) as Record<Use, number>;
@@ -89,7 +93,7 @@ const authenticated = uses.filter((use) => use !== 'health' && use !== 'logout' 
 // A form login takes its credentials from the form (maxauth or Basic beside it must name the same login).
 const credentialed = uses.filter((use) => use !== 'formlogin');
 const formCredentials = 'a form login carries its credentials in the form (j_username, j_password)';
-const hrefs: Use[] = ['page', 'groups', 'listreports', 'member', 'children', 'child', 'lookup', ...answersRecord, 'info', 'schema', 'login', 'formlogin'];
+const hrefs: Use[] = ['page', 'groups', 'listreports', 'member', 'children', 'child', 'lookup', ...answersRecord, 'info', 'schema', 'login', 'formlogin', 'attachments', 'document', 'upload'];
 
 // The npm client sends lean=1 on every request: the common values are compared without making strings.
 const isOn = (value: string) => flagOf(value) === true;
@@ -154,13 +158,13 @@ export const queryParameters: readonly Known[] = [
         check: (_value, _request, query) => (query['oslc.select'] === undefined ? undefined : 'oslc.properties and oslc.select say the same thing; send one of them')
     },
     { name: 'oslc.orderBy', meaning: 'the order of the records', sentBy: { npm: 'QueryBuilder.orderBy', java: 'ResourceSet.orderBy' }, supported: ['page', 'genreport', 'lookup', 'children'], refused: 'distinct values come in their order, groups in gbsortby\'s' },
-    { name: 'oslc.pageSize', meaning: 'records per page', sentBy: { npm: 'QueryBuilder.page/pageSize, findPaginated', java: 'ResourceSet.pageSize' }, supported: paged },
-    { name: 'pageno', meaning: 'the page to answer', sentBy: { npm: 'QueryBuilder.page, OslcPaginatedResult.nextPage/previousPage/goToPage', java: 'ResourceSet.nextPage/previousPage (the hrefs of responseInfo)' }, supported: paged },
+    { name: 'oslc.pageSize', meaning: 'records per page', sentBy: { npm: 'QueryBuilder.page/pageSize, findPaginated', java: 'ResourceSet.pageSize' }, supported: [...paged, 'attachments'] },
+    { name: 'pageno', meaning: 'the page to answer', sentBy: { npm: 'QueryBuilder.page, OslcPaginatedResult.nextPage/previousPage/goToPage', java: 'ResourceSet.nextPage/previousPage (the hrefs of responseInfo)' }, supported: [...paged, 'attachments'] },
     {
         name: 'oslc.paging', meaning: 'page the collection (true)', sentBy: { npm: 'QueryBuilder.withPaging', java: 'ResourceSet.paging(true)' }, supported: paged,
         check: (value) => (isOn(value) ? undefined : 'collections are always paged (oslc.pageSize, else the structure\'s page size); oslc.paging=false is not carried out')
     },
-    { name: 'collectioncount', meaning: 'totalCount and totalPages in responseInfo', sentBy: { npm: 'QueryBuilder.withCount, findPaginated, count', java: 'every URI a ResourceSet builds (fetch, create, sync, bulk, groupBy)' }, supported: paged, inert: ['create', 'sync', 'bulk', 'distinct', 'groups'], check: isFlag('collectioncount') },
+    { name: 'collectioncount', meaning: 'totalCount and totalPages in responseInfo', sentBy: { npm: 'QueryBuilder.withCount, findPaginated, count', java: 'every URI a ResourceSet builds (fetch, create, sync, bulk, groupBy)' }, supported: [...paged, 'attachments'], inert: ['create', 'sync', 'bulk', 'distinct', 'groups'], check: isFlag('collectioncount') },
     { name: 'count', meaning: 'only the totalCount', sentBy: { java: 'ResourceSet.totalCount(true)' }, supported: paged, check: isFlag('count') },
     { name: 'savedQuery', meaning: 'a saved query of the structure (apimeta lists them)', sentBy: { npm: 'QueryBuilder.savedQuery, findBySavedQuery', java: 'ResourceSet.savedQuery' }, supported: filtering },
     { name: 'savedquery', meaning: 'as savedQuery', sentBy: {}, supported: filtering },
@@ -235,7 +239,7 @@ export const queryParameters: readonly Known[] = [
 export const requestHeaders: readonly Known[] = [
     {
         name: 'x-method-override', meaning: 'the method a POST stands for: PATCH, MERGE, PUT, DELETE on a record; SYNC, BULK on a collection', sentBy: { npm: 'ResourceService.update/merge/sync/executeBulkOperation/action (PATCH, SYNC, BULK); AutoscriptService (EXECUTE, on script routes Osprey does not serve)', java: 'MaximoConnector.update/merge (PATCH), sync/mergeSync (SYNC), bulk (BULK)' },
-        supported: [...writes, 'service'], refused: 'it is read on writes to records and collections',
+        supported: [...writes, 'service', 'docdelete'], refused: 'it is read on writes to records and collections',
         check: (value, request) => (request.raw.req.method !== 'POST' ? `x-method-override is read on a POST, and this request is a ${String(request.raw.req.method)}` : serviceOverride(value, request))
     },
     {
@@ -261,9 +265,12 @@ export const requestHeaders: readonly Known[] = [
     { name: 'cookie', meaning: 'the session of a login', sentBy: { npm: 'the cookie jar after login', java: 'the cookies of connect' }, supported: all },
     { name: 'esigauth', meaning: 'the e-signature password', sentBy: { npm: 'header() (the client documents it)' }, supported: [], refused: 'electronic signatures are not served' },
     { name: 'esigreason', meaning: 'the reason of an e-signature', sentBy: { npm: 'header() (the client documents it)' }, supported: [], refused: 'electronic signatures are not served' },
-    { name: 'slug', meaning: 'the file name of a new attachment', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: [], refused: 'attachments (doclinks) are not served' },
-    { name: 'x-document-description', meaning: 'the description of a new attachment', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: [], refused: 'attachments (doclinks) are not served' },
-    { name: 'x-document-meta', meaning: 'the type and storage of a new attachment', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: [], refused: 'attachments (doclinks) are not served' }
+    { name: 'slug', meaning: 'the file name of a new attachment (percent-encoded UTF-8 for other than ASCII)', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: ['upload'] },
+    { name: 'encslug', meaning: 'the file name of a new attachment, base64 of its UTF-8', sentBy: {}, supported: ['upload'] },
+    { name: 'x-document-description', meaning: 'the description of a new attachment', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: ['upload'] },
+    { name: 'x-document-encdescription', meaning: 'the description of a new attachment, base64 of its UTF-8', sentBy: {}, supported: ['upload'] },
+    { name: 'x-document-meta', meaning: 'the URL type and document type of a new attachment (FILE/Attachments)', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: ['upload'] },
+    { name: 'custom-encoding', meaning: 'base64: the body of an upload is the document in base64', sentBy: {}, supported: ['upload'] }
 ];
 
 interface Entry {
@@ -409,6 +416,10 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'auth.liftAddressLock': 'loginlocks',
     'health.check': 'health',
     'services.call': 'service',
+    ...Object.fromEntries([''].flatMap((upper) => [
+        [`attachments.list${upper}`, 'attachments'], [`attachments.listOther${upper}`, 'attachments'], [`attachments.upload${upper}`, 'upload'],
+        [`attachments.meta${upper}`, 'document'], [`attachments.download${upper}`, 'document'], [`attachments.delete${upper}`, 'docdelete'], [`attachments.other${upper}`, 'document']
+    ])) as Record<string, RouteUse>,
     ...Object.fromEntries(unservedRoutes.map((route) => [route.id, 'unserved' as const]))
 };
 

@@ -35,6 +35,8 @@ export interface ObjectDef {
 
 export interface AttachmentsDef {
     attachments: true;
+    /** The largest document of one record (bytes), under the server's OSPREY_MAX_ATTACHMENT. */
+    maxSize?: number;
 }
 
 export interface ChildObjectDef extends ObjectDef {

@@ -39,6 +39,11 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
             }
 
             tables.set(object.table, structure.name);
+            // Attachments are a record's: a child row's documents would have no route to reach them by.
+            if (object !== structure.root && object.attachments) {
+                report(`${prefix}children`, `attachments (\`attachments: true\`) belong to the structure's root object ${structure.root.name}, not to the child object ${object.name}`);
+            }
+
             for (const [name, child] of object.children) {
                 for (const [parentAttr, childAttr] of Object.entries(child.join)) {
                     if (!object.attributes.has(parentAttr)) {

@@ -28,6 +28,8 @@ export interface BusinessObject {
     readonly indexes: readonly (readonly string[])[];
     readonly children: ReadonlyMap<string, Child>;
     readonly attachments: boolean;
+    /** The YAML's `doclinks: { attachments: true, maxSize }`: the largest document of one record, if it says. */
+    readonly attachmentMaxSize?: number;
     readonly path: string;
 }
 
@@ -50,9 +52,11 @@ const buildObject = (def: ObjectDef, path: string, parentJoin: readonly string[]
     const attributes = new Map<string, Attribute>(Object.entries(def.attributes).map(([name, attr]) => [name, { ...attr, name }]));
     const children = new Map<string, Child>();
     let attachments = false;
+    let attachmentMaxSize: number | undefined;
     for (const [name, child] of Object.entries(def.children ?? {})) {
         if (isAttachments(child)) {
             attachments = true;
+            attachmentMaxSize = child.maxSize;
             continue;
         }
 
@@ -71,6 +75,7 @@ const buildObject = (def: ObjectDef, path: string, parentJoin: readonly string[]
         indexes: def.indexes,
         children,
         attachments,
+        ...attachmentMaxSize === undefined ? {} : { attachmentMaxSize },
         path
     };
 };

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 
+import { byteSize } from '../config';
 import { maximoTypeNames } from './types';
 
 
@@ -52,7 +53,8 @@ const objectKeys = {
 
 export const childSchema = Joi.alternatives(
     Joi.object({
-        attachments: Joi.boolean().valid(true).required().description('the doclinks child: attachments of the record')
+        attachments: Joi.boolean().valid(true).required().description('the doclinks child: attachments of the record'),
+        maxSize: byteSize.description('the largest document attached to one of these records (bytes, or e.g. 20mb); at most OSPREY_MAX_ATTACHMENT')
     }),
     Joi.object({
         ...objectKeys,

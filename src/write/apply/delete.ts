@@ -2,6 +2,7 @@ import { isAllowed, ownerRule } from '../../auth/access';
 import { maximoError } from '../../errors/maximo-error';
 import type { Structure } from '../../structures/registry';
 import type { WriteScope } from '../context';
+import { deleteOwnedDocuments, hasDocuments, ownerOf } from '../../attachments/documents';
 import { deleteTree } from './delete-tree';
 import type { Row } from '../../read/execute/find';
 
@@ -61,4 +62,8 @@ export const deleteRecord = async (scope: WriteScope, row: Row, depth = 0): Prom
     }
 
     await deleteTree(scope, structure.root, row);
+    // Its attached documents go with it, whichever structure of its object they were attached through.
+    if (hasDocuments(scope.ctx.registry, structure.root)) {
+        await deleteOwnedDocuments(db, ownerOf(structure.root, row), scope.ctx.now.getTime());
+    }
 };

@@ -1,0 +1,187 @@
+import type * as Hapi from '@hapi/hapi';
+import type { Readable } from 'node:stream';
+
+import {
+    attachmentMeta, checkFileName, decodedName, deleteAttachment, downloadAttachment, header, homeHref, homeRoutes, listAttachments, maximoError, documentType, onCommit, structureOf, uploadAttachment, userOf,
+    type AttachmentRequest
+} from '../../src';
+
+
+// Attachments (doclinks, issue 36; CONTRACT §6): the documents of a record of every structure whose YAML declares
+// `doclinks: { attachments: true }`. The routes read the request into one value and the engine (src/attachments)
+// does the rest; an upload's body is never parsed, whatever its Content-Type says (IBM's Java client labels the
+// bytes application/json).
+
+const requestOf = (request: Hapi.Request): AttachmentRequest => ({
+    osprey: request.server.app.osprey,
+    user: userOf(request),
+    structure: structureOf(request),
+    id: String(request.params.id),
+    ...request.params.docid === undefined ? {} : { docId: String(request.params.docid) },
+    home: homeHref(request, request.server.app.osprey.options.contextRoot)
+});
+
+const pageNumber = (value: unknown, name: string, max?: number): number | undefined => {
+
+    if (value === undefined) {
+        return undefined;
+    }
+
+    const text = String(Array.isArray(value) ? value[value.length - 1] : value);
+    const number = /^[1-9]\d{0,8}$/.test(text) ? Number(text) : NaN;
+    if (Number.isNaN(number) || (max !== undefined && number > max)) {
+        throw maximoError('badRequest', `${name} is a whole number from 1${max === undefined ? '' : ` to ${max}`}, not ${text}.`);
+    }
+
+    return number;
+};
+
+const list: Hapi.Lifecycle.Method = async (request) => {
+
+    const { query } = request;
+    const osprey = request.server.app.osprey;
+    return await listAttachments(requestOf(request), {
+        size: pageNumber(query['oslc.pageSize'], 'oslc.pageSize', osprey.options.maxPageSize),
+        number: pageNumber(query.pageno, 'pageno'),
+        count: query.collectioncount !== undefined && ['1', 'true'].includes(String(query.collectioncount))
+    });
+};
+
+const meta: Hapi.Lifecycle.Method = async (request) => await attachmentMeta(requestOf(request));
+
+const download: Hapi.Lifecycle.Method = async (request, h) => {
+
+    const answer = await downloadAttachment(requestOf(request), { range: header(request, 'range'), ifRange: header(request, 'if-range') });
+    // The type as uploaded, exactly: hapi adds no charset to it.
+    const response = h.response(answer.stream).code(answer.status);
+    response.charset(null as unknown as string);
+    for (const [name, value] of Object.entries(answer.headers)) {
+        response.header(name, value);
+    }
+
+    // The bytes are a stored file: hapi neither compresses them (Content-Length is the file's) nor sets its own type.
+    return response.compressed('identity');
+};
+
+// x-document-meta: FILE/Attachments, URL/Attachments, or the document type alone.
+const documentMeta = (value: string | undefined): { urlType: string; docType: string } => {
+
+    const text = (value ?? '').trim();
+    const [first, second] = text.includes('/') ? text.split('/', 2) as [string, string] : ['', text];
+    const urlType = (first || 'FILE').toUpperCase();
+    const docType = (second ?? '').trim() || 'Attachments';
+    if (!['FILE'].includes(urlType)) {
+        throw maximoError('badRequest', `x-document-meta ${text} names the URL type ${urlType}; an upload is a FILE (x-document-meta: FILE/Attachments).`);
+    }
+
+    if (!/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/.test(docType)) {
+        throw maximoError('badRequest', `x-document-meta ${text} names the document type ${JSON.stringify(docType)}; a type is 1 to 64 letters, digits, spaces, _ . or -.`);
+    }
+
+    return { urlType, docType };
+};
+
+const base64Text = (value: string, name: string): string => {
+
+    if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(value.trim())) {
+        throw maximoError('badRequest', `The ${name} header is base64 of the UTF-8 text, and ${JSON.stringify(value)} is not base64.`);
+    }
+
+    return Buffer.from(value.trim(), 'base64').toString('utf8');
+};
+
+const upload: Hapi.Lifecycle.Method = async (request, h) => {
+
+    const slug = header(request, 'slug');
+    const encslug = header(request, 'encslug');
+    if (slug === undefined && encslug === undefined) {
+        // A custom header also keeps a cross-site form from posting a file with a user's session: a form sends none.
+        throw maximoError('badRequest', 'An upload names its file in the slug header (or encslug, the name in base64).');
+    }
+
+    const fileName = checkFileName(encslug !== undefined ? base64Text(encslug, 'encslug') : decodedName(slug!, 'slug'));
+    const encoding = header(request, 'content-encoding');
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+        throw maximoError('unsupportedMedia', `An upload's body is sent as it is (Content-Encoding ${encoding} is not decoded); send the file without it, or in base64 with custom-encoding: base64.`);
+    }
+
+    const custom = header(request, 'custom-encoding');
+    if (custom !== undefined && custom.trim().toLowerCase() !== 'base64') {
+        throw maximoError('badRequest', `custom-encoding ${custom} is not one this server reads: base64 is.`);
+    }
+
+    const encdescription = header(request, 'x-document-encdescription');
+    const description = encdescription !== undefined ? base64Text(encdescription, 'x-document-encdescription') : header(request, 'x-document-description');
+    if (description !== undefined && [...description].length > 1000) {
+        throw maximoError('badRequest', `The description is ${[...description].length} characters long; the limit is 1000.`);
+    }
+
+    const { docType } = documentMeta(header(request, 'x-document-meta'));
+    const length = header(request, 'content-length');
+    const { location, meta } = await uploadAttachment(requestOf(request), {
+        fileName,
+        ...description ? { description } : {},
+        docType,
+        mediaType: documentType(header(request, 'content-type'), fileName),
+        base64: custom !== undefined,
+        body: request.payload as Readable,
+        ...length !== undefined && /^\d+$/.test(length) ? { length: Number(length) } : {}
+    });
+    return h.response(meta).code(201).header('location', location);
+};
+
+const remove: Hapi.Lifecycle.Method = async (request, h) => {
+
+    await deleteAttachment(requestOf(request));
+    return h.response().code(204);
+};
+
+const refuseMethod: Hapi.Lifecycle.Method = (request) => {
+
+    if (request.params.docid === undefined) {
+        throw maximoError('methodNotAllowed', `${request.method.toUpperCase()} is not carried out on a record's documents: they are listed (GET …/doclinks) and added (POST …/doclinks with the file as the body).`);
+    }
+
+    throw maximoError('methodNotAllowed', `${request.method.toUpperCase()} is not carried out on a document: a document is read (GET), its meta read (GET …/doclinks/meta/{id}) or deleted (DELETE, or POST with x-method-override: DELETE); to change one, delete it and upload it again.`);
+};
+
+// The body of a route that reads none: at most a little, never parsed.
+const noBody = { parse: false, output: 'data', maxBytes: 64 * 1024 } as const;
+
+export const attachments: Hapi.Plugin<unknown> = {
+    name: 'attachments',
+    dependencies: ['osprey'],
+    register: (server) => {
+
+        const osprey = server.app.osprey;
+        // A record deleted with its documents leaves their bytes to sweep.
+        onCommit(osprey, (commit) => {
+
+            if (commit.writes.some((write) => write.operation === 'delete' && write.structure.root.attachments)) {
+                void osprey.attachments.sweeper.soon();
+            }
+        });
+
+        // The router is case-insensitive (src/server.ts): IBM's Java client's …/{id}/DOCLINKS routes here too.
+        const paths = (path: string) => [path];
+        server.route(homeRoutes(osprey.options.contextRoot, [
+            ...paths('/os/{os}/{id}/doclinks').flatMap((path) => [
+                { method: 'GET', path, options: { id: `attachments.list${path.includes('DOC') ? 'Upper' : ''}`, handler: list } },
+                { method: '*', path, options: { id: `attachments.listOther${path.includes('DOC') ? 'Upper' : ''}`, handler: refuseMethod, payload: noBody } },
+                {
+                    method: 'POST', path, options: {
+                        id: `attachments.upload${path.includes('DOC') ? 'Upper' : ''}`, handler: upload,
+                        // The body streams to the store as it comes (bounded memory); its limit is the engine's.
+                        payload: { parse: false, output: 'stream', maxBytes: Number.MAX_SAFE_INTEGER, timeout: false }
+                    }
+                }
+            ]),
+            ...paths('/os/{os}/{id}/doclinks/meta/{docid}').map((path) => ({ method: 'GET', path, options: { id: `attachments.meta${path.includes('DOC') ? 'Upper' : ''}`, handler: meta } })),
+            ...paths('/os/{os}/{id}/doclinks/{docid}').flatMap((path) => [
+                { method: 'GET', path, options: { id: `attachments.download${path.includes('DOC') ? 'Upper' : ''}`, handler: download } },
+                { method: 'DELETE', path, options: { id: `attachments.delete${path.includes('DOC') ? 'Upper' : ''}`, handler: remove, payload: noBody } },
+                { method: '*', path, options: { id: `attachments.other${path.includes('DOC') ? 'Upper' : ''}`, handler: refuseMethod, payload: noBody } }
+            ])
+        ] as Parameters<typeof homeRoutes>[1]));
+    }
+};

@@ -1,0 +1,107 @@
+import * as Crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+
+import type { Db } from '../db/db';
+import { maximoError } from '../errors/maximo-error';
+import type { DocumentRow } from './documents';
+import type { ContentStore } from './store';
+import { sha256 } from './store';
+
+
+// A download (issue 36): the document's chunks are read one at a time as the client takes them, each checked
+// against the SHA-256 kept when it was written, so a damaged or missing chunk is never sent as if it were the
+// document. The first chunk of the answer is read and checked before the answer starts, so a document damaged
+// there (a small one: any damage) is a clear error; damage further on ends the answer before its last byte, which
+// every client sees as a failed download (Content-Length is not met). A whole download also checks the
+// document's own SHA-256 before its last chunk goes out.
+
+export interface ByteRange {
+    readonly start: number;
+    /** Inclusive. */
+    readonly end: number;
+}
+
+export const damaged = (document: DocumentRow): Error => maximoError('documentDamaged', `The stored content of document ${document.doclinksid} (${document.document}) does not match the SHA-256 kept when it was uploaded; it is not served. Upload it again.`);
+
+// Range: bytes=a-b, a- or -n, one range; undefined: the whole document. Several ranges are refused, by name;
+// one that does not overlap the document is a 416.
+export const parseRange = (header: string | undefined, size: number): ByteRange | undefined | 'unsatisfiable' => {
+
+    if (header === undefined) {
+        return undefined;
+    }
+
+    const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+    if (!match || (match[1] === '' && match[2] === '')) {
+        if (/^\s*bytes\s*=.*,/i.test(header)) {
+            throw maximoError('badRequest', `Range ${header} asks for several ranges; ask for one range per request (bytes=start-end).`);
+        }
+
+        throw maximoError('badRequest', `Range ${header} is not a byte range this server reads: send bytes=start-end, bytes=start- or bytes=-length.`);
+    }
+
+    if (match[1] === '') {
+        const length = Number(match[2]);
+        return length === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - length), end: size - 1 };
+    }
+
+    const start = Number(match[1]);
+    const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+    if (start >= size || (match[2] !== '' && Number(match[2]) < start)) {
+        return 'unsatisfiable';
+    }
+
+    return { start, end };
+};
+
+const readChecked = async (db: Db, store: ContentStore, document: DocumentRow, seq: number): Promise<Buffer> => {
+
+    const chunk = await store.read(db, document.contentkey!, seq);
+    if (!chunk || sha256(chunk.data) !== chunk.sha256) {
+        throw damaged(document);
+    }
+
+    return chunk.data;
+};
+
+// The bytes of a document (or a range of it), as a stream whose first chunk is already read and checked.
+export const documentStream = async (db: Db, store: ContentStore, document: DocumentRow, range?: ByteRange): Promise<Readable> => {
+
+    const size = document.size;
+    const chunk = document.chunksize ?? 1;
+    const start = range?.start ?? 0;
+    const end = range?.end ?? size - 1;
+    if (size === 0 || end < start) {
+        return Readable.from([]);
+    }
+
+    const first = Math.floor(start / chunk);
+    const last = Math.floor(end / chunk);
+    const whole = range === undefined;
+    const hash = whole ? Crypto.createHash('sha256') : undefined;
+    const piece = (seq: number, data: Buffer): Buffer => {
+
+        hash?.update(data);
+        const from = seq === first ? start - seq * chunk : 0;
+        const to = seq === last ? end - seq * chunk + 1 : data.length;
+        return data.subarray(from, to);
+    };
+
+    const head = await readChecked(db, store, document, first);
+    const generate = async function* () {
+
+        let current = piece(first, head);
+        for (let seq = first + 1; seq <= last; ++seq) {
+            yield current;
+            current = piece(seq, await readChecked(db, store, document, seq));
+        }
+
+        if (hash && hash.digest('hex') !== document.sha256) {
+            throw damaged(document);
+        }
+
+        yield current;
+    };
+
+    return Readable.from(generate(), { objectMode: false, highWaterMark: chunk });
+};

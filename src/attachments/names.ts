@@ -1,0 +1,82 @@
+import * as MimeTypes from 'mime-types';
+
+import { maximoError } from '../errors/maximo-error';
+
+
+// The file name and content type of an attachment, as a client sends them and as a download answers them.
+
+// A name is a file's name, not a path: no separators, no control characters, no `.`/`..`, at most 255 characters
+// (what file systems take); any other Unicode is kept as sent.
+export const maxNameLength = 255;
+
+export const checkFileName = (name: string, what = 'The file name'): string => {
+
+    const trimmed = name.trim();
+    if (!trimmed) {
+        throw maximoError('badRequest', `${what} is empty; send it in the slug (or encslug) header.`);
+    }
+
+    if ([...trimmed].length > maxNameLength) {
+        throw maximoError('badRequest', `${what} is ${[...trimmed].length} characters long; the limit is ${maxNameLength}.`);
+    }
+
+    if (/[/\\]/.test(trimmed) || trimmed === '.' || trimmed === '..') {
+        throw maximoError('badRequest', `${what} ${JSON.stringify(trimmed)} is a path; send the file's name alone, without / or \\.`);
+    }
+
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(trimmed)) {
+        throw maximoError('badRequest', `${what} holds a control character; send the file's name without one.`);
+    }
+
+    return trimmed;
+};
+
+// A header value is Latin-1 on the wire: a client sends a Unicode name percent-encoded (encslug, or a slug of
+// UTF-8 bytes percent-encoded), which is decoded here; a slug that is not percent-encoding is taken as sent.
+export const decodedName = (value: string, header: string): string => {
+
+    if (!value.includes('%')) {
+        // Node hands a header's bytes as Latin-1: UTF-8 bytes sent raw are read back as UTF-8.
+        const bytes = Buffer.from(value, 'latin1');
+        const text = bytes.toString('utf8');
+        return Buffer.from(text, 'utf8').equals(bytes) ? text : value;
+    }
+
+    try {
+        return decodeURIComponent(value);
+    }
+    catch {
+        throw maximoError('badRequest', `The ${header} header ${JSON.stringify(value)} is not valid percent-encoding of UTF-8.`);
+    }
+};
+
+// A media type as a request names it: type/subtype, parameters dropped, lower case; none (or a malformed one):
+// application/octet-stream.
+export const mediaType = (value: string | undefined): string => {
+
+    const type = (value ?? '').split(';')[0]!.trim().toLowerCase();
+    return /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/.test(type) ? type : 'application/octet-stream';
+};
+
+// The type a document is kept and served with: the upload's Content-Type. IBM's Java client labels every upload
+// application/json (MaximoConnector.setMethod), and many clients send octet-stream for any file: under those two
+// labels the file name's extension names the type where it is a known one (never the bytes: nothing is sniffed).
+export const documentType = (contentType: string | undefined, fileName: string): string => {
+
+    const sent = mediaType(contentType);
+    if (sent !== 'application/json' && sent !== 'application/octet-stream') {
+        return sent;
+    }
+
+    const byName = MimeTypes.lookup(fileName);
+    return byName ? byName.toLowerCase() : sent;
+};
+
+// Content-Disposition with the name in both forms (RFC 6266): an ASCII fallback and the UTF-8 name.
+export const disposition = (kind: 'inline' | 'attachment', name: string): string => {
+
+    const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+    const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+};

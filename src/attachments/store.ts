@@ -1,0 +1,153 @@
+import * as Crypto from 'node:crypto';
+import * as Fs from 'node:fs';
+import * as Path from 'node:path';
+
+import type { Knex } from 'knex';
+
+import type { Db } from '../db/db';
+import { transaction } from '../db/transaction';
+
+
+// Where a document's bytes are kept (issue 36). Both stores cut a document into chunks of `chunkSize` bytes and
+// keep each chunk's SHA-256 in osprey_docchunk, so that any range is read and checked without the rest, and an
+// upload or a download holds one chunk in memory at a time. The database store keeps the bytes in the chunk rows
+// (SQLite BLOB, PostgreSQL bytea): every node sees every file through the database it already shares. The folder
+// store keeps them in one file per document under OSPREY_ATTACHMENTS_DIR, which every node must mount.
+//
+// Each chunk is written in a short transaction of its own: on SQLite, whose one writer every write queues for, a
+// 50 MB upload is 200 writes of a quarter megabyte between other requests' writes, not one that holds the writer
+// for the whole upload. The chunks belong to no document until the document's row is inserted (documents.ts).
+
+export const chunkSize = 256 * 1024;
+
+export type StoreName = 'database' | 'folder';
+
+export interface ContentStore {
+    readonly name: StoreName;
+    /** Writes chunk `seq` of the content under `key` (seq counts from 0, each chunk but the last chunkSize long). */
+    write(key: string, seq: number, data: Buffer): Promise<void>;
+    /** The content is complete: the folder store moves its file where reads find it. */
+    finish(key: string): Promise<void>;
+    /** Chunk `seq` as stored (its bytes and the SHA-256 kept when it was written), undefined when it is not there. */
+    read(db: Db, key: string, seq: number): Promise<{ data: Buffer; sha256: string } | undefined>;
+    /** Removes some of the content of a key that is gone; answers whether none is left. */
+    sweep(key: string): Promise<boolean>;
+}
+
+export const sha256 = (data: Buffer): string => Crypto.createHash('sha256').update(data).digest('hex');
+
+const insertChunk = 'insert into "osprey_docchunk" ("contentkey", "seq", "sha256", "data") values (?, ?, ?, ?)';
+const selectChunk = 'select "data", "sha256" from "osprey_docchunk" where "contentkey" = ? and "seq" = ?';
+const selectHash = 'select "sha256" from "osprey_docchunk" where "contentkey" = ? and "seq" = ?';
+// A sweep deletes this many chunks per transaction (4 MB of a database store's bytes).
+const sweepBatch = 16;
+
+const sweepChunks = async (knex: Knex, key: string): Promise<boolean> => {
+
+    return await transaction(knex, async (db) => {
+
+        const rows = await db.rows('select "seq" from "osprey_docchunk" where "contentkey" = ? order by "seq" limit ?', [key, sweepBatch]);
+        if (!rows.length) {
+            return true;
+        }
+
+        await db.rows('delete from "osprey_docchunk" where "contentkey" = ? and "seq" <= ?', [key, Number(rows[rows.length - 1]!.seq)]);
+        return false;
+    });
+};
+
+const bytesOf = (value: unknown): Buffer => (Buffer.isBuffer(value) ? value : value instanceof Uint8Array ? Buffer.from(value) : Buffer.alloc(0));
+
+export const databaseStore = (knex: Knex): ContentStore => ({
+    name: 'database',
+    write: async (key, seq, data) => {
+
+        await transaction(knex, (db) => db.rows(insertChunk, [key, seq, sha256(data), data]));
+    },
+    finish: () => Promise.resolve(),
+    read: async (db, key, seq) => {
+
+        const [row] = await db.rows(selectChunk, [key, seq]);
+        return row ? { data: bytesOf(row.data), sha256: String(row.sha256) } : undefined;
+    },
+    sweep: (key) => sweepChunks(knex, key)
+});
+
+// A key is 32 hex digits made here (documents.ts newContentKey), never a client's text: it names a file safely.
+const checkedKey = (key: string): string => {
+
+    if (!/^[0-9a-f]{32}$/.test(key)) {
+        throw new Error(`Not a content key: ${JSON.stringify(key)}`);
+    }
+
+    return key;
+};
+
+export const folderStore = (knex: Knex, dir: string): ContentStore => {
+
+    const root = Path.resolve(dir);
+    const partial = Path.join(root, 'partial');
+    const fileOf = (key: string) => Path.join(root, checkedKey(key).slice(0, 2), key);
+    const partialOf = (key: string) => Path.join(partial, checkedKey(key));
+    return {
+        name: 'folder',
+        write: async (key, seq, data) => {
+
+            await Fs.promises.mkdir(partial, { recursive: true });
+            // Chunks come in order, one at a time: each is appended where the one before ended.
+            const handle = await Fs.promises.open(partialOf(key), seq === 0 ? 'w' : 'r+');
+            try {
+                await handle.write(data, 0, data.length, seq * chunkSize);
+                await handle.sync();
+            }
+            finally {
+                await handle.close();
+            }
+
+            await transaction(knex, (db) => db.rows(insertChunk, [key, seq, sha256(data), null]));
+        },
+        finish: async (key) => {
+
+            const target = fileOf(key);
+            await Fs.promises.mkdir(Path.dirname(target), { recursive: true });
+            // An empty document wrote no chunk, so it has no partial file yet.
+            await Fs.promises.writeFile(partialOf(key), Buffer.alloc(0), { flag: 'a' });
+            await Fs.promises.rename(partialOf(key), target);
+        },
+        read: async (db, key, seq) => {
+
+            const [row] = await db.rows(selectHash, [key, seq]);
+            if (!row) {
+                return undefined;
+            }
+
+            let handle: Fs.promises.FileHandle;
+            try {
+                handle = await Fs.promises.open(fileOf(key), 'r');
+            }
+            catch {
+                // A file that is missing reads as empty: its chunk then fails its hash, as a damaged one does.
+                return { data: Buffer.alloc(0), sha256: String(row.sha256) };
+            }
+
+            try {
+                const buffer = Buffer.alloc(chunkSize);
+                const { bytesRead } = await handle.read(buffer, 0, chunkSize, seq * chunkSize);
+                return { data: buffer.subarray(0, bytesRead), sha256: String(row.sha256) };
+            }
+            finally {
+                await handle.close();
+            }
+        },
+        sweep: async (key) => {
+
+            if (!await sweepChunks(knex, key)) {
+                return false;
+            }
+
+            await Fs.promises.rm(fileOf(key), { force: true });
+            await Fs.promises.rm(partialOf(key), { force: true });
+            return true;
+        }
+    };
+};

@@ -1,0 +1,195 @@
+import * as Crypto from 'node:crypto';
+import type { Readable } from 'node:stream';
+
+import { requireRight } from '../auth/access';
+import type { UserProfile } from '../auth/users';
+import { transaction } from '../db/transaction';
+import { maximoError } from '../errors/maximo-error';
+import type { Osprey } from '../context';
+import { memberRow } from '../read/execute/member';
+import type { Structure } from '../structures/registry';
+import { insertDocument, newContentKey, ownerOf, type DocumentRow } from './documents';
+import { chunkSize, type ContentStore } from './store';
+import type { Sweeper } from './sweep';
+
+
+// An upload (issue 36): the body streams through in chunks of 256 KB, each written as it fills (store.ts), with the
+// document's SHA-256 and size counted on the way; the document's row is inserted in one last transaction that
+// reads the record again, so a record deleted meanwhile gets no document. A body over the limit, a client that
+// goes away, or any other failure leaves no document and no content (the chunks written are swept).
+
+export interface Upload {
+    readonly osprey: Osprey;
+    readonly user: UserProfile;
+    readonly structure: Structure;
+    /** The record's id, in any of its forms. */
+    readonly id: string;
+    readonly fileName: string;
+    readonly description?: string;
+    readonly docType: string;
+    readonly mediaType: string;
+    /** custom-encoding: base64 — the body is the document in base64. */
+    readonly base64: boolean;
+    /** The body, unread. */
+    readonly body: Readable;
+    /** Content-Length, when the request sent one. */
+    readonly length?: number;
+}
+
+export interface AttachmentPlace {
+    readonly store: ContentStore;
+    readonly sweeper: Sweeper;
+}
+
+// The largest document a record of the structure takes: the server's limit, or the structure's if lower.
+export const documentLimit = (osprey: Osprey, structure: Structure): number => Math.min(osprey.options.maxAttachment, structure.root.attachmentMaxSize ?? Infinity);
+
+export const tooLarge = (structure: Structure, limit: number, size?: number): Error => maximoError('tooLarge', `The document is larger than the limit for ${structure.name} attachments, ${limit} bytes${size === undefined ? '' : ` (it is ${size})`}; nothing was stored.`);
+
+// The record of an attachment route, as the user may reach it: the structure must have attachments, the user the
+// right, and the record must be one they can see (else 404, as a record route answers).
+export const attachmentsOf = (structure: Structure): void => {
+
+    if (!structure.root.attachments) {
+        throw maximoError('notFound', `${structure.name} records have no attachments: its YAML declares no \`doclinks: { attachments: true }\`.`);
+    }
+};
+
+export const ownerRecord = async (osprey: Osprey, user: UserProfile, structure: Structure, id: string, right: 'read' | 'update') => {
+
+    attachmentsOf(structure);
+    requireRight(user, structure, right);
+    return await memberRow(osprey.db, user, structure, id);
+};
+
+// base64 text in pieces: each piece decoded up to its last whole quantum of four characters, the rest kept for
+// the next; whitespace (line breaks of MIME base64) skipped; any other character refused.
+export class Base64Pieces {
+
+    #rest = '';
+
+    decode(piece: Buffer): Buffer {
+
+        const text = this.#rest + piece.toString('latin1').replace(/[\s]/g, '');
+        if (!/^[A-Za-z0-9+/\-_]*={0,2}$/.test(text)) {
+            throw maximoError('badRequest', 'The body is not base64 (custom-encoding: base64): it holds a character base64 does not use, or = before its end.');
+        }
+
+        const whole = text.length - (text.length % 4);
+        this.#rest = text.slice(whole);
+        return Buffer.from(text.slice(0, whole), 'base64');
+    }
+
+    end(): Buffer {
+
+        const rest = this.#rest;
+        this.#rest = '';
+        if (rest.length === 1) {
+            throw maximoError('badRequest', 'The body is not base64 (custom-encoding: base64): its length leaves one character over.');
+        }
+
+        return Buffer.from(rest, 'base64');
+    }
+}
+
+export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body: Readable, options: { base64: boolean; limit: number; tooLarge: (size?: number) => Error }) => {
+
+    const { store, sweeper } = place;
+    const key = newContentKey();
+    await transaction(osprey.knex, (db) => db.rows('insert into "osprey_docupload" ("contentkey", "store", "started") values (?, ?, ?)', [key, store.name, Date.now()]));
+    const hash = Crypto.createHash('sha256');
+    const decoder = options.base64 ? new Base64Pieces() : undefined;
+    let size = 0;
+    let seq = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async (all: boolean) => {
+
+        while (pendingBytes >= chunkSize || (all && pendingBytes > 0)) {
+            const joined = Buffer.concat(pending, pendingBytes);
+            const chunk = joined.subarray(0, Math.min(chunkSize, joined.length));
+            const rest = joined.subarray(chunk.length);
+            await store.write(key, seq++, Buffer.from(chunk));
+            pending = rest.length ? [rest] : [];
+            pendingBytes = rest.length;
+        }
+    };
+
+    const take = async (bytes: Buffer) => {
+
+        size += bytes.length;
+        if (size > options.limit) {
+            throw options.tooLarge();
+        }
+
+        hash.update(bytes);
+        pending.push(bytes);
+        pendingBytes += bytes.length;
+        await flush(false);
+    };
+
+    try {
+        for await (const piece of body) {
+            await take(decoder ? decoder.decode(piece as Buffer) : piece as Buffer);
+        }
+
+        if (decoder) {
+            await take(decoder.end());
+        }
+
+        await flush(true);
+        await store.finish(key);
+    }
+    catch (error) {
+        body.destroy();
+        await sweeper.abandon(key, store.name, Date.now()).catch(() => undefined);
+        void sweeper.soon();
+        throw error;
+    }
+
+    return { key, size, sha256: hash.digest('hex') };
+};
+
+export const attachDocument = async (place: AttachmentPlace, upload: Upload): Promise<DocumentRow> => {
+
+    const { osprey, user, structure, id } = upload;
+    await ownerRecord(osprey, user, structure, id, 'update');
+    const limit = documentLimit(osprey, structure);
+    // Known too large before a byte is read: refused at once (a base64 body is a third longer than its document).
+    if (upload.length !== undefined && Math.floor(upload.length * (upload.base64 ? 3 / 4 : 1)) > limit) {
+        throw tooLarge(structure, limit, upload.base64 ? undefined : upload.length);
+    }
+
+    const content = await storeContent(place, osprey, upload.body, { base64: upload.base64, limit, tooLarge: (size) => tooLarge(structure, limit, size) });
+    try {
+        return await transaction(osprey.knex, async (db) => {
+
+            // The record again, locked: a record deleted (or taken from the user) while the bytes came gets none.
+            const record = await memberRow(db, user, structure, id, { lock: true });
+            const owner = ownerOf(structure.root, record);
+            await db.rows('delete from "osprey_docupload" where "contentkey" = ?', [content.key]);
+            return await insertDocument(db, {
+                ownertable: owner.object.name,
+                ownerid: owner.id,
+                document: upload.fileName,
+                description: upload.description ?? null,
+                doctype: upload.docType,
+                urltype: 'FILE',
+                urlname: upload.fileName,
+                mimetype: upload.mediaType,
+                size: content.size,
+                sha256: content.sha256,
+                contentkey: content.key,
+                chunksize: chunkSize,
+                store: place.store.name,
+                createby: user.userid,
+                created: Date.now()
+            });
+        });
+    }
+    catch (error) {
+        await place.sweeper.abandon(content.key, place.store.name, Date.now()).catch(() => undefined);
+        void place.sweeper.soon();
+        throw error;
+    }
+};
