@@ -134,14 +134,15 @@ experiment('the package root', () => {
         const pkg = JSON.parse(Fs.readFileSync(Path.join(root, 'package.json'), 'utf8')) as { main: string; types: string };
         const names = ChildProcess.execFileSync(process.execPath, ['-e', 'console.log(JSON.stringify(Object.keys(require("./")).sort()))'], { cwd: root, encoding: 'utf8' });
         expect(JSON.parse(names)).to.equal([
-            'Joi', 'app', 'boundModels', 'bulkAction', 'bulkWrite', 'callService', 'clientAddress', 'createRecord', 'createServer', 'errorAnswer', 'flag', 'flagOf', 'header', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed',
-            'jsonPayload', 'jsonSchema', 'keyInput', 'linkHref', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect', 'propertyText', 'purgeWhileRunning',
-            'readChildren', 'readCollection', 'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'relationName', 'removeRecord', 'runAction', 'runWrite', 'selectSettings', 'selectionSchema', 'sessionCookieHeader',
-            'sessionToken', 'structureOf', 'syncRecord', 'typeTable', 'unservedMetric', 'unservedRoutes', 'updateRecord', 'userOf', 'validateOptions', 'writeSettingsFor'
+            'Joi', 'app', 'attachmentMeta', 'boundModels', 'bulkAction', 'bulkWrite', 'callService', 'checkFileName', 'clientAddress', 'createRecord', 'createServer', 'decodedName', 'deleteAttachment', 'documentType',
+            'downloadAttachment', 'errorAnswer', 'flag', 'flagOf', 'header', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed', 'jsonPayload', 'jsonSchema', 'keyInput', 'linkHref', 'listAttachments', 'loginsOf',
+            'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect', 'propertyText', 'purgeWhileRunning', 'readChildren', 'readCollection',
+            'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'relationName', 'removeRecord', 'runAction', 'runWrite', 'selectSettings', 'selectionSchema', 'sessionCookieHeader', 'sessionToken', 'structureOf',
+            'syncRecord', 'typeTable', 'unservedMetric', 'unservedRoutes', 'updateRecord', 'uploadAttachment', 'userOf', 'validateOptions', 'writeSettingsFor'
         ]);
         expect(Fs.existsSync(Path.join(root, pkg.main))).to.be.true();
         const types = Fs.readFileSync(Path.join(root, pkg.types), 'utf8');
-        for (const name of ['Osprey', 'Credentials', 'Registry', 'Structure', 'BusinessObject', 'Attribute', 'OspreyOptions', 'AppOptions', 'ServerSetup', 'ReasonName', 'MaximoErrorData', 'ObjectModel', 'TransactionScope', 'Db', 'UserProfile', 'HomeRoute', 'DomainDef', 'SelectPlan', 'Member', 'ResourceRequest', 'ReadQuery', 'WriteOptions', 'WriteOutcome', 'BulkResult', 'CollectionAnswer', 'Commit', 'CommittedWrite', 'CommitSubscriber', 'ActionCall', 'ActionSpec', 'EngineWrites', 'ActionOutcome', 'BulkActionResult', 'ReportCall', 'ReportRendererSpec', 'RenderedReport', 'RegisteredRenderer', 'ComputedSpec']) {
+        for (const name of ['Osprey', 'Credentials', 'Registry', 'Structure', 'BusinessObject', 'Attribute', 'OspreyOptions', 'AppOptions', 'ServerSetup', 'ReasonName', 'MaximoErrorData', 'ObjectModel', 'TransactionScope', 'Db', 'UserProfile', 'HomeRoute', 'DomainDef', 'SelectPlan', 'Member', 'ResourceRequest', 'ReadQuery', 'WriteOptions', 'WriteOutcome', 'BulkResult', 'CollectionAnswer', 'Commit', 'CommittedWrite', 'CommitSubscriber', 'ActionCall', 'ActionSpec', 'EngineWrites', 'ActionOutcome', 'BulkActionResult', 'AttachmentRequest', 'DownloadAnswer', 'ReportCall', 'ReportRendererSpec', 'RenderedReport', 'RegisteredRenderer', 'ComputedSpec']) {
             expect(types).to.contain(name);
         }
     });

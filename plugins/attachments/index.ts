@@ -47,7 +47,7 @@ const list: Hapi.Lifecycle.Method = async (request) => {
     });
 };
 
-const meta: Hapi.Lifecycle.Method = async (request) => await attachmentMeta(requestOf(request));
+const readMeta: Hapi.Lifecycle.Method = async (request) => await attachmentMeta(requestOf(request));
 
 const download: Hapi.Lifecycle.Method = async (request, h) => {
 
@@ -176,7 +176,7 @@ export const attachments: Hapi.Plugin<unknown> = {
                     }
                 }
             ]),
-            ...paths('/os/{os}/{id}/doclinks/meta/{docid}').map((path) => ({ method: 'GET', path, options: { id: `attachments.meta${path.includes('DOC') ? 'Upper' : ''}`, handler: meta } })),
+            ...paths('/os/{os}/{id}/doclinks/meta/{docid}').map((path) => ({ method: 'GET', path, options: { id: `attachments.meta${path.includes('DOC') ? 'Upper' : ''}`, handler: readMeta } })),
             ...paths('/os/{os}/{id}/doclinks/{docid}').flatMap((path) => [
                 { method: 'GET', path, options: { id: `attachments.download${path.includes('DOC') ? 'Upper' : ''}`, handler: download } },
                 { method: 'DELETE', path, options: { id: `attachments.delete${path.includes('DOC') ? 'Upper' : ''}`, handler: remove, payload: noBody } },

@@ -36,14 +36,17 @@ const columns = ['doclinksid', 'ownertable', 'ownerid', 'document', 'description
 const columnList = columns.map((column) => `"${column}"`).join(', ');
 
 // The drivers answer bigint columns as numbers or strings (PostgreSQL's int8): read here as numbers.
-const documentOf = (row: Row): DocumentRow => ({
-    ...row,
-    doclinksid: Number(row.doclinksid),
-    ownerid: Number(row.ownerid),
-    size: Number(row.size),
-    created: Number(row.created),
-    chunksize: row.chunksize === null || row.chunksize === undefined ? null : Number(row.chunksize)
-}) as DocumentRow;
+const documentOf = (row: Row): DocumentRow => {
+
+    return {
+        ...row,
+        doclinksid: Number(row.doclinksid),
+        ownerid: Number(row.ownerid),
+        size: Number(row.size),
+        created: Number(row.created),
+        chunksize: row.chunksize === null || row.chunksize === undefined ? null : Number(row.chunksize)
+    } as DocumentRow;
+};
 
 export const newContentKey = (): string => Crypto.randomBytes(16).toString('hex');
 
@@ -72,8 +75,8 @@ export const listDocuments = async (db: Db, owner: Owner, page: { limit: number;
 export const documentsOf = async (db: Db, object: BusinessObject, ids: readonly number[]): Promise<Map<number, DocumentRow[]>> => {
 
     const found = new Map<number, DocumentRow[]>();
-    for (let start = 0; start < ids.length; start += 500) {
-        const slice = ids.slice(start, start + 500);
+    for (let i = 0; i < ids.length; i += 500) {
+        const slice = ids.slice(i, i + 500);
         const rows = await db.rows(`select ${columnList} from "osprey_doclink" where "ownertable" = ? and "ownerid" in (${slice.map(() => '?').join(', ')}) order by "doclinksid"`, [object.name, ...slice], { shapes: 'client' });
         for (const row of rows.map(documentOf)) {
             found.set(row.ownerid, [...found.get(row.ownerid) ?? [], row]);

@@ -72,7 +72,7 @@ export const documentStream = async (db: Db, store: ContentStore, document: Docu
     const start = range?.start ?? 0;
     const end = range?.end ?? size - 1;
     if (size === 0 || end < start) {
-        return Readable.from([]);
+        return Readable.from([], { objectMode: false });
     }
 
     const first = Math.floor(start / chunk);
@@ -91,9 +91,9 @@ export const documentStream = async (db: Db, store: ContentStore, document: Docu
     const generate = async function* () {
 
         let current = piece(first, head);
-        for (let seq = first + 1; seq <= last; ++seq) {
+        for (let i = first + 1; i <= last; ++i) {
             yield current;
-            current = piece(seq, await readChecked(db, store, document, seq));
+            current = piece(i, await readChecked(db, store, document, i));
         }
 
         if (hash && hash.digest('hex') !== document.sha256) {

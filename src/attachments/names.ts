@@ -24,7 +24,6 @@ export const checkFileName = (name: string, what = 'The file name'): string => {
         throw maximoError('badRequest', `${what} ${JSON.stringify(trimmed)} is a path; send the file's name alone, without / or \\.`);
     }
 
-    // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(trimmed)) {
         throw maximoError('badRequest', `${what} holds a control character; send the file's name without one.`);
     }

@@ -168,9 +168,12 @@ export const systemTableNames = Object.keys(tables);
 // everywhere in the URL (AttachmentSet.fetchMember), so an id of 1 would also change a port 3001 or a record id.
 const firstDocumentId = 1_000_001;
 const created: Record<string, (knex: Knex) => Promise<unknown>> = {
-    osprey_doclink: (knex) => (isPostgres(knex)
-        ? knex.raw(`alter sequence "osprey_doclink_doclinksid_seq" restart with ${firstDocumentId}`)
-        : knex.raw(`insert into sqlite_sequence (name, seq) values ('osprey_doclink', ${firstDocumentId - 1})`))
+    osprey_doclink: (knex) => {
+
+        return isPostgres(knex)
+            ? knex.raw(`alter sequence "osprey_doclink_doclinksid_seq" restart with ${firstDocumentId}`)
+            : knex.raw(`insert into sqlite_sequence (name, seq) values ('osprey_doclink', ${firstDocumentId - 1})`);
+    }
 };
 
 // A system table of an existing database changed since: brought to the declaration above in place, keeping its rows.

@@ -25,8 +25,6 @@ onEachDatabase(lab, 'doclinks until attachments exist', (t) => {
         expect(record.result.woactivity_collectionref).to.exist();
         const page = await t.inject({ url: `${wos}?oslc.select=*&oslc.pageSize=3`, headers: wilson });
         expect(page.result.member.every((member: Record<string, unknown>) => member.doclinks === undefined)).to.be.true();
-        const link = await t.inject({ url: `${wos}/_QkVERk9SRC8xMDA0/doclinks`, headers: wilson });
-        expect(link.statusCode).to.equal(404);
     });
 
     test('a create or update with inline doclinks is refused and writes nothing', async () => {

@@ -1,0 +1,262 @@
+import * as Crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+
+import * as Code from '@hapi/code';
+import * as Lab from '@hapi/lab';
+
+import { onEachDatabase } from '../helpers/experiments';
+import { ownedNotes } from '../helpers/fixtures';
+import { maxadmin, maxauth, wilson } from '../helpers/server';
+import { tableCount } from '../helpers/tables';
+
+
+const lab = exports.lab = Lab.script();
+const { test } = lab;
+const { expect } = Code;
+
+// The doclinks routes (issue 36, CONTRACT §6): upload, list, download (ranges), meta and delete, through HTTP.
+
+const wos = '/maximo/oslc/os/mxapiwodetail';
+const wo1004 = `${wos}/_QkVERk9SRC8xMDA0`;           // BEDFORD/1004
+const wo1008 = `${wos}/_QkVERk9SRC8xMDA4`;           // BEDFORD/1008
+const pathOf = (href: unknown) => new URL(String(href)).pathname;
+
+type Inject = (request: Parameters<import('../helpers/server').TestServer['inject']>[0]) => ReturnType<import('../helpers/server').TestServer['inject']>;
+
+const upload = (inject: Inject, record: string, bytes: Buffer | string | Readable, headers: Record<string, string> = {}, auth: Record<string, string> = wilson) => {
+
+    return inject({ method: 'POST', url: `${record}/doclinks`, headers: { ...auth, slug: 'file.bin', 'content-type': 'application/octet-stream', 'x-document-meta': 'FILE/Attachments', ...headers }, payload: bytes as Buffer });
+};
+
+onEachDatabase(lab, 'attachments through the doclinks routes', { settings: { maxAttachment: 512 * 1024 } }, (t) => {
+
+    const inject: Inject = (request) => t.inject(request);
+
+    test('binary, empty, mislabelled as JSON and base64 uploads come back byte for byte', async () => {
+
+        const binary = Crypto.randomBytes(300 * 1024);       // two chunks
+        const sent = await upload(inject, wo1004, binary, { slug: 'pump.bin' });
+        expect(sent.statusCode, sent.payload).to.equal(201);
+        expect(sent.headers.location).to.match(/\/os\/mxapiwodetail\/_QkVERk9SRC8xMDA0\/doclinks\/\d{7,}$/);
+        const back = await inject({ url: pathOf(sent.headers.location), headers: wilson });
+        expect(back.statusCode).to.equal(200);
+        expect(back.rawPayload.equals(binary)).to.be.true();
+        expect(back.headers['content-length']).to.equal(String(binary.length));
+        expect(back.headers.etag).to.equal(`"${Crypto.createHash('sha256').update(binary).digest('hex')}"`);
+
+        const empty = await upload(inject, wo1004, Buffer.alloc(0), { slug: 'empty.txt', 'content-type': 'text/plain' });
+        expect(empty.statusCode).to.equal(201);
+        const none = await inject({ url: pathOf(empty.headers.location), headers: wilson });
+        expect(none.statusCode).to.equal(200);
+        expect(none.rawPayload.length).to.equal(0);
+
+        // IBM's Java client labels every upload application/json: the body is never parsed, and the name's type is kept.
+        const json = await upload(inject, wo1004, Buffer.from('{not json at all\u0000'), { slug: 'photo.jpg', 'content-type': 'application/json' });
+        expect(json.statusCode, json.payload).to.equal(201);
+        const photo = await inject({ url: pathOf(json.headers.location), headers: wilson });
+        expect(photo.rawPayload.toString()).to.equal('{not json at all\u0000');
+        expect(photo.headers['content-type']).to.equal('image/jpeg');
+        expect(String(photo.headers['content-disposition'])).to.startWith('inline;');
+
+        const base64 = await upload(inject, wo1004, binary.subarray(0, 1000).toString('base64').replace(/(.{76})/g, '$1\r\n'), { slug: 'b64.bin', 'custom-encoding': 'base64' });
+        expect(base64.statusCode, base64.payload).to.equal(201);
+        expect((await inject({ url: pathOf(base64.headers.location), headers: wilson })).rawPayload.equals(binary.subarray(0, 1000))).to.be.true();
+        const notBase64 = await upload(inject, wo1004, 'abc$def', { 'custom-encoding': 'base64' });
+        expect(notBase64.statusCode).to.equal(400);
+        expect(notBase64.result.Error.message).to.contain('base64');
+    });
+
+    test('names keep their Unicode and refuse paths and control characters', async () => {
+
+        const name = 'Pumpe Größe 東京.pdf';
+        const encoded = await upload(inject, wo1008, 'x', { slug: encodeURIComponent(name) });
+        expect(encoded.statusCode, encoded.payload).to.equal(201);
+        expect(encoded.result.fileName).to.equal(name);
+        const viaEncslug = await upload(inject, wo1008, 'x', { slug: undefined as unknown as string, encslug: Buffer.from(name).toString('base64') });
+        expect(viaEncslug.result.fileName).to.equal(name);
+        const download = await inject({ url: pathOf(encoded.headers.location), headers: wilson });
+        expect(download.headers['content-disposition']).to.equal(`inline; filename="Pumpe Gr__e __.pdf"; filename*=UTF-8''${encodeURIComponent(name)}`);
+
+        for (const bad of ['../etc/passwd', 'a\\b.txt', '..', 'tab\there', 'x'.repeat(256)]) {
+            const refused = await upload(inject, wo1008, 'x', { slug: encodeURIComponent(bad) });
+            expect(refused.statusCode, bad).to.equal(400);
+        }
+
+        const nameless = await inject({ method: 'POST', url: `${wo1008}/doclinks`, headers: { ...wilson, 'content-type': 'text/plain' }, payload: 'x' });
+        expect(nameless.statusCode).to.equal(400);
+        expect(nameless.result.Error.message).to.contain('slug');
+    });
+
+    test('ranges answer 206 with Content-Range; several ranges and ranges outside are refused', async () => {
+
+        const bytes = Buffer.from(Array.from({ length: 400 * 1024 }, (_, i) => i % 251));
+        const sent = await upload(inject, wo1008, bytes, { slug: 'ranged.bin' });
+        const url = pathOf(sent.headers.location);
+        for (const [range, from, to] of [['bytes=0-9', 0, 9], ['bytes=262140-262150', 262140, 262150], ['bytes=409590-', 409590, 409599], ['bytes=-5', 409595, 409599], ['bytes=409000-999999', 409000, 409599]] as const) {
+            const part = await inject({ url, headers: { ...wilson, range } });
+            expect(part.statusCode, range).to.equal(206);
+            expect(part.headers['content-range']).to.equal(`bytes ${from}-${to}/${bytes.length}`);
+            expect(part.rawPayload.equals(bytes.subarray(from, to + 1)), range).to.be.true();
+        }
+
+        const outside = await inject({ url, headers: { ...wilson, range: 'bytes=500000-' } });
+        expect(outside.statusCode).to.equal(416);
+        expect(outside.headers['content-range']).to.equal(`bytes */${bytes.length}`);
+        const several = await inject({ url, headers: { ...wilson, range: 'bytes=0-1,5-6' } });
+        expect(several.statusCode).to.equal(400);
+        // An If-Range that no longer matches answers the whole document.
+        const stale = await inject({ url, headers: { ...wilson, range: 'bytes=0-9', 'if-range': '"other"' } });
+        expect(stale.statusCode).to.equal(200);
+        expect(stale.rawPayload.length).to.equal(bytes.length);
+    });
+
+    test('the list, the meta and the delete, by DELETE and by x-method-override', async () => {
+
+        const record = `${wos}/_QkVERk9SRC8xMDA2`;
+        const first = await upload(inject, record, 'one', { slug: 'one.txt', 'content-type': 'text/plain', 'x-document-description': 'The first' });
+        const second = await upload(inject, record, 'two', { slug: 'two.txt', 'content-type': 'text/plain' });
+        const list = await inject({ url: `${record}/doclinks`, headers: wilson });
+        expect(list.statusCode).to.equal(200);
+        expect(list.result.member.map((member: any) => member.describedBy.fileName)).to.equal(['one.txt', 'two.txt']);
+        expect(list.result.member[0].href).to.equal(first.headers.location);
+        expect(list.result.member[0].describedBy).to.include({ description: 'The first', docType: 'Attachments', urlType: 'FILE', attachmentSize: 3, createby: 'WILSON', title: 'one.txt' });
+        expect(list.result.member[0].describedBy.format.label).to.equal('text/plain');
+
+        const paged = await inject({ url: `${record}/doclinks?oslc.pageSize=1&collectioncount=1`, headers: wilson });
+        expect(paged.result.member).to.have.length(1);
+        expect(paged.result.responseInfo).to.include({ totalCount: 2, totalPages: 2 });
+        expect(paged.result.responseInfo.nextPage.href).to.contain('pageno=2');
+
+        const metaUrl = pathOf(first.headers.location).replace('/doclinks/', '/doclinks/meta/');
+        const meta = await inject({ url: metaUrl, headers: wilson });
+        expect(meta.result).to.include({ title: 'one.txt', description: 'The first', urlType: 'FILE', identifier: pathOf(first.headers.location).split('/').pop() });
+
+        // A text file is served as a download to save, never shown as a page of this origin.
+        const text = await inject({ url: pathOf(second.headers.location), headers: wilson });
+        expect(text.headers['content-type']).to.equal('text/plain');
+        expect(String(text.headers['content-disposition'])).to.startWith('attachment;');
+        expect(text.headers['x-content-type-options']).to.equal('nosniff');
+
+        expect((await inject({ method: 'DELETE', url: pathOf(first.headers.location), headers: wilson })).statusCode).to.equal(204);
+        expect((await inject({ method: 'POST', url: pathOf(second.headers.location), headers: { ...wilson, 'x-method-override': 'DELETE' } })).statusCode).to.equal(204);
+        expect((await inject({ url: `${record}/doclinks`, headers: wilson })).result.member).to.equal([]);
+        expect((await inject({ url: pathOf(first.headers.location), headers: wilson })).statusCode).to.equal(404);
+        expect((await inject({ method: 'DELETE', url: pathOf(first.headers.location), headers: wilson })).statusCode).to.equal(404);
+        const patch = await inject({ method: 'PATCH', url: pathOf(first.headers.location), headers: wilson, payload: {} });
+        expect(patch.statusCode).to.equal(405);
+        expect(patch.result.Error.message).to.contain('delete it and upload it again');
+    });
+
+    test('an HTML file is a download, never a page of this origin', async () => {
+
+        const sent = await upload(inject, wo1008, '<script>alert(1)</script>', { slug: 'evil.html', 'content-type': 'text/html' });
+        const served = await inject({ url: pathOf(sent.headers.location), headers: wilson });
+        expect(served.headers['content-type']).to.equal('text/html');
+        expect(String(served.headers['content-disposition'])).to.startWith('attachment;');
+        expect(served.headers['x-content-type-options']).to.equal('nosniff');
+        expect(served.headers['content-security-policy']).to.contain('default-src \'none\'');
+    });
+
+    test('above the limit is a 413 and stores nothing, whether the length is told or not', async () => {
+
+        await t.server.app.osprey.attachments.sweeper.soon();
+        const before = { documents: await tableCount(t, 'osprey_doclink'), chunks: await tableCount(t, 'osprey_docchunk') };
+        const told = await upload(inject, wo1008, Buffer.alloc(600 * 1024), { slug: 'big.bin' });
+        expect(told.statusCode).to.equal(413);
+        expect(told.result.Error.message).to.contain('524288 bytes');
+        // A stream: no Content-Length, so the limit is met while the chunks are written.
+        const untold = await upload(inject, wo1008, Readable.from([Buffer.alloc(300 * 1024), Buffer.alloc(300 * 1024)]), { slug: 'big.bin' });
+        expect(untold.statusCode).to.equal(413);
+        await t.server.app.osprey.attachments.sweeper.soon();
+        expect(await tableCount(t, 'osprey_doclink')).to.equal(before.documents);
+        expect(await tableCount(t, 'osprey_docchunk')).to.equal(before.chunks);
+        expect(await tableCount(t, 'osprey_docupload')).to.equal(0);
+        expect(await tableCount(t, 'osprey_docgone')).to.equal(0);
+    });
+
+    test('rights: reading needs read, writing update; a structure without attachments has none', async () => {
+
+        const asset = '/maximo/oslc/os/mxapiasset';
+        const page = await inject({ url: `${asset}?oslc.pageSize=1`, headers: wilson });
+        const record = pathOf(page.result.member[0].href);
+        const refused = await upload(inject, record, 'x');
+        expect(refused.statusCode).to.equal(403);
+        const admins = await upload(inject, record, 'manual', { slug: 'manual.txt' }, maxadmin);
+        expect(admins.statusCode).to.equal(201);
+        expect((await inject({ url: pathOf(admins.headers.location), headers: wilson })).rawPayload.toString()).to.equal('manual');
+        expect((await inject({ method: 'DELETE', url: pathOf(admins.headers.location), headers: wilson })).statusCode).to.equal(403);
+
+        const none = await inject({ url: '/maximo/oslc/os/mxapiapikey/_MQ--/doclinks', headers: maxadmin });
+        expect(none.statusCode).to.equal(404);
+        expect(none.result.Error.message).to.contain('no attachments');
+        const missing = await inject({ url: `${wos}/_QkVERk9SRC85OTk5OTk-/doclinks`, headers: wilson });
+        expect(missing.statusCode).to.equal(404);
+    });
+
+    test('a damaged document is refused, never served as if whole', async () => {
+
+        const small = await upload(inject, wo1008, 'checked bytes', { slug: 'small.txt' });
+        const big = Crypto.randomBytes(300 * 1024);
+        const large = await upload(inject, wo1008, big, { slug: 'large.bin' });
+        const keyOf = async (location: unknown) => (await t.server.app.osprey.knex('osprey_doclink').first('contentkey').where({ doclinksid: Number(String(location).split('/').pop()) })).contentkey;
+        await t.server.app.osprey.knex('osprey_docchunk').update({ data: Buffer.from('changed bytes') }).where({ contentkey: await keyOf(small.headers.location), seq: 0 });
+        const refused = await inject({ url: pathOf(small.headers.location), headers: wilson });
+        expect(refused.statusCode).to.equal(409);
+        expect(refused.result.Error.reasonCode).to.equal('BMXAA1730E');
+
+        // Damage past the first chunk: the answer has begun, and it ends in an error before its last byte (a socket
+        // the server closes short of its Content-Length; an injected request rejects).
+        await t.server.app.osprey.knex('osprey_docchunk').update({ data: Crypto.randomBytes(300 * 1024 - 262144) }).where({ contentkey: await keyOf(large.headers.location), seq: 1 });
+        await expect(inject({ url: pathOf(large.headers.location), headers: wilson })).to.reject();
+        // The undamaged first chunk still serves a range of it.
+        const head = await inject({ url: pathOf(large.headers.location), headers: { ...wilson, range: 'bytes=0-99' } });
+        expect(head.statusCode).to.equal(206);
+        expect(head.rawPayload.equals(big.subarray(0, 100))).to.be.true();
+    });
+
+    test('deleting a record deletes its documents and their bytes, and no other record\'s', async () => {
+
+        const created = await inject({ method: 'POST', url: wos, headers: wilson, payload: { siteid: 'BEDFORD', description: 'With documents' } });
+        const record = pathOf(created.headers.location);
+        await upload(inject, record, Crypto.randomBytes(270 * 1024), { slug: 'a.bin' });
+        await upload(inject, record, 'b', { slug: 'b.txt' });
+        const others = (await inject({ url: `${wo1008}/doclinks`, headers: wilson })).result.member;
+        const chunksBefore = await tableCount(t, 'osprey_docchunk');
+        expect((await inject({ method: 'DELETE', url: record, headers: wilson })).statusCode).to.equal(204);
+        await t.server.app.osprey.attachments.sweeper.soon();
+        expect(await tableCount(t, 'osprey_docchunk')).to.equal(chunksBefore - 3);
+        expect(await tableCount(t, 'osprey_docgone')).to.equal(0);
+        const after = await inject({ url: `${wo1008}/doclinks`, headers: wilson });
+        expect(after.result.member).to.equal(others);
+        for (const member of others) {
+            expect((await inject({ url: pathOf(member.describedBy.href), headers: wilson })).statusCode).to.equal(200);
+        }
+    });
+});
+
+const notesWithDocuments = ownedNotes.replace('access:', 'children:\n  doclinks: { attachments: true, maxSize: 2kb }\naccess:');
+
+onEachDatabase(lab, 'attachments under owner rules', { settings: { demo: false, adminUser: 'ADMIN', adminPassword: 'admin-secret-1' }, fixture: { add: { 'mxtestnote.yaml': notesWithDocuments } } }, (t) => {
+
+    test('a document of another user\'s record is a 404, as the record is; the structure\'s limit holds', async () => {
+
+        await t.server.app.osprey.users.create({ userid: 'ANNA', password: 'anna-password', groups: ['EVERYONE'] });
+        await t.server.app.osprey.users.create({ userid: 'BEN', password: 'ben-password', groups: ['EVERYONE'] });
+        const anna = maxauth('anna', 'anna-password');
+        const ben = maxauth('ben', 'ben-password');
+        const note = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxtestnote', headers: anna, payload: { body: 'mine' } });
+        const record = pathOf(note.headers.location);
+        const sent = await upload((request) => t.inject(request), record, 'secret', { slug: 'secret.txt' }, anna);
+        expect(sent.statusCode, sent.payload).to.equal(201);
+        for (const url of [`${record}/doclinks`, pathOf(sent.headers.location), pathOf(sent.headers.location).replace('/doclinks/', '/doclinks/meta/')]) {
+            expect((await t.inject({ url, headers: ben })).statusCode, url).to.equal(404);
+            expect((await t.inject({ url, headers: anna })).statusCode, url).to.equal(200);
+        }
+
+        expect((await upload((request) => t.inject(request), record, 'x', {}, ben)).statusCode).to.equal(404);
+        expect((await t.inject({ method: 'DELETE', url: pathOf(sent.headers.location), headers: ben })).statusCode).to.equal(404);
+        const big = await upload((request) => t.inject(request), record, Buffer.alloc(3000), {}, anna);
+        expect(big.statusCode).to.equal(413);
+        expect(big.result.Error.message).to.contain('2048 bytes');
+    });
+});
