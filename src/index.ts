@@ -116,6 +116,8 @@ export { bulkAction, type BulkActionResult } from './actions/bulk';
 export type { AttributeWrite, AttributeWriteHandler } from './write/attribute-writes';
 // Report renderers a YAML report names as its `handler` (server.registerReportRenderer): what one is given and answers.
 export type { ReportCall, ReportRendererSpec, RenderedReport, RegisteredRenderer } from './reports/renderers';
+// A document as a report lists it with attachment=1 (ReportCall.documents, the JSON report's `attachments`).
+export type { ReportAttachment } from './reports/attachments';
 // A computed attribute a plugin gives the value of (server.registerComputed).
 export type { ComputedSpec } from './structures/computed';
 

@@ -3,8 +3,10 @@ import { PassThrough, Readable } from 'node:stream';
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
+import type { ReportAttachment } from '../src/reports/attachments';
 import type { ReportColumn } from '../src/reports/columns';
 import { drained, pdfStream } from '../src/reports/pdf';
+import { pdfText } from './helpers/report-text';
 
 
 const { experiment, test } = exports.lab = Lab.script();
@@ -33,6 +35,26 @@ experiment('the PDF renderer', () => {
         const pdf = await collect(pdfStream({ title: 'Test ✓', subtitle: 'a subtitle', footer: 'footer' }, columns, batches));
         expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
         expect(pdf.toString('latin1')).to.contain('%%EOF');
+    });
+
+    test('lists a record\'s documents under its row, across pages when they are many, the header again on each', async () => {
+
+        const many = { name: 'many', qty: 1 };
+        const none = { name: 'none', qty: 2 };
+        const attachment = (i: number): ReportAttachment => ({
+            href: `http://host/doclinks/${i}`, fileName: `file${i}.txt`, description: i === 0 ? 'first\nof them' : null, docType: 'Attachments', urlType: 'FILE',
+            mimeType: 'text/plain', attachmentSize: 2048 * i, createby: 'WILSON', created: '2024-01-02T03:04:05+00:00'
+        });
+        const documents = new Map<object, ReportAttachment[]>([[many, Array.from({ length: 120 }, (_, i) => attachment(i))]]);
+        const batches = (async function* () {
+
+            yield [many, none];
+        })();
+        const pdf = await collect(pdfStream({ title: 'T', subtitle: 's', footer: 'f' }, columns, batches, (record) => documents.get(record) ?? []));
+        const lines = pdfText(pdf).split('\n');
+        expect(lines).to.include(['\x95 file0.txt · Attachments, text/plain, 0 B · first of them · WILSON 2024-01-02 03:04', '\x95 file119.txt · Attachments, text/plain, 238 KB · WILSON 2024-01-02 03:04', 'Page 2']);
+        expect(lines.filter((line) => line === 'Name')).to.have.length(lines.filter((line) => line.startsWith('Page ')).length);
+        expect(lines.indexOf('none')).to.be.above(lines.indexOf('\x95 file119.txt · Attachments, text/plain, 238 KB · WILSON 2024-01-02 03:04'));
     });
 
     test('a failure of the records it draws ends the document with that error', async () => {

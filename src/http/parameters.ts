@@ -204,7 +204,7 @@ export const queryParameters: readonly Known[] = [
     { name: 'action', meaning: 'an action to run', sentBy: { npm: 'ResourceService.action/webMethod/workflow/globalAction/listReports/generateReport; ResourceFetch/ResourceCreate/ResourceUpdate.action; BaseMaximoService.actionOnEndpoint', java: 'Resource.invokeAction' }, supported: ['listreports', 'genreport', 'action', 'globalaction', 'bulk', 'service'] },
     { name: 'reportname', meaning: 'the report genreport renders', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
     { name: 'reportformat', meaning: 'pdf, csv or json', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
-    { name: 'attachment', meaning: '1: Content-Disposition attachment', sentBy: {}, supported: ['genreport'], check: isFlag('attachment') },
+    { name: 'attachment', meaning: '1: each record of the report lists its attached documents (IBM\'s guide, report/BIRT.mdx)', sentBy: {}, supported: ['genreport'], check: isFlag('attachment') },
     {
         name: 'app', meaning: 'the application whose signature options permission/allowedappoptions lists', sentBy: { npm: 'PermissionService.getAllowedAppOptions' }, supported: ['permission'],
         // The other permission questions take no application.

@@ -8,6 +8,7 @@ import { reportLayout, type ReportLayout } from '../reports/columns';
 import { csvLines } from '../reports/csv';
 import { jsonChunks } from '../reports/json';
 import { pdfStream } from '../reports/pdf';
+import { checkAttachment, reportDocuments, type ReportDocuments } from '../reports/attachments';
 import type { ReportRendererSpec } from '../reports/renderers';
 import type { ResourceRequest } from '../request';
 import type { ReportDef } from '../structures/definition';
@@ -91,7 +92,8 @@ const reportWhere = (req: ResourceRequest, report: ReportDef) => {
 // read once and in order whatever is written meanwhile. The next page is asked for as soon as a page's rows are
 // in, before this one is serialized and rendered: where reads run on a reader thread (SQLite), the thread reads
 // while the event loop renders, and a report's time is the longer of the two rather than their sum.
-const recordBatches = async function* (req: ResourceRequest, base: string, layout: Pick<ReportLayout, 'plan'>, rows: Knex.QueryBuilder, order: readonly OrderColumn[]): AsyncGenerator<Row[]> {
+// With attachment=1 the documents of each page's records are read once the page is in (../reports/attachments.ts).
+const recordBatches = async function* (req: ResourceRequest, base: string, layout: Pick<ReportLayout, 'plan'>, rows: Knex.QueryBuilder, order: readonly OrderColumn[], documents?: ReportDocuments): AsyncGenerator<Row[]> {
 
     const { osprey: { db, kind }, structure } = req;
     // A report streams any number of rows, a page at a time: no answer's row limit. Its columns never show a
@@ -109,13 +111,19 @@ const recordBatches = async function* (req: ResourceRequest, base: string, layou
     };
 
     let next: Promise<Row[]> | undefined = read(undefined);
+    let listed = 0;
     try {
         while (next) {
             const page: Row[] = await next;
             next = page.length < batchSize ? undefined : read(order.map(({ attr }) => page[page.length - 1]![attr.name] ?? null));
             // A page is serialized and rendered between two turns of the event loop (src/slices.ts).
             await nextTurn();
-            yield await serializeRows(db, layout.plan, page, hrefs ? page.map((row) => `${base}/${memberId(structure.root, row)}`) : page.map(() => ''), options);
+            const records = await serializeRows(db, layout.plan, page, hrefs ? page.map((row) => `${base}/${memberId(structure.root, row)}`) : page.map(() => ''), options);
+            if (documents) {
+                listed += await documents.page(db, structure, page, records, listed);
+            }
+
+            yield records;
         }
     }
     finally {
@@ -125,7 +133,8 @@ const recordBatches = async function* (req: ResourceRequest, base: string, layou
 };
 
 // A report as the answer carries it: the document streamed as its records are read, its content type and its
-// content-disposition (inline, or attachment=1, with the file's name).
+// content-disposition. A report is a file to keep (IBM's guide: the PDF "is returned as a downloadable file"), so
+// it is `attachment` with the file's name, whatever the format; a plugin's renderer may answer another.
 export interface ReportDocument {
     readonly stream: Readable;
     readonly type: string;
@@ -146,8 +155,9 @@ const rendered = async (req: ResourceRequest, base: string, report: ReportDef, r
     const also = reportWhere(req, report);
     const rows = filtered(req, structure, also ? { also } : {});
     const order = orderColumns(structure.root, read.orderBy);
-    const records = () => recordBatches(req, base, { plan }, rows, order);
-    const answer = await renderer.render({ req, report, structure, format, attachment: read.attachment === true, records });
+    const documents = await reportDocuments(req, base, rows);
+    const records = () => recordBatches(req, base, { plan }, rows, order, documents);
+    const answer = await renderer.render({ req, report, structure, format, attachment: documents !== undefined, records, ...documents ? { documents: documents.of } : {} });
     if (typeof answer?.type !== 'string' || (answer.stream === undefined) === (answer.buffer === undefined)) {
         throw new Error(`The report renderer ${report.handler} answered no document: it answers { stream or buffer, type }.`);
     }
@@ -157,13 +167,14 @@ const rendered = async (req: ResourceRequest, base: string, report: ReportDef, r
         // hapi sends bytes: an object-mode stream (Readable.from(lines) makes one) is read as its strings or buffers.
         stream: answer.stream ? (answer.stream.readableObjectMode ? Readable.from(answer.stream, { objectMode: false }) : answer.stream) : Readable.from([Buffer.from(answer.buffer!)], { objectMode: false }),
         type: answer.type,
-        disposition: answer.disposition ?? `${read.attachment ? 'attachment' : 'inline'}; filename="${file}"`
+        disposition: answer.disposition ?? `attachment; filename="${file}"`
     };
 };
 
 export const generateReport = async (req: ResourceRequest, base: string): Promise<ReportDocument> => {
 
     const { structure, read } = req;
+    checkAttachment(req);
     const report = reportOf(req);
     if (report.handler !== undefined) {
         return await rendered(req, base, report, req.osprey.reportRenderers.find(report.handler)!.spec);
@@ -179,7 +190,8 @@ export const generateReport = async (req: ResourceRequest, base: string): Promis
     const also = reportWhere(req, report);
     const rows = filtered(req, structure, also ? { also } : {});
     const order = orderColumns(structure.root, read.orderBy);
-    const batches = recordBatches(req, base, layout, rows, order);
+    const documents = await reportDocuments(req, base, rows);
+    const batches = recordBatches(req, base, layout, rows, order, documents);
     // The first page is read before the answer starts, so that a query the database refuses is still an error
     // answer and not a document cut short.
     const first = await batches.next();
@@ -192,9 +204,10 @@ export const generateReport = async (req: ResourceRequest, base: string): Promis
     const where = read.where;
     const generated = new Date().toISOString();
     const user = req.user.userid;
-    const stream = formatName === 'csv' ? Readable.from(csvLines(layout.columns, records), { objectMode: false }) :
-        formatName === 'json' ? Readable.from(jsonChunks({ reportname: report.name, title: report.title, structure: structure.name, generated, ...(where ? { where } : {}) }, layout.columns, records), { objectMode: false }) :
-            pdfStream({ title: report.title, subtitle: `${structure.name} · ${report.name}${where ? ` · where ${where}` : ''} · ${generated} · ${user}`, footer: `${report.title} · Osprey` }, layout.columns, records);
+    const listing = documents?.of;
+    const stream = formatName === 'csv' ? Readable.from(csvLines(layout.columns, records, listing), { objectMode: false }) :
+        formatName === 'json' ? Readable.from(jsonChunks({ reportname: report.name, title: report.title, structure: structure.name, generated, ...(where ? { where } : {}) }, layout.columns, records, listing), { objectMode: false }) :
+            pdfStream({ title: report.title, subtitle: `${structure.name} · ${report.name}${where ? ` · where ${where}` : ''}${listing ? ' · with attachments' : ''} · ${generated} · ${user}`, footer: `${report.title} · Osprey` }, layout.columns, records, listing);
     const file = `${report.name.replace(/\.rptdesign$/i, '')}.${format.extension}`;
-    return { stream, type: format.type, disposition: `${read.attachment ? 'attachment' : 'inline'}; filename="${file}"` };
+    return { stream, type: format.type, disposition: `attachment; filename="${file}"` };
 };

@@ -33,6 +33,7 @@ export interface ReadQuery {
     readonly action?: string;
     readonly reportName?: string;
     readonly reportFormat?: string;
+    /** genreport's attachment=1: each record of the report lists its attached documents. */
     readonly attachment: boolean;
     /** A lookup's setupdata (the unsaved record it lists values for). */
     readonly setupData?: string;

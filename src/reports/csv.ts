@@ -1,3 +1,4 @@
+import { sizeText, type DocumentsOfRecord, type ReportAttachment } from './attachments';
 import type { ReportColumn } from './columns';
 import { columnValue } from './columns';
 
@@ -25,9 +26,16 @@ export const csvField = (value: unknown): string => {
     return quoted.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
+// With attachment=1, one more column, `attachments`: each document of the record as "name (size)" (a URL
+// document: "name (address)"), joined by "; ". A column rather than a row per document, so that the CSV stays one
+// row per record: a spreadsheet user sorts, filters, counts and pivots records, and rows of documents would repeat
+// (or leave blank) the record's values and count a record once per document. The documents' other details (type,
+// description, who attached them and when) are in the JSON and PDF reports.
+export const attachmentsField = (documents: readonly ReportAttachment[]): string => documents.map((document) => `${document.fileName} (${document.urlType === 'URL' ? document.urlname ?? '' : sizeText(document.attachmentSize)})`).join('; ');
+
 // One line per record, built by concatenation: a report renders every one of its rows through here (the arrays
 // of fields and lines that map and join made were a tenth of a CSV report's time on the event loop).
-const csvBatch = (columns: readonly ReportColumn[], records: readonly Record<string, unknown>[]): string => {
+const csvBatch = (columns: readonly ReportColumn[], records: readonly Record<string, unknown>[], documents: DocumentsOfRecord | undefined): string => {
 
     let text = '';
     for (const record of records) {
@@ -36,16 +44,20 @@ const csvBatch = (columns: readonly ReportColumn[], records: readonly Record<str
             line += i ? `,${csvField(columnValue(record, columns[i]!))}` : csvField(columnValue(record, columns[i]!));
         }
 
+        if (documents) {
+            line += `,${csvField(attachmentsField(documents(record)))}`;
+        }
+
         text += `${line}\r\n`;
     }
 
     return text;
 };
 
-export const csvLines = async function* (columns: readonly ReportColumn[], batches: AsyncIterable<readonly Record<string, unknown>[]>): AsyncGenerator<string> {
+export const csvLines = async function* (columns: readonly ReportColumn[], batches: AsyncIterable<readonly Record<string, unknown>[]>, documents?: DocumentsOfRecord): AsyncGenerator<string> {
 
-    yield `${columns.map((column) => csvField(column.name)).join(',')}\r\n`;
+    yield `${[...columns.map((column) => column.name), ...documents ? ['attachments'] : []].map(csvField).join(',')}\r\n`;
     for await (const records of batches) {
-        yield csvBatch(columns, records);
+        yield csvBatch(columns, records, documents);
     }
 };

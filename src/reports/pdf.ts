@@ -1,12 +1,15 @@
 import { PassThrough, type Readable } from 'node:stream';
 
 import { slicer } from '../slices';
+import { sizeText, type DocumentsOfRecord, type ReportAttachment } from './attachments';
 import { columnValue, type ReportColumn } from './columns';
 
 
 // A report as a PDF table, drawn with pdfkit as the records arrive, page by page: a title and what the report
 // covers, a header row repeated on every page, one line per record (a text too wide for its column is cut with
 // an ellipsis), page numbers. pdfkit's standard fonts write Windows-1252, so other characters print as "?".
+// With attachment=1 a record's documents are listed under its row, one smaller indented line each, on the
+// record's shading so that they read as part of it.
 
 interface Page {
     readonly width: number;
@@ -42,6 +45,8 @@ export interface PdfHead {
 }
 
 const rowHeight = 12;
+const documentHeight = 10;
+const documentIndent = 14;
 const padding = 3;
 const buffered = 256 * 1024;
 
@@ -73,6 +78,15 @@ const fit = (doc: PdfDocument, text: string, width: number) => {
     return `${text.slice(0, low)}…`;
 };
 
+// A document's line: name · what it is · description · who attached it and when (a URL document: its address
+// in place of its type and size).
+export const documentLine = (document: ReportAttachment): string => {
+
+    const what = document.urlType === 'URL' ? `URL ${document.urlname ?? ''}` : `${document.docType}, ${document.mimeType}, ${sizeText(document.attachmentSize)}`;
+    const when = document.created.slice(0, 16).replace('T', ' ');
+    return ['•', document.fileName, '·', what, ...document.description ? ['·', document.description] : [], '·', document.createby, when].join(' ');
+};
+
 // Waits while more than `limit` bytes of PDF wait in the document for the client (the sink it is piped to), so
 // a large report does not pile up in memory; a client that went away ends the wait.
 export const drained = (doc: Readable, sink: Readable, limit = buffered): Promise<void> => {
@@ -94,7 +108,7 @@ export const drained = (doc: Readable, sink: Readable, limit = buffered): Promis
     });
 };
 
-export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batches: AsyncIterable<readonly Record<string, unknown>[]>): Readable => {
+export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batches: AsyncIterable<readonly Record<string, unknown>[]>, documents?: DocumentsOfRecord): Readable => {
 
     const doc = new PDFDocument({ size: 'A4', layout: columns.length > 5 ? 'landscape' : 'portrait', margin: 36, info: { Title: head.title, Creator: 'Osprey' } });
     const { left, right, top, bottom } = doc.page.margins;
@@ -136,6 +150,18 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
         doc.page.margins.bottom = margin;
     };
 
+    // A new page when the next line would not fit on this one.
+    const room = () => {
+
+        if (y > last) {
+            footer();
+            doc.addPage();
+            ++page;
+            y = top;
+            header();
+        }
+    };
+
     // Piped at once, so the document flows only as fast as the client reads (and `drained` may watch its data).
     const sink = new PassThrough();
     doc.pipe(sink);
@@ -152,20 +178,24 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
         for await (const records of batches) {
             for (const record of records) {
                 await pause();
-                if (y > last) {
-                    footer();
-                    doc.addPage();
-                    ++page;
-                    y = top;
-                    header();
-                }
-
+                room();
                 if (shaded) {
                     doc.rect(left, y, usable, rowHeight).fill('#f0f0f0');
                 }
 
-                shaded = !shaded;
                 line(columns.map((column) => cellText(columnValue(record, column))), false);
+                for (const document of documents?.(record) ?? []) {
+                    room();
+                    if (shaded) {
+                        doc.rect(left, y, usable, documentHeight).fill('#f0f0f0');
+                    }
+
+                    doc.font('Helvetica').fontSize(7).fillColor('#333333');
+                    doc.text(fit(doc, cellText(documentLine(document)), usable - documentIndent - padding), left + documentIndent, y + 1.5, { lineBreak: false });
+                    y += documentHeight;
+                }
+
+                shaded = !shaded;
             }
 
             await drained(doc, sink);

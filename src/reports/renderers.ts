@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { ResourceRequest } from '../request';
 import type { ReportDef } from '../structures/definition';
 import type { Registry, Row, Structure } from '../structures/registry';
+import type { ReportAttachment } from './attachments';
 
 
 // Report renderers (issue 35): a YAML report may name a plugin's `handler` instead of `columns`; the plugin
@@ -17,15 +18,20 @@ export interface ReportCall {
     readonly structure: Structure;
     /** The reportformat asked for, in lower case: one of the renderer's formats (the first when none was asked). */
     readonly format: string;
-    /** attachment=1 was asked for: the answer's Content-Disposition says attachment. */
+    /** attachment=1 was asked for (IBM's guide: "add attachments to the generated report"): list each record's
+     * attached documents, which `documents` answers. The structure has attachments, or genreport refused it. */
     readonly attachment: boolean;
     /** The records the request names, a page at a time: rendered with the report's `columns` when it declares
      * them, else with every attribute of the record (as a read without a select). Each call reads them afresh. */
     readonly records: () => AsyncIterable<Row[]>;
+    /** With attachment=1 only: the documents attached to a record that `records()` yielded (that very object),
+     * oldest first, none when it has none. Each page's are read with the page, in one statement; a report lists
+     * at most OSPREY_MAX_ANSWER_ROWS documents (more is a 400 before render is called). */
+    readonly documents?: (record: Row) => readonly ReportAttachment[];
 }
 
 /** What a renderer answers: the document as a stream or whole, its content type and, optionally, its
- * Content-Disposition (by default inline, or attachment with attachment=1, named after the report and format). */
+ * Content-Disposition (by default `attachment; filename="{report}.{format}"`: a report is a file to keep). */
 export interface RenderedReport {
     readonly stream?: Readable;
     readonly buffer?: Buffer | string;

@@ -37,7 +37,7 @@ onEachDatabase(lab, 'report renderers and computed attributes of a plugin', { se
         const res = await t.inject({ url: query({ action: 'genreport', reportname: 'wotext', reportformat: 'txt', site: 'BEDFORD', 'oslc.where': 'status="WAPPR"', 'oslc.orderBy': '-wonum' }), headers: wilson });
         expect(res.statusCode, res.payload).to.equal(200);
         expect(res.headers['content-type']).to.equal('text/plain; charset=utf-8');
-        expect(res.headers['content-disposition']).to.equal('inline; filename="wotext.txt"');
+        expect(res.headers['content-disposition']).to.equal('attachment; filename="wotext.txt"');
         const lines = res.payload.trim().split('\n').map((line) => line.split(' '));
         expect(lines.length).to.equal(expected);
         expect(lines.every(([, status]) => status === 'WAPPR')).to.be.true();
@@ -47,11 +47,25 @@ onEachDatabase(lab, 'report renderers and computed attributes of a plugin', { se
         expect(lines.every(([, , length]) => /^\d+$/.test(length!))).to.be.true();
     });
 
-    test('a format the renderer names, attachment=1, a buffer; another format, a missing parameter or the renderer\'s refusal is a 400', async () => {
+    test('with attachment=1 the renderer is given each record\'s documents, read once per page', async () => {
 
-        const html = await t.inject({ url: query({ action: 'genreport', reportname: 'wotext', reportformat: 'HTML', site: 'NOSUCHSITE', attachment: '1' }), headers: wilson });
+        const made = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, properties: 'wonum' }, payload: { siteid: 'BEDFORD', description: 'Has a document' } });
+        const other = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, properties: 'wonum' }, payload: { siteid: 'BEDFORD', description: 'Has none' } });
+        const upload = await t.inject({ method: 'POST', url: `${new URL(made.result.href).pathname}/doclinks`, headers: { ...wilson, slug: 'note.txt', 'content-type': 'text/plain' }, payload: 'twelve bytes' });
+        expect(upload.statusCode, upload.payload).to.equal(201);
+        const params = { action: 'genreport', reportname: 'wotext', site: 'BEDFORD', 'oslc.where': `wonum in ["${made.result.wonum}","${other.result.wonum}"]` };
+        const listed = await t.inject({ url: query({ ...params, attachment: '1' }), headers: wilson });
+        expect(listed.statusCode, listed.payload).to.equal(200);
+        expect(listed.payload.trim().split('\n').map((line) => line.replace(/ \d+ \[/, ' [')).sort()).to.equal([`${made.result.wonum} WAPPR [note.txt 12]`, `${other.result.wonum} WAPPR []`].sort());
+        const plain = await t.inject({ url: query(params), headers: wilson });
+        expect(plain.payload).to.not.contain('[');
+    });
+
+    test('a format the renderer names, its own disposition, a buffer; another format, a missing parameter or the renderer\'s refusal is a 400', async () => {
+
+        const html = await t.inject({ url: query({ action: 'genreport', reportname: 'wotext', reportformat: 'HTML', site: 'NOSUCHSITE' }), headers: wilson });
         expect(html.statusCode).to.equal(200);
-        expect(html.headers['content-disposition']).to.equal('attachment; filename="wotext.html"');
+        expect(html.headers['content-disposition']).to.equal('inline');
         expect(html.payload).to.equal('<h1>Work orders as text</h1><ul></ul>');
         const pdf = await t.inject({ url: query({ action: 'genreport', reportname: 'wotext', reportformat: 'pdf', site: 'BEDFORD' }), headers: wilson });
         expect(pdf.statusCode).to.equal(400);

@@ -1,10 +1,9 @@
-import * as Zlib from 'node:zlib';
-
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import { csvField } from '../../src/reports/csv';
 import { onEachDatabase } from '../helpers/experiments';
+import { parseCsv, pdfText } from '../helpers/report-text';
 import { maxadmin, wilson } from '../helpers/server';
 
 
@@ -14,71 +13,6 @@ const { expect } = Code;
 
 const wos = '/maximo/oslc/os/mxapiwodetail';
 const genreport = (params: Record<string, string>) => `${wos}?${new URLSearchParams({ action: 'genreport', reportname: 'woprint.rptdesign', ...params }).toString()}`;
-
-// A CSV document as rows of fields (quoted fields may hold commas, quotes and line breaks).
-const parseCsv = (text: string): string[][] => {
-
-    const rows: string[][] = [];
-    let row: string[] = [];
-    let field = '';
-    let quoted = false;
-    for (let i = 0; i < text.length; ++i) {
-        const char = text[i]!;
-        if (quoted) {
-            if (char === '"' && text[i + 1] === '"') {
-                field += '"';
-                ++i;
-            }
-            else if (char === '"') {
-                quoted = false;
-            }
-            else {
-                field += char;
-            }
-        }
-        else if (char === '"') {
-            quoted = true;
-        }
-        else if (char === ',') {
-            row.push(field);
-            field = '';
-        }
-        else if (char === '\r' && text[i + 1] === '\n') {
-            rows.push([...row, field]);
-            row = [];
-            field = '';
-            ++i;
-        }
-        else {
-            field += char;
-        }
-    }
-
-    return rows;
-};
-
-// The text a PDF draws: pdfkit writes each string as a TJ array of hex WinAnsi codes (between kerning numbers)
-// in Flate-compressed content streams.
-const pdfText = (pdf: Buffer): string => {
-
-    const text: string[] = [];
-    const binary = pdf.toString('latin1');
-    for (const match of binary.matchAll(/stream\r?\n/g)) {
-        const start = match.index + match[0].length;
-        const end = binary.indexOf('endstream', start);
-        try {
-            const content = Zlib.inflateSync(pdf.subarray(start, end)).toString('latin1');
-            for (const [, array] of content.matchAll(/\[(.*?)\] TJ/g)) {
-                text.push([...array!.matchAll(/<([0-9a-f]*)>/g)].map(([, hex]) => Buffer.from(hex!, 'hex').toString('latin1')).join(''));
-            }
-        }
-        catch {
-            // Not a compressed content stream (fonts are not embedded, but be safe).
-        }
-    }
-
-    return text.join('\n');
-};
 
 experiment('CSV fields', () => {
 
@@ -114,7 +48,7 @@ onEachDatabase(lab, 'reports', (t) => {
 
         // A description a spreadsheet would misread, and one that needs quoting.
         const made = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, properties: 'wonum' }, payload: { siteid: 'BEDFORD', description: '=HYPERLINK("x"), "quoted"' } });
-        const res = await get(genreport({ reportformat: 'CSV', 'oslc.where': 'siteid="BEDFORD"', attachment: '1' }));
+        const res = await get(genreport({ reportformat: 'CSV', 'oslc.where': 'siteid="BEDFORD"' }));
         expect(res.statusCode).to.equal(200);
         expect(res.headers['content-type']).to.equal('text/csv; charset=utf-8');
         expect(res.headers['content-disposition']).to.equal('attachment; filename="woprint.csv"');
@@ -176,7 +110,7 @@ onEachDatabase(lab, 'reports', (t) => {
         const res = await get(`${wos}?action=genreport&reportname=woassets.rptdesign&reportformat=json&site=NASHUA&oslc.where=${encodeURIComponent('wonum<"1010"')}`);
         expect(res.statusCode).to.equal(200);
         expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
-        expect(res.headers['content-disposition']).to.equal('inline; filename="woassets.json"');
+        expect(res.headers['content-disposition']).to.equal('attachment; filename="woassets.json"');
         const report = JSON.parse(res.payload);
         expect(report).to.include({ reportname: 'woassets.rptdesign', title: 'Open work orders of a site with their assets', structure: 'MXAPIWODETAIL', where: 'wonum<"1010"' });
         expect(report.columns.map((column: { name: string }) => column.name)).to.equal(['wonum', 'status', 'reportdate', 'assetnum', 'asset.description', 'location.description', 'woactivity._dbcount', 'wplabor.regularhrs._dbsum']);
@@ -204,7 +138,7 @@ onEachDatabase(lab, 'reports', (t) => {
         const res = await get(genreport({ 'oslc.where': 'wonum<"1100"' }));
         expect(res.statusCode).to.equal(200);
         expect(res.headers['content-type']).to.equal('application/pdf');
-        expect(res.headers['content-disposition']).to.equal('inline; filename="woprint.pdf"');
+        expect(res.headers['content-disposition']).to.equal('attachment; filename="woprint.pdf"');
         const pdf = res.rawPayload;
         expect(pdf.subarray(0, 5).toString()).to.equal('%PDF-');
         expect(pdf.subarray(-6).toString()).to.contain('%%EOF');
