@@ -1,4 +1,7 @@
 import * as Crypto from 'node:crypto';
+import * as Fs from 'node:fs';
+import * as Os from 'node:os';
+import * as Path from 'node:path';
 import { Readable } from 'node:stream';
 
 import * as Code from '@hapi/code';
@@ -258,5 +261,69 @@ onEachDatabase(lab, 'attachments under owner rules', { settings: { demo: false, 
         const big = await upload((request) => t.inject(request), record, Buffer.alloc(3000), {}, anna);
         expect(big.statusCode).to.equal(413);
         expect(big.result.Error.message).to.contain('2048 bytes');
+    });
+});
+
+const documentsFolder = Path.join(Os.tmpdir(), `osprey-folder-store-${process.pid}`);
+
+onEachDatabase(lab, 'attachments in the folder store', { settings: { attachmentsDir: documentsFolder } }, (t) => {
+
+    const inject: Inject = (request) => t.inject(request);
+    const folder = () => documentsFolder;
+    const files = () => (Fs.existsSync(folder()) ? Fs.readdirSync(folder(), { recursive: true }).map(String).filter((name) => /[0-9a-f]{32}$/.test(name)) : []);
+
+    lab.after(() => Fs.rmSync(folder(), { recursive: true, force: true }));
+
+    test('keeps the bytes in files, checks them, and sweeps them after a delete', async () => {
+
+        const bytes = Crypto.randomBytes(600 * 1024);
+        const sent = await upload(inject, wo1004, bytes, { slug: 'drawing.bin' });
+        expect(sent.statusCode, sent.payload).to.equal(201);
+        expect(files()).to.have.length(1);
+        // The chunks' hashes are in the database; their bytes are not.
+        const [row] = await t.server.app.osprey.knex('osprey_docchunk').select('data').whereNotNull('sha256').limit(1);
+        expect(row.data).to.be.null();
+        const back = await inject({ url: pathOf(sent.headers.location), headers: wilson });
+        expect(back.rawPayload.equals(bytes)).to.be.true();
+        const part = await inject({ url: pathOf(sent.headers.location), headers: { ...wilson, range: 'bytes=262100-262200' } });
+        expect(part.rawPayload.equals(bytes.subarray(262100, 262201))).to.be.true();
+
+        const empty = await upload(inject, wo1004, Buffer.alloc(0), { slug: 'empty.bin' });
+        expect((await inject({ url: pathOf(empty.headers.location), headers: wilson })).rawPayload.length).to.equal(0);
+
+        // A file changed on disk is refused, as a damaged chunk is; one that is gone too.
+        const [file] = files().filter((name) => Fs.statSync(Path.join(folder(), name)).size > 0);
+        Fs.writeFileSync(Path.join(folder(), file!), Buffer.from('not the drawing'));
+        expect((await inject({ url: pathOf(sent.headers.location), headers: wilson })).statusCode).to.equal(409);
+        Fs.rmSync(Path.join(folder(), file!));
+        expect((await inject({ url: pathOf(sent.headers.location), headers: wilson })).statusCode).to.equal(409);
+
+        expect((await inject({ method: 'DELETE', url: pathOf(sent.headers.location), headers: wilson })).statusCode).to.equal(204);
+        expect((await inject({ method: 'DELETE', url: pathOf(empty.headers.location), headers: wilson })).statusCode).to.equal(204);
+        await t.server.app.osprey.attachments.sweeper.soon();
+        expect(files()).to.equal([]);
+        expect(await tableCount(t, 'osprey_docgone')).to.equal(0);
+    });
+
+    test('an upload a stopped node left unfinished is swept after a day; a failed one at once', async () => {
+
+        const store = t.server.app.osprey.attachments.store;
+        await t.server.app.osprey.knex('osprey_docupload').insert({ contentkey: 'ab'.repeat(16), store: 'folder', started: Date.now() - 25 * 3600_000 });
+        await store.write('ab'.repeat(16), 0, Buffer.from('left behind'));
+        await t.server.app.osprey.knex('osprey_docupload').insert({ contentkey: 'cd'.repeat(16), store: 'folder', started: Date.now() });
+        await t.server.app.osprey.attachments.sweeper.soon();
+        expect(await t.server.app.osprey.knex('osprey_docupload').pluck('contentkey')).to.equal(['cd'.repeat(16)]);
+        expect(await t.server.app.osprey.knex('osprey_docchunk').where({ contentkey: 'ab'.repeat(16) }).pluck('seq')).to.equal([]);
+        expect(files().filter((name) => name.endsWith('ab'.repeat(16)))).to.equal([]);
+        await t.server.app.osprey.knex('osprey_docupload').delete();
+
+        // A body that breaks off: nothing of it stays.
+        const broken = new Readable({ read() {} });
+        broken.push(Crypto.randomBytes(300 * 1024));
+        setImmediate(() => broken.destroy(new Error('client went away')));
+        await expect(upload(inject, wo1004, broken, { slug: 'broken.bin' })).to.reject();
+        await t.server.app.osprey.attachments.sweeper.soon();
+        expect(await tableCount(t, 'osprey_docupload')).to.equal(0);
+        expect(await t.server.app.osprey.knex('osprey_docchunk').whereNotIn('contentkey', t.server.app.osprey.knex('osprey_doclink').select('contentkey').whereNotNull('contentkey')).pluck('seq')).to.equal([]);
     });
 });
