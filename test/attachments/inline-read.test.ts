@@ -118,7 +118,7 @@ onEachDatabase(lab, 'attachments in records (reads)', { settings: { maxBody: 400
         const where = `oslc.where=siteid="BEDFORD" and wonum>="${wonums[0]}"&oslc.orderBy=%2Bwonum`;
         const res = await t.inject({ url: `${wos}?oslc.select=wonum,doclinks{document}&oslc.pageSize=39&${where}`, headers: wilson });
         const total = (await t.inject({ url: `${wos}?count=1&${where}`, headers: wilson })).result.totalCount;
-        expect(total).to.be.at.least(39);
+        expect(Number(total)).to.be.above(38);
         expect(res.statusCode).to.equal(400);
         expect(res.result.Error.message).to.contain('OSPREY_MAX_ANSWER_ROWS');
         const fewer = await t.inject({ url: `${wos}?oslc.select=wonum,doclinks{document}&oslc.pageSize=30&${where}`, headers: wilson });
@@ -171,7 +171,7 @@ onEachDatabase(lab, 'attachments in records (reads)', { settings: { maxBody: 400
         }
 
         const res = await t.inject({ url: `${woB}?inlinedoc=1`, headers: wilson });
-        expect(res.statusCode).to.be.at.least(400);
+        expect(res.statusCode).to.be.above(399);
         expect(res.result.Error.message).to.contain('damaged.txt');
         await t.inject({ method: 'DELETE', url: local(href), headers: wilson });
     });
