@@ -273,6 +273,7 @@ export const requestHeaders: readonly Known[] = [
     { name: 'x-document-description', meaning: 'the description of a new attachment', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: ['upload'] },
     { name: 'x-document-encdescription', meaning: 'the description of a new attachment, base64 of its UTF-8', sentBy: {}, supported: ['upload'] },
     { name: 'x-document-meta', meaning: 'the URL type and document type of a new attachment (FILE/Attachments)', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: ['upload'] },
+    { name: 'content-location', meaning: 'the address of a new URL attachment (x-document-meta: URL/…), sent with no body', sentBy: {}, supported: ['upload'] },
     { name: 'custom-encoding', meaning: 'base64: the body of an upload is the document in base64', sentBy: {}, supported: ['upload'] }
 ];
 

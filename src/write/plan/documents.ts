@@ -1,6 +1,6 @@
 import { findDocument, ownerOf, type DocumentRow } from '../../attachments/documents';
 import { documentFieldNames } from '../../attachments/inline';
-import { checkFileName, documentType } from '../../attachments/names';
+import { checkFileName, checkLink, documentType } from '../../attachments/names';
 import type { AttributeError } from '../../errors/maximo-error';
 import type { BusinessObject, Row } from '../../structures/registry';
 import type { WriteScope } from '../context';
@@ -48,20 +48,6 @@ const decoded = (text: string): Buffer | undefined => {
 };
 
 const docTypePattern = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/;
-
-// A link's address: no control characters, at most 2000 characters, and a scheme (where it names one) a browser
-// opens as a page: never javascript: or data:.
-const linkOf = (value: string): string | undefined => {
-
-    const text = value.trim();
-    if (!text || text.length > 2000 || /[\u0000-\u001f\u007f]/.test(text)) {
-        return undefined;
-    }
-
-    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
-    // `www.x.com:8080/…` is a host and a port, not a scheme.
-    return scheme === undefined || ['http', 'https', 'ftp', 'mailto'].includes(scheme) || /^\d+(?:[/?#]|$)/.test(text.slice(scheme.length + 1)) ? text : undefined;
-};
 
 // The document an item names: …/doclinks/{id} (its href), or its doclinksid.
 const namedId = (item: Row): number | undefined => {
@@ -187,9 +173,12 @@ export const planDocuments = async (scope: WriteScope, object: BusinessObject, i
             continue;
         }
 
-        const urlname = linkOf(String(text(item.newurlname) ?? text(item.urlname) ?? ''));
-        if (!urlname) {
-            fail(index, 'urlname', 'a URL document names its address in urlname (or newurlname): 1 to 2000 characters without control characters, of http, https, ftp or mailto where it names a scheme.');
+        let urlname: string;
+        try {
+            urlname = checkLink(String(text(item.newurlname) ?? text(item.urlname) ?? ''), `doclinks[${index}].urlname, the address`);
+        }
+        catch (error) {
+            fail(index, 'urlname', (error as Error).message);
             continue;
         }
 
