@@ -1,4 +1,7 @@
 import * as Crypto from 'node:crypto';
+import * as Fs from 'node:fs';
+import * as Os from 'node:os';
+import * as Path from 'node:path';
 
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
@@ -179,5 +182,41 @@ onEachDatabase(lab, 'attachments in records (writes)', (t) => {
         const removed = await t.inject({ method: 'DELETE', url: record, headers: wilson });
         expect(removed.statusCode).to.equal(204);
         expect(await t.server.app.osprey.knex('osprey_doclink').where({ doclinksid: document!.doclinksid })).to.equal([]);
+    });
+});
+
+const folder = Path.join(Os.tmpdir(), `osprey-inline-${process.pid}`);
+
+// Every file under the folder store's directory (its partial uploads too).
+const filesIn = (dir: string): string[] => (Fs.existsSync(dir) ? Fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => Path.join(entry.parentPath, entry.name)) : []);
+
+onEachDatabase(lab, 'attachments in records (writes, folder store)', { settings: { attachmentsDir: folder } }, (t) => {
+
+    lab.after(() => Fs.rmSync(folder, { recursive: true, force: true }));
+
+    test('a file is kept in the folder and reads back; a write that fails leaves no file once swept', async () => {
+
+        const bytes = Crypto.randomBytes(300 * 1024);
+        const made = await create(t, { doclinks: [{ urltype: 'FILE', documentdata: bytes.toString('base64'), urlname: 'kept.bin' }] });
+        expect(made.statusCode).to.equal(201);
+        const [document] = await documentsOf(t, local(String(made.headers.location)));
+        expect(Buffer.from(document!.documentdata, 'base64').equals(bytes)).to.be.true();
+        const kept = filesIn(folder);
+        expect(kept.length).to.equal(1);
+
+        // An all-or-nothing bulk: the first item's file is written to the folder before the second item fails and
+        // rolls the whole back; its file is marked gone and swept.
+        const before = await everything(t);
+        const failed = await t.inject({ method: 'POST', url: wos, headers: { ...wilson, 'x-method-override': 'BULK', allornothing: '1' }, payload: [
+            { siteid: 'BEDFORD', description: 'First', doclinks: [{ urltype: 'FILE', documentdata: bytes.toString('base64'), urlname: 'lost.bin' }] },
+            { siteid: 'BEDFORD', description: 'Second', worktype: 'NOPE' }
+        ] });
+        expect(failed.statusCode).to.equal(200);
+        expect(failed.result.map((item: { _responsemeta: { status: string } }) => item._responsemeta.status)).to.equal(['424', '400']);
+        expect(await everything(t)).to.equal(before);
+        await t.server.app.osprey.attachments.sweeper.sweep(Date.now());
+        expect(filesIn(folder)).to.equal(kept);
+        expect(await t.server.app.osprey.knex('osprey_docgone')).to.equal([]);
+        expect(filesIn(folder).length).to.equal(1);
     });
 });

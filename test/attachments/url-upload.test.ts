@@ -48,7 +48,7 @@ onEachDatabase(lab, 'URL documents through the doclinks route', (t) => {
 
     test('a link with a body, a FILE with content-location, a URL without it, or a bad address is refused and writes nothing', async () => {
 
-        const before = await tableRows(t, 'osprey_doclink', 'doclinksid');
+        const earlier = await tableRows(t, 'osprey_doclink', 'doclinksid');
         const cases: [Record<string, string>, string | undefined, string][] = [
             [{ 'content-location': 'www.cnn.com', 'x-document-meta': 'URL/Attachments', slug: 'CNN' }, 'some bytes', 'no bytes'],
             [{ 'content-location': 'www.cnn.com', 'x-document-meta': 'FILE/Attachments', slug: 'CNN' }, undefined, 'content-location'],
@@ -62,7 +62,7 @@ onEachDatabase(lab, 'URL documents through the doclinks route', (t) => {
             expect(res.result.Error.message, JSON.stringify(headers)).to.contain(named);
         }
 
-        expect(await tableRows(t, 'osprey_doclink', 'doclinksid')).to.equal(before);
+        expect(await tableRows(t, 'osprey_doclink', 'doclinksid')).to.equal(earlier);
     });
 
     test('content-location belongs to uploads: elsewhere it is refused by name', async () => {
