@@ -21,6 +21,8 @@ export interface RenderFlags {
     readonly rowstamps: boolean;
     /** `internalvalues=1` adds `{attr}_maxvalue` for attributes of a synonym domain. */
     readonly internalValues: boolean;
+    /** `inlinedoc=1`: a record's documents (attachments) in the record, files with their bytes in base64. */
+    readonly inlineDocuments?: boolean;
 }
 
 export interface ResourceRequest {

@@ -151,7 +151,7 @@ onEachDatabase(lab, 'information endpoints', { settings: { publicOrigins: ['http
         expect(res.result.properties.memo.persistent).to.be.false();
         expect(res.result.properties.woactivity.type).to.equal('array');
         expect(res.result.properties.woactivity.items.pk).to.equal(['taskid']);
-        expect(res.result.properties.doclinks).to.not.exist();
+        expect(res.result.properties.doclinks.type).to.equal('array');
         expect(res.result.required).to.equal(['siteid']);
         const asset = await t.inject({ url: '/maximo/api/jsonschemas/mxapiasset', headers: wilson });
         expect(asset.result.properties.installdate.format).to.equal('date');

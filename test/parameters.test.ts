@@ -338,7 +338,7 @@ onEachDatabase(lab, 'query parameters, headers and actions', { timeout: 120_000,
         expectRefused(await inject({ url: `${wos}?gbfilter=count>1` }), 'gbfilter');
         expectRefused(await inject({ url: `${wos}?gbcols=status,count.*&distinct=status` }), 'gbcols');
         expectRefused(await inject({ url: `${wos}?distinct=status&gbsortby=-count` }), 'gbsortby');
-        expectRefused(await inject({ url: `${wo}?inlinedoc=1` }), 'inlinedoc');
+        expectRefused(await inject({ url: `${wo}/woactivity?inlinedoc=1` }), 'inlinedoc');
         expectRefused(await inject({ url: `${wo}?addschema=1` }), 'addschema');
         expectRefused(await inject({ url: `/maximo/health?apikey=x` }), 'apikey');
         expect((await t.inject({ url: `${home}/whoami?_lid=wilson&_lpwd=wilson` })).statusCode).to.equal(200);

@@ -2,7 +2,7 @@ import type * as Hapi from '@hapi/hapi';
 import type { Readable } from 'node:stream';
 
 import {
-    attachmentMeta, checkFileName, decodedName, deleteAttachment, downloadAttachment, header, homeHref, homeRoutes, listAttachments, maximoError, documentType, onCommit, structureOf, uploadAttachment, userOf,
+    attachmentMeta, checkFileName, checkLink, checkTitle, decodedName, deleteAttachment, downloadAttachment, header, homeHref, homeRoutes, listAttachments, maximoError, documentType, onCommit, structureOf, uploadAttachment, uploadLink, userOf,
     type AttachmentRequest
 } from '../../src';
 
@@ -63,15 +63,25 @@ const download: Hapi.Lifecycle.Method = async (request, h) => {
     return response.compressed('identity');
 };
 
-// x-document-meta: FILE/Attachments, URL/Attachments, or the document type alone.
-const documentMeta = (value: string | undefined): { urlType: string; docType: string } => {
+// x-document-meta: FILE/Attachments, URL/Attachments, or the document type alone. Without a URL type, an upload with
+// content-location is a URL (IBM's guide), any other a FILE.
+const documentMeta = (value: string | undefined, link: boolean): { urlType: 'FILE' | 'URL'; docType: string } => {
 
     const text = (value ?? '').trim();
     const [first, second] = text.includes('/') ? text.split('/', 2) as [string, string] : ['', text];
-    const urlType = (first || 'FILE').toUpperCase();
+    const named = first.trim().toUpperCase();
+    const urlType = named === 'WWW' ? 'URL' : (named || (link ? 'URL' : 'FILE'));
     const docType = (second ?? '').trim() || 'Attachments';
-    if (!['FILE'].includes(urlType)) {
-        throw maximoError('badRequest', `x-document-meta ${text} names the URL type ${urlType}; an upload is a FILE (x-document-meta: FILE/Attachments).`);
+    if (urlType !== 'FILE' && urlType !== 'URL') {
+        throw maximoError('badRequest', `x-document-meta ${text} names the URL type ${urlType}; an upload is a FILE (x-document-meta: FILE/Attachments, the file as the body) or a URL (URL/Attachments, the address in content-location).`);
+    }
+
+    if (urlType === 'URL' && !link) {
+        throw maximoError('badRequest', `x-document-meta ${text} names a URL document, whose address comes in the content-location header; send it (and no body).`);
+    }
+
+    if (urlType === 'FILE' && link) {
+        throw maximoError('badRequest', `x-document-meta ${text} names a FILE, whose bytes are the body; content-location names the address of a URL document (x-document-meta: URL/Attachments).`);
     }
 
     if (!/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/.test(docType)) {
@@ -90,7 +100,42 @@ const base64Text = (value: string, name: string): string => {
     return Buffer.from(value.trim(), 'base64').toString('utf8');
 };
 
+// The body of a URL document's upload: none (IBM's guide). A byte of one is refused; none is read past it.
+const noContent = async (body: Readable): Promise<void> => {
+
+    for await (const piece of body) {
+        if ((piece as Buffer).length) {
+            body.destroy();
+            throw maximoError('badRequest', 'A URL document (content-location) has no bytes: send it without a body.');
+        }
+    }
+};
+
+// POST …/doclinks with content-location: a URL document named by its slug (else its address).
+const uploadUrl = async (request: Hapi.Request, address: string) => {
+
+    const urlname = checkLink(address, 'content-location, the address');
+    const slug = header(request, 'slug');
+    const encslug = header(request, 'encslug');
+    const title = checkTitle(encslug !== undefined ? base64Text(encslug, 'encslug') : slug !== undefined ? decodedName(slug, 'slug') : urlname, 'The slug, the title');
+    const encdescription = header(request, 'x-document-encdescription');
+    const description = encdescription !== undefined ? base64Text(encdescription, 'x-document-encdescription') : header(request, 'x-document-description');
+    if (description !== undefined && [...description].length > 1000) {
+        throw maximoError('badRequest', `The description is ${[...description].length} characters long; the limit is 1000.`);
+    }
+
+    const { docType } = documentMeta(header(request, 'x-document-meta'), true);
+    await noContent(request.payload as Readable);
+    return await uploadLink(requestOf(request), { title, urlname, docType, ...description ? { description } : {} });
+};
+
 const upload: Hapi.Lifecycle.Method = async (request, h) => {
+
+    const address = header(request, 'content-location');
+    if (address !== undefined && address.trim() !== '') {
+        const { location, meta: answer } = await uploadUrl(request, address);
+        return h.response(answer).code(201).header('location', location);
+    }
 
     const slug = header(request, 'slug');
     const encslug = header(request, 'encslug');
@@ -116,7 +161,7 @@ const upload: Hapi.Lifecycle.Method = async (request, h) => {
         throw maximoError('badRequest', `The description is ${[...description].length} characters long; the limit is 1000.`);
     }
 
-    const { docType } = documentMeta(header(request, 'x-document-meta'));
+    const { docType } = documentMeta(header(request, 'x-document-meta'), false);
     const length = header(request, 'content-length');
     const { location, meta } = await uploadAttachment(requestOf(request), {
         fileName,

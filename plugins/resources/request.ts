@@ -105,7 +105,8 @@ const renderFlags = (query: Record<string, unknown>): RenderFlags => ({
     dropNulls: flagOf(query._dropnulls) !== false,
     collectionRefs: !flag(query.ignorecollectionref),
     rowstamps: !flag(query.ignorers),
-    internalValues: flag(query.internalvalues)
+    internalValues: flag(query.internalvalues),
+    inlineDocuments: flag(query.inlinedoc)
 });
 
 const plainRender = Object.freeze(renderFlags(noQuery));

@@ -15,7 +15,7 @@ import { disposition } from './names';
 import { documentHref, documentMember, documentMeta, metaHref } from './serialize';
 import { databaseStore, folderStore, type ContentStore, type StoreName } from './store';
 import { Sweeper } from './sweep';
-import { attachDocument, ownerRecord, type Upload } from './upload';
+import { attachDocument, attachUrl, ownerRecord, type LinkUpload, type Upload } from './upload';
 
 
 // The attachments of one server (`server.app.osprey.attachments`): the store new documents go to, every store a
@@ -162,6 +162,15 @@ export const downloadAttachment = async (req: AttachmentRequest, ask: { range?: 
 export const uploadAttachment = async (req: AttachmentRequest, upload: Omit<Upload, 'osprey' | 'user' | 'structure' | 'id'>): Promise<{ location: string; meta: Record<string, unknown> }> => {
 
     const document = await attachDocument(req.osprey.attachments, { ...upload, osprey: req.osprey, user: req.user, structure: req.structure, id: req.id });
+    const record = await ownerRecord(req.osprey, req.user, req.structure, req.id, 'read').catch(() => undefined);
+    const collection = record ? collectionOf(req, record) : `${req.home}/os/${req.structure.id}/${req.id}/doclinks`;
+    return { location: documentHref(collection, document), meta: documentMeta(collection, document) };
+};
+
+// POST …/doclinks with content-location and no body: a URL document; answers its href.
+export const uploadLink = async (req: AttachmentRequest, link: Omit<LinkUpload, 'osprey' | 'user' | 'structure' | 'id'>): Promise<{ location: string; meta: Record<string, unknown> }> => {
+
+    const document = await attachUrl({ ...link, osprey: req.osprey, user: req.user, structure: req.structure, id: req.id });
     const record = await ownerRecord(req.osprey, req.user, req.structure, req.id, 'read').catch(() => undefined);
     const collection = record ? collectionOf(req, record) : `${req.home}/os/${req.structure.id}/${req.id}/doclinks`;
     return { location: documentHref(collection, document), meta: documentMeta(collection, document) };

@@ -71,13 +71,17 @@ export const listDocuments = async (db: Db, owner: Owner, page: { limit: number;
     return rows.map(documentOf);
 };
 
-// The documents of many records at once (a report's, a page's inline doclinks), by owner id.
-export const documentsOf = async (db: Db, object: BusinessObject, ids: readonly number[]): Promise<Map<number, DocumentRow[]>> => {
+// The documents of many records at once (a report's, a page's inline doclinks), by owner id. `limit`: at most this
+// many rows are read in all (an answer's row budget reads one beyond what it may still hold, and stops there).
+export const documentsOf = async (db: Db, object: BusinessObject, ids: readonly number[], limit = Infinity): Promise<Map<number, DocumentRow[]>> => {
 
     const found = new Map<number, DocumentRow[]>();
-    for (let i = 0; i < ids.length; i += 500) {
+    let read = 0;
+    for (let i = 0; i < ids.length && read < limit; i += 500) {
         const slice = ids.slice(i, i + 500);
-        const rows = await db.rows(`select ${columnList} from "osprey_doclink" where "ownertable" = ? and "ownerid" in (${slice.map(() => '?').join(', ')}) order by "doclinksid"`, [object.name, ...slice], { shapes: 'client' });
+        const bounded = Number.isFinite(limit) ? ` limit ${Math.max(0, Math.floor(limit - read))}` : '';
+        const rows = await db.rows(`select ${columnList} from "osprey_doclink" where "ownertable" = ? and "ownerid" in (${slice.map(() => '?').join(', ')}) order by "doclinksid"${bounded}`, [object.name, ...slice], { shapes: 'client' });
+        read += rows.length;
         for (const row of rows.map(documentOf)) {
             found.set(row.ownerid, [...found.get(row.ownerid) ?? [], row]);
         }

@@ -54,7 +54,8 @@ export const parseRange = (header: string | undefined, size: number): ByteRange 
     return { start, end };
 };
 
-const readChecked = async (db: Db, store: ContentStore, document: DocumentRow, seq: number): Promise<Buffer> => {
+// One chunk of a document, checked against the SHA-256 kept when it was written (a download's, an inline read's).
+export const readChecked = async (db: Db, store: ContentStore, document: DocumentRow, seq: number): Promise<Buffer> => {
 
     const chunk = await store.read(db, document.contentkey!, seq);
     if (!chunk || sha256(chunk.data) !== chunk.sha256) {

@@ -79,3 +79,32 @@ export const disposition = (kind: 'inline' | 'attachment', name: string): string
     const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
     return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 };
+
+// A link's address (a URL document: IBM's guide's `www.cnn.com`): 1 to 2000 characters without control characters,
+// and a scheme (where it names one) a browser opens as a page, never javascript: or data:.
+export const checkLink = (value: string, what = 'The address'): string => {
+
+    const text = value.trim();
+    if (!text || text.length > 2000 || /[\u0000-\u001f\u007f]/.test(text)) {
+        throw maximoError('badRequest', `${what} of a URL document is 1 to 2000 characters without control characters.`);
+    }
+
+    // `www.x.com:8080/…` is a host and a port, not a scheme.
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
+    if (scheme !== undefined && !['http', 'https', 'ftp', 'mailto'].includes(scheme) && !/^\d+(?:[/?#]|$)/.test(text.slice(scheme.length + 1))) {
+        throw maximoError('badRequest', `${what} ${JSON.stringify(text.slice(0, 60))} names the scheme ${scheme}:; a URL document links with http, https, ftp or mailto, or names a host (www.example.com).`);
+    }
+
+    return text;
+};
+
+// A URL document's title (its slug): 1 to 255 characters without control characters.
+export const checkTitle = (value: string, what = 'The title'): string => {
+
+    const text = value.trim();
+    if (!text || [...text].length > maxNameLength || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text)) {
+        throw maximoError('badRequest', `${what} of a URL document is 1 to ${maxNameLength} characters without control characters.`);
+    }
+
+    return text;
+};

@@ -26,6 +26,10 @@ export interface ContentStore {
     readonly name: StoreName;
     /** Writes chunk `seq` of the content under `key` (seq counts from 0, each chunk but the last chunkSize long). */
     write(key: string, seq: number, data: Buffer): Promise<void>;
+    /** The same in a transaction the caller holds (a record's write with inline doclinks: src/write/apply/documents.ts),
+     * so the chunks commit or roll back with it. The folder store's file is not transactional: a write that rolls
+     * back marks the key gone afterwards (src/write/transaction.ts), and the sweeper removes the file. */
+    writeIn(db: Db, key: string, seq: number, data: Buffer): Promise<void>;
     /** The content is complete: the folder store moves its file where reads find it. */
     finish(key: string): Promise<void>;
     /** Chunk `seq` as stored (its bytes and the SHA-256 kept when it was written), undefined when it is not there. */
@@ -64,6 +68,10 @@ export const databaseStore = (knex: Knex): ContentStore => ({
 
         await transaction(knex, (db) => db.rows(insertChunk, [key, seq, sha256(data), data]));
     },
+    writeIn: async (db, key, seq, data) => {
+
+        await db.rows(insertChunk, [key, seq, sha256(data), data]);
+    },
     finish: () => Promise.resolve(),
     read: async (db, key, seq) => {
 
@@ -89,22 +97,31 @@ export const folderStore = (knex: Knex, dir: string): ContentStore => {
     const partial = Path.join(root, 'partial');
     const fileOf = (key: string) => Path.join(root, checkedKey(key).slice(0, 2), key);
     const partialOf = (key: string) => Path.join(partial, checkedKey(key));
+    // Chunks come in order, one at a time: each is appended where the one before ended.
+    const writeFile = async (key: string, seq: number, data: Buffer) => {
+
+        await Fs.promises.mkdir(partial, { recursive: true });
+        const handle = await Fs.promises.open(partialOf(key), seq === 0 ? 'w' : 'r+');
+        try {
+            await handle.write(data, 0, data.length, seq * chunkSize);
+            await handle.sync();
+        }
+        finally {
+            await handle.close();
+        }
+    };
+
     return {
         name: 'folder',
         write: async (key, seq, data) => {
 
-            await Fs.promises.mkdir(partial, { recursive: true });
-            // Chunks come in order, one at a time: each is appended where the one before ended.
-            const handle = await Fs.promises.open(partialOf(key), seq === 0 ? 'w' : 'r+');
-            try {
-                await handle.write(data, 0, data.length, seq * chunkSize);
-                await handle.sync();
-            }
-            finally {
-                await handle.close();
-            }
-
+            await writeFile(key, seq, data);
             await transaction(knex, (db) => db.rows(insertChunk, [key, seq, sha256(data), null]));
+        },
+        writeIn: async (db, key, seq, data) => {
+
+            await writeFile(key, seq, data);
+            await db.rows(insertChunk, [key, seq, sha256(data), null]);
         },
         finish: async (key) => {
 

@@ -193,3 +193,46 @@ export const attachDocument = async (place: AttachmentPlace, upload: Upload): Pr
         throw error;
     }
 };
+
+// A URL document (POST …/doclinks with content-location and no body; IBM's guide, "Create (URL)"): a link, no bytes.
+export interface LinkUpload {
+    readonly osprey: Osprey;
+    readonly user: UserProfile;
+    readonly structure: Structure;
+    readonly id: string;
+    /** The document's title (the slug). */
+    readonly title: string;
+    /** The address (content-location). */
+    readonly urlname: string;
+    readonly description?: string;
+    readonly docType: string;
+}
+
+export const attachUrl = async (link: LinkUpload): Promise<DocumentRow> => {
+
+    const { osprey, user, structure, id } = link;
+    await ownerRecord(osprey, user, structure, id, 'update');
+    return await transaction(osprey.knex, async (db) => {
+
+        // The record again, locked: a record deleted meanwhile gets no document.
+        const record = await memberRow(db, user, structure, id, { lock: true });
+        const owner = ownerOf(structure.root, record);
+        return await insertDocument(db, {
+            ownertable: owner.object.name,
+            ownerid: owner.id,
+            document: link.title,
+            description: link.description ?? null,
+            doctype: link.docType,
+            urltype: 'URL',
+            urlname: link.urlname,
+            mimetype: 'text/uri-list',
+            size: 0,
+            sha256: null,
+            contentkey: null,
+            chunksize: null,
+            store: null,
+            createby: user.userid,
+            created: Date.now()
+        });
+    });
+};

@@ -216,7 +216,10 @@ export const queryParameters: readonly Known[] = [
     },
     { name: 'properties', meaning: 'the attributes a write answers with (as the header)', sentBy: { npm: 'ResourceService.action/globalAction with return properties' }, supported: answersRecord, refused: 'reads select with oslc.select' },
     { name: 'allornothing', meaning: '1: the whole bulk in one transaction (as the header)', sentBy: {}, supported: ['bulk'], check: isFlag('allornothing') },
-    { name: 'inlinedoc', meaning: 'attached documents inline', sentBy: { npm: 'QueryBuilder.inlineDoc, ResourceFetch.inlineDoc' }, supported: [], refused: 'attachments (doclinks) are not served, so there is no document to inline' },
+    {
+        name: 'inlinedoc', meaning: '1: a record\'s documents (doclinks) in the record as an array, files with their bytes in base64 (documentdata)', sentBy: { npm: 'QueryBuilder.inlineDoc, ResourceFetch.inlineDoc' }, supported: ['page', 'member'],
+        refused: 'documents are inlined in records read by a collection or member GET', check: isFlag('inlinedoc')
+    },
     {
         name: 'ignorers', meaning: 'records without _rowstamp (the record\'s and its rows\'); it shapes the answer only: a write still checks the _rowstamps its body sends and If-Match', sentBy: { npm: 'ignoreRowstamp (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' },
         supported: [...readsRecords, ...answersRecord], refused: 'a delete answers no record',
@@ -270,6 +273,7 @@ export const requestHeaders: readonly Known[] = [
     { name: 'x-document-description', meaning: 'the description of a new attachment', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: ['upload'] },
     { name: 'x-document-encdescription', meaning: 'the description of a new attachment, base64 of its UTF-8', sentBy: {}, supported: ['upload'] },
     { name: 'x-document-meta', meaning: 'the URL type and document type of a new attachment (FILE/Attachments)', sentBy: { java: 'MaximoConnector.createAttachment' }, supported: ['upload'] },
+    { name: 'content-location', meaning: 'the address of a new URL attachment (x-document-meta: URL/…), sent with no body', sentBy: {}, supported: ['upload'] },
     { name: 'custom-encoding', meaning: 'base64: the body of an upload is the document in base64', sentBy: {}, supported: ['upload'] }
 ];
 

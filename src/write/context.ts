@@ -1,3 +1,4 @@
+import type { ContentStore, StoreName } from '../attachments/store';
 import type { Db } from '../db/db';
 import type { AttributeError } from '../errors/maximo-error';
 import type { UserProfile } from '../auth/users';
@@ -33,6 +34,16 @@ export interface WriteContext {
     /** The handlers plugins registered for non-persistent attributes (attribute-writes.ts), bound to the request's
      * user; none on a server without any, and on a write made without a request value (API-key routes). */
     readonly attributeWrites?: AttributeWriteRunner;
+    /** Where a record's inline documents (doclinks in its body) are kept, and the largest one (src/write/plan/documents.ts);
+     * none on a write made without a server's attachments (a unit test's). */
+    readonly documents?: { readonly store: ContentStore; readonly maxSize: number };
+}
+
+// The content an inline document wrote in the folder store (not transactional: marked gone if the write rolls
+// back), and whether a document was deleted (its bytes are swept after the commit).
+export interface WrittenContent {
+    readonly stored: { readonly key: string; readonly store: StoreName }[];
+    gone: boolean;
 }
 
 // One write in progress: its transaction and the attribute errors found so far.
@@ -46,6 +57,8 @@ export interface WriteScope {
     readonly written: CommittedWrite[];
     /** The actions run so far (an action's transaction, or each item's of a bulk action). */
     readonly actions: CommittedAction[];
+    /** What inline documents wrote to the store (src/write/apply/documents.ts). */
+    readonly contents?: WrittenContent;
 }
 
 // The context of a write by `user` with these options; `now` is the one time every row of the write is stamped with.

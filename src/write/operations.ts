@@ -10,6 +10,7 @@ import type { ResourceRequest } from '../request';
 import type { Row, Structure } from '../structures/registry';
 import { renderWritten } from './answer';
 import { applyPlan, CreatedMeanwhile } from './apply/apply';
+import { applyDocuments } from './apply/documents';
 import type { WriteScope } from './context';
 import { keyValues } from './plan/input';
 import { planInsert, planUpdate, type Plan } from './plan/plan';
@@ -56,6 +57,11 @@ const finish = async (req: ResourceRequest, scope: WriteScope, kind: WriteKind, 
     const operation = plan.op === 'insert' ? 'create' : plan.op;
     // A delete answers no row: the one it deleted, as it was, names it.
     const row = plan.op === 'delete' ? plan.current : applied!;
+    // The record's inline documents, on its row as written (a new record's unique id), before its answer reads them.
+    if (plan.op !== 'delete' && plan.documents?.length) {
+        await applyDocuments(scope, plan.object, row, plan.documents);
+    }
+
     noteWritten(scope, kind, operation, row);
     const isNew = operation === 'create';
     return !applied || !select ? { row, isNew } : { row, record: await renderWritten(req, scope.db, select, row), isNew };

@@ -97,7 +97,8 @@ const ownRowOnly = (req: ResourceRequest, body: Row, select: SelectPlan | undefi
         // An attribute a plugin's handler takes (attribute-writes.ts) makes the handler write more.
         const attr = root.attributes.get(name);
         const handled = attr !== undefined && !attr.persistent && req.osprey.attributeWrites?.claims(root, name) === true;
-        return name !== '_action' && !root.children.has(name) && !(def.statuses && name === def.statusAttribute) && !handled;
+        // Inline documents (doclinks) write rows and content of their own.
+        return name !== '_action' && name !== 'doclinks' && !root.children.has(name) && !(def.statuses && name === def.statusAttribute) && !handled;
     });
 };
 

@@ -8,7 +8,8 @@ import { attributeError, batchedError } from '../errors/maximo-error';
 import type { ResourceRequest } from '../request';
 import type { Structure } from '../structures/registry';
 import { notifyCommit } from './after-commit';
-import { writeContextFor, type WriteContext, type WriteScope } from './context';
+import { contentGone } from '../attachments/documents';
+import { writeContextFor, type WriteContext, type WriteScope, type WrittenContent } from './context';
 import type { WriteOptions } from './request';
 import { recordTransactionId, type TransactionKey } from './apply/transaction-ids';
 
@@ -30,7 +31,10 @@ export interface WriteSettings {
 // The settings of a write by `user` on `structure` (the API-token routes write keys without a record route).
 export const writeSettingsFor = (osprey: Osprey, user: UserProfile, structure: Structure, options: Pick<WriteOptions, 'batchErrors' | 'allowEvents' | 'transactionId'>): WriteSettings => {
 
-    const ctx = writeContextFor(osprey.registry, user, options);
+    const made = writeContextFor(osprey.registry, user, options);
+    // The engine's attachments, where this server has them (a unit test's server value may not).
+    const attachments = (osprey as Partial<Osprey>).attachments;
+    const ctx = attachments ? { ...made, documents: { store: attachments.store, maxSize: Math.min(osprey.options.maxAttachment, structure.root.attachmentMaxSize ?? Infinity) } } : made;
     return { knex: osprey.knex, ctx, structure, retentionMs: osprey.options.transactionRetentionHours * 3600_000, commit: { osprey, user } };
 };
 
@@ -53,6 +57,24 @@ export const throwErrors = (scope: WriteScope): void => {
     }
 };
 
+// The folder store's files of inline documents whose write rolled back: their chunk rows went with it, their files
+// are marked gone for the sweeper (the database store's bytes are rows, gone with the rollback).
+const abandonContents = async (settings: WriteSettings, runs: readonly WrittenContent[]): Promise<void> => {
+
+    const stored = runs.flatMap((run) => run.stored).filter((content) => content.store !== 'database');
+    if (!stored.length) {
+        return;
+    }
+
+    await transaction(settings.knex, async (db) => {
+
+        for (const { key, store } of stored) {
+            await contentGone(db, key, store, Date.now());
+        }
+    }).catch(() => undefined);
+    void settings.commit?.osprey.attachments.sweeper.soon();
+};
+
 // Runs one write in one database transaction: any error rolls back everything, the transaction id included.
 // A write likely to be one statement (`single`) may run as that statement alone (src/db/single-statement.ts).
 // Once it committed, the after-commit subscribers hear what it wrote (never when it rolled back).
@@ -60,10 +82,14 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
 
     const { knex, ctx, structure } = settings;
     let done: { result: T; scope: WriteScope };
+    // Each run of the work (a single statement's may run again in a transaction) keeps what its documents wrote.
+    const runs: WrittenContent[] = [];
     try {
         done = await transaction(knex, async (db) => {
 
-            const scope: WriteScope = { db, ctx, structure, errors: [], written: [], actions: [] };
+            const contents: WrittenContent = { stored: [], gone: false };
+            runs.push(contents);
+            const scope: WriteScope = { db, ctx, structure, errors: [], written: [], actions: [], contents };
             if (ctx.transactionId !== undefined) {
                 await recordTransactionId(db, transactionKey(settings, ctx.transactionId), ctx.now.getTime(), settings.retentionMs);
             }
@@ -72,7 +98,13 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
         }, { grouped: settings.grouped === true, single: settings.single === true });
     }
     catch (error) {
+        await abandonContents(settings, runs);
         throw databaseInputError(error) ?? error;
+    }
+
+    await abandonContents(settings, runs.slice(0, -1));
+    if (done.scope.contents?.gone) {
+        void settings.commit?.osprey.attachments.sweeper.soon();
     }
 
     if (settings.commit) {

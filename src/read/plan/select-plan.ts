@@ -7,6 +7,7 @@ import { reachRelation, type OwnerFilter, type Reach } from './reach';
 import { beyond, type CostLimits } from './cost';
 import { oncePer } from '../../db/remember';
 import { namedAttribute } from './attribute-names';
+import { documentField, documentFieldNames } from '../../attachments/inline';
 
 
 // What a record is rendered with: attributes (under their alias), embedded child collections, related records
@@ -52,6 +53,9 @@ export interface SelectPlan {
     readonly allowedActions?: boolean;
     /** `_weblink` was named: the record's link into the UI, under `key`, is `prefix` followed by its unique id. */
     readonly weblink?: { readonly key: string; readonly prefix: string };
+    /** `doclinks{…}` was named (a root object with attachments): the record's documents as an array under `key`,
+     * with these fields (undefined: every one; src/attachments/inline.ts). */
+    readonly documents?: { readonly key: string; readonly fields?: readonly string[] };
 }
 
 export interface SelectSettings {
@@ -116,6 +120,33 @@ const weblinkOf = (object: BusinessObject, item: SelectItem, settings: SelectSet
     return `${settings.ui}?event=loadapp&value=${encodeURIComponent(structure.def.app.toLowerCase())}&uniqueid=`;
 };
 
+// The fields `doclinks{…}` names: `*` is every one (undefined).
+const documentFields = (settings: SelectSettings, items: readonly SelectItem[]): readonly string[] | undefined => {
+
+    const named: string[] = [];
+    for (const item of items) {
+        if (item.kind === 'star') {
+            return undefined;
+        }
+
+        // href is always there; documentdata is there with inlinedoc=1.
+        if (item.kind === 'attr' && item.path.length === 1 && ['href', 'documentdata'].includes(item.path[0]!)) {
+            continue;
+        }
+
+        const field = item.kind === 'attr' && item.path.length === 1 && !item.alias ? documentField(item.path[0]!) : undefined;
+        if (!field) {
+            fail(settings, item, `doclinks{…} names fields of a document, and ${item.kind === 'attr' ? item.path.join('.') : 'this'} is not one: name * or some of href, documentdata (with inlinedoc=1), ${documentFieldNames.join(', ')}`);
+        }
+
+        if (!named.includes(field!)) {
+            named.push(field!);
+        }
+    }
+
+    return named;
+};
+
 const numericFamilies = new Set(['integer', 'decimal']);
 
 // Keys every record carries, which no selected item may take.
@@ -160,6 +191,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
     let all = false;
     let allowedActions = false;
     let weblink: SelectPlan['weblink'];
+    let documents: SelectPlan['documents'];
     // Every key of the answer has one owner: an alias, a link, `_weblink` or an aggregate may not land on
     // another's key (it would overwrite it, or nest into a value), nor on a key every record carries.
     const owners = new Map<string, { owner: string; text: string }>();
@@ -199,6 +231,18 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
 
         const path = withoutRel(item.path);
         const [name, ...rest] = path;
+        if (name === 'doclinks' && !rest.length && item.kind !== 'aggregate' && !object.attributes.has(name) && !linkOf(object, name, settings)) {
+            if (!object.attachments) {
+                fail(settings, item, `doclinks are a record's attachments, and ${object.name} records of this structure have none (no \`doclinks: { attachments: true }\` in its YAML)`);
+            }
+
+            const key = item.alias ?? name;
+            claim(key, 'the documents', item);
+            load(item);
+            documents = { key, fields: item.kind === 'nested' ? documentFields(settings, item.select) : undefined };
+            continue;
+        }
+
         if (item.kind === 'aggregate') {
             const link = linkOf(object, name!, settings) ?? fail(settings, item, `${name} is not a child object or relationship of ${object.name}`);
             const attr = rest.length ? namedAttribute(link.object, rest[0]!, at(item)) : undefined;
@@ -286,5 +330,5 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
         links.push({ link, key, plan: planSelect(link.object, inner, { ...settings, structure: link.structure, level: { path, hops, loads: level.loads } }) });
     }
 
-    return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions, weblink };
+    return { object, all, attributes: [...attributes.values()], links, aggregates, allowedActions, weblink, ...documents ? { documents } : {} };
 };

@@ -64,7 +64,11 @@ const objectSchema = (object: BusinessObject, domains: ReadonlyMap<string, Domai
         properties[child.name] = { type: 'array', items: { ...objectSchema(child.object, domains), cardinality: 'UNDEFINED', objectName: child.object.name } };
     }
 
-    // A structure may declare `doclinks`, but attachments are not served yet: no schema advertises them.
+    // A structure with attachments: its records' documents, as a write sends them and inlinedoc=1 reads them.
+    if (children && object.attachments) {
+        properties.doclinks = documentsSchema(true);
+    }
+
     return {
         type: 'object',
         properties,
@@ -72,6 +76,21 @@ const objectSchema = (object: BusinessObject, domains: ReadonlyMap<string, Domai
         pk: [...object.primaryKey],
         uniqueid: object.uniqueColumn
     };
+};
+
+// A record's documents (src/attachments/inline.ts): an array of DOCLINKS-named fields; `data`: with documentdata.
+const documentsSchema = (data: boolean, named?: readonly string[]): Schema => {
+
+    const string = { type: 'string' };
+    const all: Schema = {
+        href: { type: 'string', format: 'uri' }, doclinksid: { type: 'integer' }, document: string, description: string, doctype: string,
+        urltype: { type: 'string', enum: ['FILE', 'URL'] }, urlname: string, contenttype: string, attachmentsize: { type: 'integer' }, ownertable: string,
+        ownerid: { type: 'integer' }, createby: string, createdate: { type: 'string', format: 'date-time' }, changeby: string,
+        changedate: { type: 'string', format: 'date-time' }, describedBy: { type: 'object' },
+        ...data ? { documentdata: { type: 'string', contentEncoding: 'base64' } } : {}
+    };
+    const properties = named ? Object.fromEntries(Object.entries(all).filter(([key]) => key === 'href' || key === 'documentdata' || named.includes(key))) : all;
+    return { type: 'array', items: { type: 'object', properties, objectName: 'DOCLINKS' } };
 };
 
 const header = (structure: Structure, object: BusinessObject, href: string | undefined): Schema => ({
@@ -105,6 +124,8 @@ export interface AnswerShape {
     readonly rowstamps: boolean;
     readonly internalValues: boolean;
     readonly collectionRefs: boolean;
+    /** inlinedoc=1: documents render inline, with their bytes. */
+    readonly inlineDocuments?: boolean;
 }
 
 const text = { type: 'string' };
@@ -148,6 +169,14 @@ const planSchema = (plan: SelectPlan, shape: AnswerShape, child: boolean): Schem
         for (const name of plan.object.children.keys()) {
             properties[`${name}_collectionref`] = text;
         }
+
+        if (plan.object.attachments && !shape.inlineDocuments) {
+            properties.doclinks = { type: 'object', properties: { href: { type: 'string', format: 'uri' } } };
+        }
+    }
+
+    if (shape.records && (plan.documents || (plan.all && plan.object.attachments && shape.inlineDocuments))) {
+        properties[plan.documents?.key ?? 'doclinks'] = documentsSchema(shape.inlineDocuments === true, plan.documents?.fields);
     }
 
     for (const { link, key, plan: linked } of plan.links) {

@@ -22,6 +22,7 @@ export const serializeOptions = (req: ResourceRequest): SerializeOptions => {
         internalValues: render.internalValues,
         domains: osprey.registry.domains(),
         allowedActions: allowedActions(osprey, user),
-        answerRows: { limit: osprey.options.maxAnswerRows, parameter: req.read.select?.parameter ?? 'oslc.select', used: 0 }
+        answerRows: { limit: osprey.options.maxAnswerRows, parameter: req.read.select?.parameter ?? 'oslc.select', used: 0 },
+        documents: { inline: render.inlineDocuments === true, storeOf: (document) => osprey.attachments.storeOf(document), bytes: { limit: osprey.options.maxBody, used: 0 } }
     };
 };

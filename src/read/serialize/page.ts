@@ -121,7 +121,7 @@ export const answerPage = async (req: ResourceRequest, { source, plan, prepared,
     if (addSchema) {
         const { structure } = source;
         const { domains, rowstamps, internalValues, collectionRefs, home } = options!;
-        const shape = { domains, records: !source.render, rowstamps, internalValues: internalValues === true, collectionRefs };
+        const shape = { domains, records: !source.render, rowstamps, internalValues: internalValues === true, collectionRefs, inlineDocuments: options!.documents?.inline === true };
         const href = osprey.registry.get(structure.name) === structure ? `${home}/jsonschemas/${structure.id}` : undefined;
         responseInfo.schema = selectionSchema(structure, object, plan, shape, { href, child: source.child });
     }

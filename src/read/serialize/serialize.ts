@@ -15,6 +15,7 @@ import { renderColumns } from '../plan/render-columns';
 import type { AggregatePlan, Link, SelectPlan } from '../plan/select-plan';
 import { QueryError } from '../parse/query-error';
 import { oncePer } from '../../db/remember';
+import { documentsWanted, renderDocuments, type DocumentOptions } from './documents';
 
 
 export interface SerializeOptions {
@@ -35,6 +36,9 @@ export interface SerializeOptions {
     /** The rows one answer may render, and how many it has (OSPREY_MAX_ANSWER_ROWS); none: any number (a report
      * streams its pages). */
     readonly answerRows?: AnswerRows;
+    /** A record's documents (attachments) as the request renders them: inline (inlinedoc=1) or as a link
+     * (./documents.ts); none: as a link. */
+    readonly documents?: DocumentOptions;
 }
 
 export interface AnswerRows {
@@ -129,6 +133,12 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
             record[key] = `${href}${path}`;
         }
 
+        // A record with attachments links its documents where it links its child collections, as an object
+        // (IBM's Java client reads `doclinks.href` of every record it reads whole); inlinedoc=1 puts them in its
+        // place as an array (serializeRows).
+        if (plan.object.attachments && !options.documents?.inline) {
+            record.doclinks = { href: `${href}/doclinks` };
+        }
     }
 
     return record;
@@ -288,6 +298,15 @@ export const serializeRows = async (db: Db, plan: SelectPlan, rows: readonly Row
             }
 
             next += count;
+        });
+    }
+
+    const documents = documentsWanted(plan, options.documents);
+    if (documents) {
+        const budget = options.answerRows;
+        await renderDocuments(db, plan, rows, records, hrefs, documents, options.documents, {
+            left: () => (budget ? Math.max(budget.limit - budget.used, 0) : Infinity),
+            spend: (count) => spend(budget, count)
         });
     }
 

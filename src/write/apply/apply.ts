@@ -145,7 +145,7 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     const statusAttribute = scope.structure.def.statusAttribute;
     const history = isRoot(scope, object) && scope.structure.def.statuses !== undefined && Object.hasOwn(plan.values, statusAttribute);
     const exact = scope.db.storesAsWritten(object.table);
-    const last = isRoot(scope, object) && exact && !history && plan.children.length === 0;
+    const last = isRoot(scope, object) && exact && !history && plan.children.length === 0 && !plan.documents?.length;
     // Where records are kept to their owners, the record's update also names its owner: a write that read it
     // without a lock (single-statement.ts) changes it only while it is still the writer's.
     const owner = isRoot(scope, object) ? ownerRule(scope.ctx.user, scope.structure) : undefined;

@@ -21,6 +21,8 @@ export interface ParsedItem {
     readonly transient: Row;
     /** Raw child arrays by child name, in body order. */
     readonly children: Map<string, unknown[]>;
+    /** The record's inline documents (`doclinks: […]`, a root object with attachments), unchecked: ./documents.ts. */
+    readonly documents?: unknown[];
     readonly action?: 'delete';
     readonly rowstamp?: string;
     readonly href?: string;
@@ -108,6 +110,7 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
     let action: ParsedItem['action'];
     let rowstamp: string | undefined;
     let href: string | undefined;
+    let documents: unknown[] | undefined;
 
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
         fail('', `Each ${object.name} in the body must be a JSON object.`, 'badRequest');
@@ -147,9 +150,16 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
             continue;
         }
 
-        // Attachments are not served yet: inline doclinks would be dropped, so they are refused.
+        // The record's documents, written with it (./documents.ts). A record read whole carries `doclinks: {href}`:
+        // sent back, it names no document to write.
         if (name === 'doclinks' && object.attachments) {
-            fail(name, `Attachments (doclinks) of ${object.name} are not supported by this server yet; write the record without them.`, 'badRequest');
+            if (Array.isArray(raw)) {
+                documents = raw;
+            }
+            else if (!(raw && typeof raw === 'object' && Object.keys(raw).every((inner) => inner === 'href'))) {
+                fail(name, `doclinks of ${object.name} is an array of documents ({urltype: 'FILE', urlname, documentdata} or {urltype: 'URL', urlname}), not ${JSON.stringify(raw)?.slice(0, 40)}.`, 'badRequest');
+            }
+
             continue;
         }
 
@@ -187,7 +197,7 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
         }
     }
 
-    return { values, transient, children, action, rowstamp, href, failed };
+    return { values, transient, children, action, rowstamp, href, failed, ...documents ? { documents } : {} };
 };
 
 type Fail = (attribute: string, message: string, reason?: AttributeError['reason']) => void;

@@ -8,6 +8,7 @@ import { completeNew, keyValues, parseItem, type ParsedItem, type ParseSettings 
 import { checkLookups } from './lookups';
 import { RowIndex } from './row-index';
 import { checkStatus } from './status';
+import { planDocuments, type DocumentPlan } from './documents';
 
 
 // A write body becomes a tree of planned row operations. Everything is read and checked first (keys,
@@ -16,8 +17,9 @@ import { checkStatus } from './status';
 
 export type Plan =
     // ifAbsent: a sync's record, which a concurrent write may create meanwhile (apply.ts CreatedMeanwhile).
-    | { op: 'insert'; object: BusinessObject; values: Row; transient: Row; children: ChildPlan[]; ifAbsent?: boolean }
-    | { op: 'update'; object: BusinessObject; current: Row; values: Row; transient: Row; children: ChildPlan[] }
+    // documents: the record's inline doclinks (./documents.ts), written after its row (../apply/documents.ts).
+    | { op: 'insert'; object: BusinessObject; values: Row; transient: Row; children: ChildPlan[]; ifAbsent?: boolean; documents?: DocumentPlan[] }
+    | { op: 'update'; object: BusinessObject; current: Row; values: Row; transient: Row; children: ChildPlan[]; documents?: DocumentPlan[] }
     | { op: 'delete'; object: BusinessObject; current: Row };
 
 export interface ChildPlan {
@@ -62,7 +64,8 @@ export const planInsert = async (scope: WriteScope, object: BusinessObject, body
         children.push({ child, plans });
     }
 
-    return { op: 'insert', object, values: item.values, transient: item.transient, children };
+    const documents = object === scope.structure.root && item.documents ? await planDocuments(scope, object, item.documents, undefined) : undefined;
+    return { op: 'insert', object, values: item.values, transient: item.transient, children, ...documents?.length ? { documents } : {} };
 };
 
 const safeDecode = (segment: string) => {
@@ -116,7 +119,8 @@ export const planUpdate = async (scope: WriteScope, object: BusinessObject, curr
         children.push(await planChildren(scope, here, object.children.get(name)!, row, items, merge));
     }
 
-    return { op: 'update', object, current, values: item.values, transient: item.transient, children };
+    const documents = object === scope.structure.root && item.documents ? await planDocuments(scope, object, item.documents, current) : undefined;
+    return { op: 'update', object, current, values: item.values, transient: item.transient, children, ...documents?.length ? { documents } : {} };
 };
 
 // The status history is the server's record of status changes: a body may not add, edit, replace or delete it.
