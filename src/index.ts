@@ -129,7 +129,7 @@ export { default as Joi } from 'joi';
 // its bytes (a stream, ranges too), an upload from a body stream, a delete.
 export { attachmentMeta, deleteAttachment, downloadAttachment, listAttachments, uploadAttachment, type AttachmentRequest, type DownloadAnswer } from './attachments/attachments';
 // A file name as an upload sends it (slug: percent-encoded UTF-8 or raw), checked; a request's media type.
-export { checkFileName, decodedName, documentType } from './attachments/names';
+export { checkFileName, decodedName, documentType, headerText } from './attachments/names';
 
 // ---- Service endpoints and system properties
 

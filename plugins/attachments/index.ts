@@ -2,7 +2,7 @@ import type * as Hapi from '@hapi/hapi';
 import type { Readable } from 'node:stream';
 
 import {
-    attachmentMeta, checkFileName, decodedName, deleteAttachment, downloadAttachment, header, homeHref, homeRoutes, listAttachments, maximoError, documentType, onCommit, structureOf, uploadAttachment, userOf,
+    attachmentMeta, checkFileName, decodedName, deleteAttachment, downloadAttachment, header, headerText, homeHref, homeRoutes, listAttachments, maximoError, documentType, onCommit, structureOf, uploadAttachment, userOf,
     type AttachmentRequest
 } from '../../src';
 
@@ -111,7 +111,8 @@ const upload: Hapi.Lifecycle.Method = async (request, h) => {
     }
 
     const encdescription = header(request, 'x-document-encdescription');
-    const description = encdescription !== undefined ? base64Text(encdescription, 'x-document-encdescription') : header(request, 'x-document-description');
+    const plain = header(request, 'x-document-description');
+    const description = encdescription !== undefined ? base64Text(encdescription, 'x-document-encdescription') : plain === undefined ? undefined : headerText(plain);
     if (description !== undefined && [...description].length > 1000) {
         throw maximoError('badRequest', `The description is ${[...description].length} characters long; the limit is 1000.`);
     }
