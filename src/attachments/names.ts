@@ -43,18 +43,17 @@ export const headerText = (value: string): string => {
 };
 
 // A header value is Latin-1 on the wire: a client sends a Unicode name percent-encoded (encslug, or a slug of
-// UTF-8 bytes percent-encoded), which is decoded here; a slug that is not percent-encoding is taken as sent.
-export const decodedName = (value: string, header: string): string => {
+// UTF-8 bytes percent-encoded), which is decoded here; a slug that is not percent-encoding is taken as sent
+// (IBM's Java client sends a name as it is, and "worn 50%.txt" is a file's name).
+export const decodedName = (value: string): string => (value.includes('%') ? percentDecoded(value) : undefined) ?? headerText(value);
 
-    if (!value.includes('%')) {
-        return headerText(value);
-    }
+const percentDecoded = (value: string): string | undefined => {
 
     try {
         return decodeURIComponent(value);
     }
     catch {
-        throw maximoError('badRequest', `The ${header} header ${JSON.stringify(value)} is not valid percent-encoding of UTF-8.`);
+        return undefined;
     }
 };
 

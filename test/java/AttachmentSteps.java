@@ -106,7 +106,8 @@ final class AttachmentSteps {
             Check.isTrue("member(1) past the end", set.member(1) == null);
             Check.equal("member(id)", href, set.member(idOf(href)).getURI());
 
-            Attachment second = upload(set, "second.txt", "the second", "second\n".getBytes(StandardCharsets.US_ASCII));
+            // A name with % as it is (not percent-encoding): the client sends it unchanged.
+            Attachment second = upload(set, "Verschleiß 50%.txt", "the second", "second\n".getBytes(StandardCharsets.US_ASCII));
             Check.equal("thisPageSize after a second create", 2, set.thisPageSize());
             Check.equal("both listed, in the order created", List.of(href, second.getURI()), hrefs(set));
 
@@ -116,6 +117,7 @@ final class AttachmentSteps {
             JsonObject described = again.toJSON().getJsonArray("member").getJsonObject(0).getJsonObject("describedBy");
             Check.equal("describedBy title", NAME, described.getString("title"));
             Check.equal("describedBy identifier", idOf(href), described.getString("identifier"));
+            Check.equal("the second's title", "Verschleiß 50%.txt", again.member(1).toDocMeta().getString("title"));
         }
         finally {
             wo.delete();
