@@ -99,7 +99,7 @@ const upload: Hapi.Lifecycle.Method = async (request, h) => {
         throw maximoError('badRequest', 'An upload names its file in the slug header (or encslug, the name in base64).');
     }
 
-    const fileName = checkFileName(encslug !== undefined ? base64Text(encslug, 'encslug') : decodedName(slug!));
+    const fileName = checkFileName(encslug !== undefined ? base64Text(encslug, 'encslug') : decodedName(slug!, 'slug'));
     const encoding = header(request, 'content-encoding');
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
         throw maximoError('unsupportedMedia', `An upload's body is sent as it is (Content-Encoding ${encoding} is not decoded); send the file without it, or in base64 with custom-encoding: base64.`);

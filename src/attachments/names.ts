@@ -45,7 +45,8 @@ export const headerText = (value: string): string => {
 // A header value is Latin-1 on the wire: a client sends a Unicode name percent-encoded (encslug, or a slug of
 // UTF-8 bytes percent-encoded), which is decoded here; a slug that is not percent-encoding is taken as sent
 // (IBM's Java client sends a name as it is, and "worn 50%.txt" is a file's name).
-export const decodedName = (value: string): string => (value.includes('%') ? percentDecoded(value) : undefined) ?? headerText(value);
+// (The header's name, once used in a refusal, is still taken so that callers need not change.)
+export const decodedName = (value: string, _header?: string): string => (value.includes('%') ? percentDecoded(value) : undefined) ?? headerText(value);
 
 const percentDecoded = (value: string): string | undefined => {
 
