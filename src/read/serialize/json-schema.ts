@@ -148,11 +148,6 @@ const planSchema = (plan: SelectPlan, shape: AnswerShape, child: boolean): Schem
         for (const name of plan.object.children.keys()) {
             properties[`${name}_collectionref`] = text;
         }
-
-        // The link to the record's documents (serialize.ts renderRow).
-        if (plan.object.attachments) {
-            properties.doclinks = { type: 'object', properties: { href: { type: 'string', format: 'uri' } } };
-        }
     }
 
     for (const { link, key, plan: linked } of plan.links) {

@@ -129,11 +129,6 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
             record[key] = `${href}${path}`;
         }
 
-        // A record's documents as IBM's guide shows them, `"doclinks": {"href"}`: IBM's Java client finds them
-        // by this object alone (Resource.attachmentSet throws invalid_relation without it).
-        if (plan.object.attachments) {
-            record.doclinks = { href: `${href}/doclinks` };
-        }
     }
 
     return record;

@@ -53,8 +53,6 @@ const echoed = (name: string, object: BusinessObject) => {
         (name.endsWith('_description') && object.attributes.get(name.slice(0, -'_description'.length))?.domain !== undefined);
 };
 
-const isLinkOnly = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && 'href' in value;
-
 // The attribute of a synonym domain whose internal value `{attr}_maxvalue` names.
 const internalValueOf = (name: string, object: BusinessObject, domains: ReadonlyMap<string, DomainDef>): Attribute | undefined => {
 
@@ -146,12 +144,6 @@ export const parseItem = (body: unknown, settings: ParseSettings): ParsedItem =>
         const synonym = internalValueOf(name, object, settings.domains);
         if (synonym) {
             internals.push([synonym, raw]);
-            continue;
-        }
-
-        // A record read and sent back repeats its documents' link, `"doclinks": {"href"}`: ignored as the
-        // collection refs are.
-        if (name === 'doclinks' && object.attachments && isLinkOnly(raw)) {
             continue;
         }
 
