@@ -2,7 +2,7 @@ import type * as Hapi from '@hapi/hapi';
 import type { Readable } from 'node:stream';
 
 import {
-    attachmentMeta, checkFileName, checkLink, checkTitle, decodedName, deleteAttachment, downloadAttachment, header, homeHref, homeRoutes, listAttachments, maximoError, documentType, onCommit, structureOf, uploadAttachment, uploadLink, userOf,
+    attachmentMeta, checkFileName, checkLink, checkTitle, decodedName, deleteAttachment, downloadAttachment, header, headerText, homeHref, homeRoutes, listAttachments, maximoError, documentType, onCommit, structureOf, uploadAttachment, uploadLink, userOf,
     type AttachmentRequest
 } from '../../src';
 
@@ -100,6 +100,19 @@ const base64Text = (value: string, name: string): string => {
     return Buffer.from(value.trim(), 'base64').toString('utf8');
 };
 
+// x-document-encdescription (base64 of UTF-8), else x-document-description as sent (UTF-8 read back as such).
+const descriptionOf = (request: Hapi.Request): string | undefined => {
+
+    const encdescription = header(request, 'x-document-encdescription');
+    const plain = header(request, 'x-document-description');
+    const description = encdescription !== undefined ? base64Text(encdescription, 'x-document-encdescription') : plain === undefined ? undefined : headerText(plain);
+    if (description !== undefined && [...description].length > 1000) {
+        throw maximoError('badRequest', `The description is ${[...description].length} characters long; the limit is 1000.`);
+    }
+
+    return description;
+};
+
 // The body of a URL document's upload: none (IBM's guide). A byte of one is refused; none is read past it.
 const noContent = async (body: Readable): Promise<void> => {
 
@@ -118,12 +131,7 @@ const uploadUrl = async (request: Hapi.Request, address: string) => {
     const slug = header(request, 'slug');
     const encslug = header(request, 'encslug');
     const title = checkTitle(encslug !== undefined ? base64Text(encslug, 'encslug') : slug !== undefined ? decodedName(slug, 'slug') : urlname, 'The slug, the title');
-    const encdescription = header(request, 'x-document-encdescription');
-    const description = encdescription !== undefined ? base64Text(encdescription, 'x-document-encdescription') : header(request, 'x-document-description');
-    if (description !== undefined && [...description].length > 1000) {
-        throw maximoError('badRequest', `The description is ${[...description].length} characters long; the limit is 1000.`);
-    }
-
+    const description = descriptionOf(request);
     const { docType } = documentMeta(header(request, 'x-document-meta'), true);
     await noContent(request.payload as Readable);
     return await uploadLink(requestOf(request), { title, urlname, docType, ...description ? { description } : {} });
@@ -155,12 +163,7 @@ const upload: Hapi.Lifecycle.Method = async (request, h) => {
         throw maximoError('badRequest', `custom-encoding ${custom} is not one this server reads: base64 is.`);
     }
 
-    const encdescription = header(request, 'x-document-encdescription');
-    const description = encdescription !== undefined ? base64Text(encdescription, 'x-document-encdescription') : header(request, 'x-document-description');
-    if (description !== undefined && [...description].length > 1000) {
-        throw maximoError('badRequest', `The description is ${[...description].length} characters long; the limit is 1000.`);
-    }
-
+    const description = descriptionOf(request);
     const { docType } = documentMeta(header(request, 'x-document-meta'), false);
     const length = header(request, 'content-length');
     const { location, meta } = await uploadAttachment(requestOf(request), {

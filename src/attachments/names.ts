@@ -31,22 +31,29 @@ export const checkFileName = (name: string, what = 'The file name'): string => {
     return trimmed;
 };
 
-// A header value is Latin-1 on the wire: a client sends a Unicode name percent-encoded (encslug, or a slug of
-// UTF-8 bytes percent-encoded), which is decoded here; a slug that is not percent-encoding is taken as sent.
-export const decodedName = (value: string, header: string): string => {
+// A header's text as the client meant it. Node hands a header's bytes as Latin-1, but clients send non-ASCII
+// text raw as UTF-8 (IBM's Java client on JDK 17 does, for slug and x-document-description alike): bytes that
+// are valid UTF-8 are read as UTF-8, any others as Latin-1.
+export const headerText = (value: string): string => {
 
-    if (!value.includes('%')) {
-        // Node hands a header's bytes as Latin-1: UTF-8 bytes sent raw are read back as UTF-8.
-        const bytes = Buffer.from(value, 'latin1');
-        const text = bytes.toString('utf8');
-        return Buffer.from(text, 'utf8').equals(bytes) ? text : value;
-    }
+    const bytes = Buffer.from(value, 'latin1');
+    const text = bytes.toString('utf8');
+    return Buffer.from(text, 'utf8').equals(bytes) ? text : value;
+};
+
+// A header value is Latin-1 on the wire: a client sends a Unicode name percent-encoded (encslug, or a slug of
+// UTF-8 bytes percent-encoded), which is decoded here; a slug that is not percent-encoding is taken as sent
+// (IBM's Java client sends a name as it is, and "worn 50%.txt" is a file's name).
+// (The header's name, once used in a refusal, is still taken so that callers need not change.)
+export const decodedName = (value: string, _header?: string): string => (value.includes('%') ? percentDecoded(value) : undefined) ?? headerText(value);
+
+const percentDecoded = (value: string): string | undefined => {
 
     try {
         return decodeURIComponent(value);
     }
     catch {
-        throw maximoError('badRequest', `The ${header} header ${JSON.stringify(value)} is not valid percent-encoding of UTF-8.`);
+        return undefined;
     }
 };
 

@@ -21,6 +21,7 @@ public final class ClientSteps {
         steps.addAll(WriteSteps.steps());
         steps.addAll(BulkSteps.steps());
         steps.addAll(ActionSteps.steps());
+        steps.addAll(AttachmentSteps.steps());
         steps.addAll(LinkSteps.steps());
         steps.addAll(SessionSteps.steps());
         return steps;
