@@ -4,7 +4,7 @@ import type { Db } from '../db/db';
 import { maximoError } from '../errors/maximo-error';
 import type { DocumentRow } from './documents';
 import { damaged, readChecked } from './download';
-import { documentHref, documentMeta } from './serialize';
+import { documentHref, documentMeta, iso } from './serialize';
 import type { ContentStore } from './store';
 
 
@@ -13,8 +13,6 @@ import type { ContentStore } from './store';
 // attributes (urltype, urlname, doctype, document, description…), the names a record's write sends them by
 // (src/write/plan/documents.ts), so a client reads back what it wrote; `describedBy` is the meta the list route
 // answers (./serialize.ts), for a client that reads that shape; `href` is the document's own (its bytes).
-
-const iso = (epochMs: number): string => new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
 const fields: Readonly<Record<string, (collection: string, document: DocumentRow) => unknown>> = {
     doclinksid: (_, document) => document.doclinksid,

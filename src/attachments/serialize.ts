@@ -8,7 +8,8 @@ import type { DocumentRow } from './documents';
 export const documentHref = (collection: string, document: DocumentRow): string => `${collection}/${document.doclinksid}`;
 export const metaHref = (collection: string, document: DocumentRow): string => `${collection}/meta/${document.doclinksid}`;
 
-const iso = (epochMs: number): string => new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+// A time as the documents' answers write it: seconds, with the offset.
+export const iso = (epochMs: number): string => new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
 export const documentMeta = (collection: string, document: DocumentRow): Record<string, unknown> => ({
     href: metaHref(collection, document),

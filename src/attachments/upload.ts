@@ -3,12 +3,13 @@ import type { Readable } from 'node:stream';
 
 import { requireRight } from '../auth/access';
 import type { UserProfile } from '../auth/users';
+import type { Db } from '../db/db';
 import { transaction } from '../db/transaction';
 import { maximoError } from '../errors/maximo-error';
 import type { Osprey } from '../context';
 import { memberRow } from '../read/execute/member';
 import type { Structure } from '../structures/registry';
-import { insertDocument, newContentKey, ownerOf, type DocumentRow } from './documents';
+import { insertDocument, newContentKey, ownerOf, type DocumentRow, type NewDocument } from './documents';
 import { chunkSize, type ContentStore } from './store';
 import type { Sweeper } from './sweep';
 
@@ -150,6 +151,19 @@ export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body:
     return { key, size, sha256: hash.digest('hex') };
 };
 
+// Inserts a document of the record in one transaction that reads the record again, locked: a record deleted (or
+// taken from the user) while the bytes came gets none. `before` runs first in the same transaction.
+const insertOwned = async (osprey: Osprey, user: UserProfile, structure: Structure, id: string, before: (db: Db) => Promise<void>, document: Omit<NewDocument, 'ownertable' | 'ownerid' | 'createby' | 'created'>): Promise<DocumentRow> => {
+
+    return await transaction(osprey.knex, async (db) => {
+
+        const record = await memberRow(db, user, structure, id, { lock: true });
+        const owner = ownerOf(structure.root, record);
+        await before(db);
+        return await insertDocument(db, { ...document, ownertable: owner.object.name, ownerid: owner.id, createby: user.userid, created: Date.now() });
+    });
+};
+
 export const attachDocument = async (place: AttachmentPlace, upload: Upload): Promise<DocumentRow> => {
 
     const { osprey, user, structure, id } = upload;
@@ -162,29 +176,21 @@ export const attachDocument = async (place: AttachmentPlace, upload: Upload): Pr
 
     const content = await storeContent(place, osprey, upload.body, { base64: upload.base64, limit, tooLarge: (size) => tooLarge(structure, limit, size) });
     try {
-        return await transaction(osprey.knex, async (db) => {
+        return await insertOwned(osprey, user, structure, id, async (db) => {
 
-            // The record again, locked: a record deleted (or taken from the user) while the bytes came gets none.
-            const record = await memberRow(db, user, structure, id, { lock: true });
-            const owner = ownerOf(structure.root, record);
             await db.rows('delete from "osprey_docupload" where "contentkey" = ?', [content.key]);
-            return await insertDocument(db, {
-                ownertable: owner.object.name,
-                ownerid: owner.id,
-                document: upload.fileName,
-                description: upload.description ?? null,
-                doctype: upload.docType,
-                urltype: 'FILE',
-                urlname: upload.fileName,
-                mimetype: upload.mediaType,
-                size: content.size,
-                sha256: content.sha256,
-                contentkey: content.key,
-                chunksize: chunkSize,
-                store: place.store.name,
-                createby: user.userid,
-                created: Date.now()
-            });
+        }, {
+            document: upload.fileName,
+            description: upload.description ?? null,
+            doctype: upload.docType,
+            urltype: 'FILE',
+            urlname: upload.fileName,
+            mimetype: upload.mediaType,
+            size: content.size,
+            sha256: content.sha256,
+            contentkey: content.key,
+            chunksize: chunkSize,
+            store: place.store.name
         });
     }
     catch (error) {
@@ -212,27 +218,17 @@ export const attachUrl = async (link: LinkUpload): Promise<DocumentRow> => {
 
     const { osprey, user, structure, id } = link;
     await ownerRecord(osprey, user, structure, id, 'update');
-    return await transaction(osprey.knex, async (db) => {
-
-        // The record again, locked: a record deleted meanwhile gets no document.
-        const record = await memberRow(db, user, structure, id, { lock: true });
-        const owner = ownerOf(structure.root, record);
-        return await insertDocument(db, {
-            ownertable: owner.object.name,
-            ownerid: owner.id,
-            document: link.title,
-            description: link.description ?? null,
-            doctype: link.docType,
-            urltype: 'URL',
-            urlname: link.urlname,
-            mimetype: 'text/uri-list',
-            size: 0,
-            sha256: null,
-            contentkey: null,
-            chunksize: null,
-            store: null,
-            createby: user.userid,
-            created: Date.now()
-        });
+    return await insertOwned(osprey, user, structure, id, () => Promise.resolve(), {
+        document: link.title,
+        description: link.description ?? null,
+        doctype: link.docType,
+        urltype: 'URL',
+        urlname: link.urlname,
+        mimetype: 'text/uri-list',
+        size: 0,
+        sha256: null,
+        contentkey: null,
+        chunksize: null,
+        store: null
     });
 };
