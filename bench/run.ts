@@ -150,8 +150,8 @@ const line = (scenario: Scenario, target: string, m: Measurement) => log(`  ${sc
 const runScenario = async (session: Session, baselines: { hapi: ServerProcess; bare: ServerProcess }, scenario: Scenario, options: BenchOptions, index: number, databaseUrl: string): Promise<ScenarioResult> => {
 
     const result: ScenarioResult = { name: scenario.name, title: scenario.title, connections: loadSettings(options, scenario).connections, status: 'measured', measurements: {} };
-    await scenario.prepare?.(databaseUrl);
     const osprey: Target = { url: session.server.url, prefix: '', headers: session.auth.headers };
+    await scenario.prepare?.(databaseUrl, osprey);
     const first = index * 1_000_000;
     const seen = await probe(osprey, scenario, session.data, first);
     const problem = judge(scenario, seen);
@@ -251,7 +251,7 @@ const runProfiles = async (options: BenchOptions, databaseUrl: string, dataDir: 
             const session = await openSession(server, options.workorders, options.auth);
             auth = session.auth;
             const target: Target = { url: server.url, prefix: '', headers: session.auth.headers };
-            await scenario.prepare?.(databaseUrl);
+            await scenario.prepare?.(databaseUrl, target);
             const problem = judge(scenario, await probe(target, scenario, session.data, index * 1_000_000));
             if (problem) {
                 Object.assign(result, { status: 'failed', reason: problem });

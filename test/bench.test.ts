@@ -44,9 +44,9 @@ experiment('npm run bench -- --quick', { timeout: 180_000 }, () => {
             expect(results.machine.cores).to.be.above(0);
             expect(results.machine.node).to.equal(process.version);
             expect(results.scenarios.map((scenario) => scenario.name)).to.equal(scenarios.map((scenario) => scenario.name));
-            // 12 ratio goals, the action's cost beside its PATCH, 2 latency and 2 memory goals, and /health beside 8
+            // 14 ratio goals, the action's cost beside its PATCH, 2 latency and 2 memory goals, and /health beside 8
             // long requests.
-            expect(results.goals).to.have.length(25);
+            expect(results.goals).to.have.length(27);
             expect(results.responsiveness!.map((result) => result.name)).to.equal(['health-bulk', 'health-report', 'health-like', 'health-child', 'health-search', 'health-group', 'health-reads', 'health-merge']);
             for (const result of results.responsiveness!) {
                 expect(result.work.status, result.name).to.equal(result.name === 'health-merge' ? 204 : 200);
