@@ -205,8 +205,10 @@ const runLongWork = async (session: Session, options: BenchOptions, names: reado
 
     const results: ResponsivenessResult[] = [];
     for (const long of longWork(Math.min(50_000, options.workorders)).filter((candidate) => names.includes(candidate.name))) {
-        const result = await measureResponsiveness(session.server.url, session.auth.headers, long);
-        log(`  ${long.name.padEnd(13)} health p50 ${result.health.p50} ms  p99 ${result.health.p99} ms  max ${result.health.max} ms  (${result.health.requests} checks, errors ${result.health.errors}); the long request answered ${result.work.status} in ${result.work.seconds} s`);
+        const result = await measureResponsiveness(session.server.url, session.auth.headers, long, session.server.pid);
+        const rss = result.rss ? `; RSS ${result.rss.before} MB before, peak ${result.rss.peak}, ${result.rss.after} after` : '';
+        const transfer = result.transfer ? ` (${result.transfer.mbPerSecond} MB/s)` : '';
+        log(`  ${long.name.padEnd(13)} ${result.check ?? 'health'} p50 ${result.health.p50} ms  p99 ${result.health.p99} ms  max ${result.health.max} ms  (${result.health.requests} checks, errors ${result.health.errors}); the long request answered ${result.work.status} in ${result.work.seconds} s${transfer}${rss}`);
         results.push(result);
     }
 
