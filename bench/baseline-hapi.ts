@@ -4,6 +4,7 @@ import * as Hapi from '@hapi/hapi';
 
 import { databaseKind, sqliteFile } from '../src/db/knex';
 import { loadRegistry } from '../src/load-registry';
+import { attachmentRoutes } from './baseline-attachments';
 import type { BaselineData } from './baseline-data';
 import { renderer } from './baseline-json';
 import { pgData } from './baseline-pg';
@@ -24,6 +25,7 @@ const main = async () => {
 
     const server = Hapi.server({ port: Number(process.env.PORT), host: '127.0.0.1', debug: { request: ['error'] }, routes: { payload: { maxBytes: 10 * 1024 * 1024 } } });
     server.route(baselineRoutes(data, render, registry.get('MXAPIWODETAIL')!.def.statuses ?? {}));
+    server.route(attachmentRoutes());
     await server.start();
     process.stdout.write(`baseline hapi + driver listening on ${server.info.uri}\n`);
 

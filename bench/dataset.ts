@@ -4,6 +4,7 @@ import { validateOptions, type OspreyOptions } from '../src/config';
 import { createKnex, databaseKind } from '../src/db/knex';
 import { generateData, readGenerated, type GeneratedData } from '../src/demo/generate-data';
 import { loadRegistry } from '../src/load-registry';
+import { deleteDocuments } from './attachment-files';
 import { root } from './options';
 
 
@@ -18,8 +19,9 @@ export const sqliteUrl = (dataDir: string, assets: number, workorders: number) =
 export const prepareDataset = (databaseUrl: string, assets: number, workorders: number) => generateData(datasetOptions(databaseUrl), { assets, workorders });
 
 // Takes the data set back to what the generator wrote: rows the benchmark created (ids above the generated
-// ones) are deleted, and the key counters start again from the highest stored number. Updated descriptions
-// stay; they change no count and no page. It runs before and after every run.
+// ones) are deleted, as are all attached documents (the generator attaches none), and the key counters start
+// again from the highest stored number. Updated descriptions stay; they change no count and no page. It runs
+// before and after every run.
 export const resetDataset = async (databaseUrl: string): Promise<GeneratedData> => {
 
     const knex = createKnex(datasetOptions(databaseUrl));
@@ -35,6 +37,7 @@ export const resetDataset = async (databaseUrl: string): Promise<GeneratedData> 
             }
         }
 
+        await deleteDocuments(knex);
         await knex('osprey_autokey').delete();
         await knex('osprey_transaction').delete();
         if (databaseKind(databaseUrl) === 'postgresql') {

@@ -13,11 +13,11 @@ export const evaluateGoals = (results: ScenarioResult[], workorders: number): Go
 
     const rows = workorders === 200_000 ? '' : ` (this run: ${workorders.toLocaleString('en-US')} work orders)`;
 
-    const ratioGoal = (name: string, label: string): Goal => {
+    const ratioGoal = (name: string, label: string, least = 0.8): Goal => {
 
         const found = find(name);
         const value = found && ratios(found, 'hapi').rps;
-        return { goal: `${label}: req/s ≥ 0.8 × baseline (b)`, ...(value === undefined ? open(name) : { value: `${value.toFixed(2)} × (b)`, met: value >= 0.8 }) };
+        return { goal: `${label}: req/s ≥ ${least} × baseline (b)`, ...(value === undefined ? open(name) : { value: `${value.toFixed(2)} × (b)`, met: value >= least }) };
     };
 
     const latencyGoal = (name: string, label: string): Goal => {
@@ -61,6 +61,11 @@ export const evaluateGoals = (results: ScenarioResult[], workorders: number): Go
         ratioGoal('status-action', 'status change by wsmethod:changeStatus'),
         actionGoal(),
         ratioGoal('bulk', 'bulk of 1,000 creates'),
+        // Issue 36 sets no ratio. Osprey hashes every byte twice (each chunk's SHA-256 and the document's, about
+        // 2.2 ms per MB each on the 2-core machine of docs/performance.md) and writes or reads it in the database,
+        // where (b) only streams it: the goal is a quarter of (b), not 0.8.
+        ratioGoal('attach-download', 'download of a 1 MB attachment', 0.25),
+        ratioGoal('attach-upload', 'upload of a 1 MB attachment', 0.25),
         latencyGoal('count', 'count=1'),
         latencyGoal('query-count', 'collectioncount=1'),
         memoryGoal('report', '10,000-row CSV report'),

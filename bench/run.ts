@@ -150,8 +150,8 @@ const line = (scenario: Scenario, target: string, m: Measurement) => log(`  ${sc
 const runScenario = async (session: Session, baselines: { hapi: ServerProcess; bare: ServerProcess }, scenario: Scenario, options: BenchOptions, index: number, databaseUrl: string): Promise<ScenarioResult> => {
 
     const result: ScenarioResult = { name: scenario.name, title: scenario.title, connections: loadSettings(options, scenario).connections, status: 'measured', measurements: {} };
-    await scenario.prepare?.(databaseUrl);
     const osprey: Target = { url: session.server.url, prefix: '', headers: session.auth.headers };
+    await scenario.prepare?.(databaseUrl, osprey);
     const first = index * 1_000_000;
     const seen = await probe(osprey, scenario, session.data, first);
     const problem = judge(scenario, seen);
@@ -205,8 +205,10 @@ const runLongWork = async (session: Session, options: BenchOptions, names: reado
 
     const results: ResponsivenessResult[] = [];
     for (const long of longWork(Math.min(50_000, options.workorders)).filter((candidate) => names.includes(candidate.name))) {
-        const result = await measureResponsiveness(session.server.url, session.auth.headers, long);
-        log(`  ${long.name.padEnd(13)} health p50 ${result.health.p50} ms  p99 ${result.health.p99} ms  max ${result.health.max} ms  (${result.health.requests} checks, errors ${result.health.errors}); the long request answered ${result.work.status} in ${result.work.seconds} s`);
+        const result = await measureResponsiveness(session.server.url, session.auth.headers, long, session.server.pid);
+        const rss = result.rss ? `; RSS ${result.rss.before} MB before, peak ${result.rss.peak}, ${result.rss.after} after` : '';
+        const transfer = result.transfer ? ` (${result.transfer.mbPerSecond} MB/s)` : '';
+        log(`  ${long.name.padEnd(13)} ${result.check ?? 'health'} p50 ${result.health.p50} ms  p99 ${result.health.p99} ms  max ${result.health.max} ms  (${result.health.requests} checks, errors ${result.health.errors}); the long request answered ${result.work.status} in ${result.work.seconds} s${transfer}${rss}`);
         results.push(result);
     }
 
@@ -251,7 +253,7 @@ const runProfiles = async (options: BenchOptions, databaseUrl: string, dataDir: 
             const session = await openSession(server, options.workorders, options.auth);
             auth = session.auth;
             const target: Target = { url: server.url, prefix: '', headers: session.auth.headers };
-            await scenario.prepare?.(databaseUrl);
+            await scenario.prepare?.(databaseUrl, target);
             const problem = judge(scenario, await probe(target, scenario, session.data, index * 1_000_000));
             if (problem) {
                 Object.assign(result, { status: 'failed', reason: problem });

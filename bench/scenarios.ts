@@ -1,4 +1,6 @@
 import { encodeBase64Id } from '../src/structures/resource-id';
+import { fileSize, fileText, UploadedFile, uploadHeaders } from './attachment-files';
+import type { Target } from './load';
 import { StatusPool } from './status-pool';
 
 
@@ -41,7 +43,8 @@ export interface Scenario {
     latencyGoal?: boolean;
     request: (data: ScenarioData, i: number) => ScenarioRequest;
     // Run (run.ts) before the scenario's first request, on the run's database: what its requests need to find there.
-    prepare?: (databaseUrl: string) => Promise<void>;
+    // `osprey`: the server under test, for what is made through its API (an attachment to download).
+    prepare?: (databaseUrl: string, osprey: Target) => Promise<void>;
     // A request of the scenario's shape that moves none of its state, for baseline (a): it answers a constant and
     // writes nothing, so it must not use up what `request` hands out (the status pools' turns).
     constantRequest?: (data: ScenarioData) => ScenarioRequest;
@@ -114,7 +117,9 @@ export const expectations: Record<string, Expected> = {
     update: { status: 200, type: json, check: (body) => (parsed(body)?.description?.startsWith('Bench update') ? undefined : 'expected the updated record') },
     'status-patch': { status: 204 },
     'status-action': { status: 204 },
-    bulk: { status: 200, type: json, check: (body) => (parsed(body)?.length === 1000 ? undefined : 'expected 1,000 results') }
+    bulk: { status: 200, type: json, check: (body) => (parsed(body)?.length === 1000 ? undefined : 'expected 1,000 results') },
+    'attach-upload': { status: 201, type: json, check: (body) => (parsed(body)?.attachmentSize === fileSize ? undefined : `expected the meta of a document of ${fileSize} bytes`) },
+    'attach-download': { status: 200, type: /^application\/octet-stream/, check: (body) => (body === fileText(fileSize) ? undefined : `expected the ${fileSize} bytes uploaded`) }
 };
 
 const patchHeaders = { 'content-type': 'application/json', 'x-method-override': 'PATCH' };
@@ -126,6 +131,11 @@ const statusChange = (name: string, title: string, pool: StatusPool, action: boo
     const request = ({ id, status }: { id: string; status: string }): ScenarioRequest => ({ method: 'POST', path: `${collection}/${id}${action ? '?action=wsmethod:changeStatus' : ''}`, headers: patchHeaders, body: JSON.stringify({ status }) });
     return { name, title, prepare: (databaseUrl) => pool.load(databaseUrl), request: () => request(pool.next()), constantRequest: () => request(pool.peek()) };
 };
+
+// The 1 MB file both attachment scenarios move: made once, the same bytes for every request and target.
+let file: string | undefined;
+const oneMegabyte = () => (file ??= fileText(fileSize));
+const downloaded = new UploadedFile(fileSize, 'bench-download.bin');
 
 // Reads first, writes last, so the reads see the generated data set as it is.
 export const scenarios: Scenario[] = [
@@ -178,6 +188,17 @@ export const scenarios: Scenario[] = [
         name: 'update',
         title: 'update with a properties header (POST + x-method-override: PATCH)',
         request: (data, i) => ({ method: 'POST', path: `${collection}/${data.updateIds[i % data.updateIds.length]}`, headers: { 'content-type': 'application/json', 'x-method-override': 'PATCH', properties: 'wonum,description,status' }, body: JSON.stringify({ description: `Bench update ${i}` }) })
+    },
+    {
+        name: 'attach-download',
+        title: 'download of a 1 MB attachment (GET …/doclinks/{id})',
+        prepare: async (_databaseUrl, osprey) => void await downloaded.upload(osprey, `${collection}/${encodeBase64Id(['BEDFORD', '1000'])}`),
+        request: () => ({ method: 'GET', path: downloaded.path() })
+    },
+    {
+        name: 'attach-upload',
+        title: 'upload of a 1 MB attachment (POST …/doclinks, the file as the body)',
+        request: (data, i) => ({ method: 'POST', path: `${collection}/${data.updateIds[i % data.updateIds.length]}/doclinks`, headers: uploadHeaders(`bench-${i}.bin`), body: oneMegabyte() })
     },
     statusChange('status-patch', 'status change by PATCH of status (POST + x-method-override: PATCH)', new StatusPool(0), false),
     statusChange('status-action', 'status change by ?action=wsmethod:changeStatus (POST + PATCH)', new StatusPool(1), true),

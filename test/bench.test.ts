@@ -44,12 +44,13 @@ experiment('npm run bench -- --quick', { timeout: 180_000 }, () => {
             expect(results.machine.cores).to.be.above(0);
             expect(results.machine.node).to.equal(process.version);
             expect(results.scenarios.map((scenario) => scenario.name)).to.equal(scenarios.map((scenario) => scenario.name));
-            // 12 ratio goals, the action's cost beside its PATCH, 2 latency and 2 memory goals, and /health beside 8
-            // long requests.
-            expect(results.goals).to.have.length(25);
-            expect(results.responsiveness!.map((result) => result.name)).to.equal(['health-bulk', 'health-report', 'health-like', 'health-child', 'health-search', 'health-group', 'health-reads', 'health-merge']);
+            // 14 ratio goals, the action's cost beside its PATCH, 2 latency and 2 memory goals, /health beside 10
+            // long requests and a PATCH beside one, and the server's RSS during the 3 attachment transfers.
+            expect(results.goals).to.have.length(33);
+            expect(results.responsiveness!.map((result) => result.name)).to.equal(['health-bulk', 'health-report', 'health-like', 'health-child', 'health-search', 'health-group', 'health-reads', 'health-merge', 'health-upload', 'health-download', 'patch-upload']);
+            const statuses: Record<string, number> = { 'health-merge': 204, 'health-upload': 201, 'patch-upload': 201 };
             for (const result of results.responsiveness!) {
-                expect(result.work.status, result.name).to.equal(result.name === 'health-merge' ? 204 : 200);
+                expect(result.work.status, result.name).to.equal(statuses[result.name] ?? 200);
                 expect(result.health.requests, result.name).to.be.above(0);
                 expect(result.health.errors, result.name).to.equal(0);
             }
@@ -66,9 +67,11 @@ experiment('npm run bench -- --quick', { timeout: 180_000 }, () => {
                 }
             }
 
-            // The memory goals of the report and the bulk are judged, not left open.
+            // The memory goals of the report and the bulk are judged, not left open; those of the transfers are
+            // judged too (met or not: a quick run's machine is busy with the tests).
             const judged = results.goals.filter((goal) => /RSS/.test(goal.goal));
-            expect(judged.map((goal) => goal.met)).to.equal([true, true]);
+            expect(judged.slice(0, 2).map((goal) => goal.met)).to.equal([true, true]);
+            expect(judged.slice(2).map((goal) => typeof goal.met)).to.equal(['boolean', 'boolean', 'boolean']);
         }
         finally {
             Fs.rmSync(dir, { recursive: true, force: true });
