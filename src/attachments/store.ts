@@ -5,6 +5,7 @@ import * as Path from 'node:path';
 import type { Knex } from 'knex';
 
 import type { Db } from '../db/db';
+import { isPostgres } from '../db/knex';
 import { transaction } from '../db/transaction';
 
 
@@ -14,18 +15,28 @@ import { transaction } from '../db/transaction';
 // (SQLite BLOB, PostgreSQL bytea): every node sees every file through the database it already shares. The folder
 // store keeps them in one file per document under OSPREY_ATTACHMENTS_DIR, which every node must mount.
 //
-// Each chunk is written in a short transaction of its own: on SQLite, whose one writer every write queues for, a
-// 50 MB upload is 200 writes of a quarter megabyte between other requests' writes, not one that holds the writer
-// for the whole upload. The chunks belong to no document until the document's row is inserted (documents.ts).
+// An upload's chunks are written a quarter megabyte at a time, each batch in a short transaction of its own: on
+// SQLite, whose one writer every write queues for, a 50 MB upload is 200 short writes between other requests'
+// writes, not one that holds the writer for the whole upload. The chunks belong to no document until the
+// document's row is inserted (documents.ts).
+//
+// The chunk size is the store's, kept with each document (so a document reads back whatever the size is now):
+// 256 KB, but 48 KB on PostgreSQL. node-pg reads a bytea as hex text, and V8 makes a string of 128 KB or more
+// 15 to 40 times slower per byte than a smaller one (docs/performance.md, Attachments): a 256 KB chunk, 512 KB of
+// hex, took 3 ms of the event loop to read, 48 KB chunks (96 KB of hex) a few hundredths of that each.
 
-export const chunkSize = 256 * 1024;
+export const writeBatch = 256 * 1024;
+export const sqliteChunkSize = 256 * 1024;
+export const postgresChunkSize = 48 * 1024;
 
 export type StoreName = 'database' | 'folder';
 
 export interface ContentStore {
     readonly name: StoreName;
-    /** Writes chunk `seq` of the content under `key` (seq counts from 0, each chunk but the last chunkSize long). */
-    write(key: string, seq: number, data: Buffer): Promise<void>;
+    /** The size of each chunk but the last of a document this store writes. */
+    readonly chunkSize: number;
+    /** Writes chunks `seq`, `seq + 1`, … of the content under `key` (seq counts from 0), in one transaction. */
+    write(key: string, seq: number, chunks: readonly Buffer[]): Promise<void>;
     /** The same in a transaction the caller holds (a record's write with inline doclinks: src/write/apply/documents.ts),
      * so the chunks commit or roll back with it. The folder store's file is not transactional: a write that rolls
      * back marks the key gone afterwards (src/write/transaction.ts), and the sweeper removes the file. */
@@ -64,9 +75,15 @@ const bytesOf = (value: unknown): Buffer => (Buffer.isBuffer(value) ? value : va
 
 export const databaseStore = (knex: Knex): ContentStore => ({
     name: 'database',
-    write: async (key, seq, data) => {
+    chunkSize: isPostgres(knex) ? postgresChunkSize : sqliteChunkSize,
+    write: async (key, seq, chunks) => {
 
-        await transaction(knex, (db) => db.rows(insertChunk, [key, seq, sha256(data), data]));
+        await transaction(knex, async (db) => {
+
+            for (const [i, data] of chunks.entries()) {
+                await db.rows(insertChunk, [key, seq + i, sha256(data), data]);
+            }
+        });
     },
     writeIn: async (db, key, seq, data) => {
 
@@ -103,7 +120,7 @@ export const folderStore = (knex: Knex, dir: string): ContentStore => {
         await Fs.promises.mkdir(partial, { recursive: true });
         const handle = await Fs.promises.open(partialOf(key), seq === 0 ? 'w' : 'r+');
         try {
-            await handle.write(data, 0, data.length, seq * chunkSize);
+            await handle.write(data, 0, data.length, seq * sqliteChunkSize);
             await handle.sync();
         }
         finally {
@@ -113,10 +130,20 @@ export const folderStore = (knex: Knex, dir: string): ContentStore => {
 
     return {
         name: 'folder',
-        write: async (key, seq, data) => {
+        // Files are read without strings: the larger chunk.
+        chunkSize: sqliteChunkSize,
+        write: async (key, seq, chunks) => {
 
-            await writeFile(key, seq, data);
-            await transaction(knex, (db) => db.rows(insertChunk, [key, seq, sha256(data), null]));
+            for (const [i, data] of chunks.entries()) {
+                await writeFile(key, seq + i, data);
+            }
+
+            await transaction(knex, async (db) => {
+
+                for (const [i, data] of chunks.entries()) {
+                    await db.rows(insertChunk, [key, seq + i, sha256(data), null]);
+                }
+            });
         },
         writeIn: async (db, key, seq, data) => {
 
@@ -148,8 +175,8 @@ export const folderStore = (knex: Knex, dir: string): ContentStore => {
             }
 
             try {
-                const buffer = Buffer.alloc(chunkSize);
-                const { bytesRead } = await handle.read(buffer, 0, chunkSize, seq * chunkSize);
+                const buffer = Buffer.alloc(sqliteChunkSize);
+                const { bytesRead } = await handle.read(buffer, 0, sqliteChunkSize, seq * sqliteChunkSize);
                 return { data: buffer.subarray(0, bytesRead), sha256: String(row.sha256) };
             }
             finally {

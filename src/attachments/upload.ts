@@ -10,7 +10,7 @@ import type { Osprey } from '../context';
 import { memberRow } from '../read/execute/member';
 import type { Structure } from '../structures/registry';
 import { insertDocument, newContentKey, ownerOf, type DocumentRow, type NewDocument } from './documents';
-import { chunkSize, type ContentStore } from './store';
+import { writeBatch, type ContentStore } from './store';
 import type { Sweeper } from './sweep';
 
 
@@ -104,16 +104,26 @@ export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body:
     let seq = 0;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
+    // A batch of whole chunks (a quarter megabyte) is written once it has come, in one transaction; what is left
+    // over waits for the next bytes. At the end the rest is written, its last chunk short.
     const flush = async (all: boolean) => {
 
-        while (pendingBytes >= chunkSize || (all && pendingBytes > 0)) {
-            const joined = Buffer.concat(pending, pendingBytes);
-            const chunk = joined.subarray(0, Math.min(chunkSize, joined.length));
-            const rest = joined.subarray(chunk.length);
-            await store.write(key, seq++, Buffer.from(chunk));
-            pending = rest.length ? [rest] : [];
-            pendingBytes = rest.length;
+        if (pendingBytes < writeBatch && !(all && pendingBytes > 0)) {
+            return;
         }
+
+        const joined = Buffer.concat(pending, pendingBytes);
+        const whole = all ? joined.length : joined.length - (joined.length % store.chunkSize);
+        const chunks: Buffer[] = [];
+        for (let i = 0; i < whole; i += store.chunkSize) {
+            chunks.push(joined.subarray(i, Math.min(i + store.chunkSize, whole)));
+        }
+
+        await store.write(key, seq, chunks);
+        seq += chunks.length;
+        const rest = joined.subarray(whole);
+        pending = rest.length ? [Buffer.from(rest)] : [];
+        pendingBytes = rest.length;
     };
 
     const take = async (bytes: Buffer) => {
@@ -189,7 +199,7 @@ export const attachDocument = async (place: AttachmentPlace, upload: Upload): Pr
             size: content.size,
             sha256: content.sha256,
             contentkey: content.key,
-            chunksize: chunkSize,
+            chunksize: place.store.chunkSize,
             store: place.store.name
         });
     }

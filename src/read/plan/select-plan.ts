@@ -6,7 +6,7 @@ import { computedOf, renderedAttributes, type Computed } from '../../structures/
 import { reachRelation, type OwnerFilter, type Reach } from './reach';
 import { beyond, type CostLimits } from './cost';
 import { oncePer } from '../../db/remember';
-import { namedAttribute } from './attribute-names';
+import { declaredAttribute, namedAttribute } from './attribute-names';
 import { documentField, documentFieldNames } from '../../attachments/inline';
 
 
@@ -231,7 +231,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
 
         const path = withoutRel(item.path);
         const [name, ...rest] = path;
-        if (name === 'doclinks' && !rest.length && item.kind !== 'aggregate' && !object.attributes.has(name) && !linkOf(object, name, settings)) {
+        if (name === 'doclinks' && !rest.length && item.kind !== 'aggregate' && !declaredAttribute(object, name) && !linkOf(object, name, settings)) {
             if (!object.attachments) {
                 fail(settings, item, `doclinks are a record's attachments, and ${object.name} records of this structure have none (no \`doclinks: { attachments: true }\` in its YAML)`);
             }

@@ -1,7 +1,6 @@
 import * as Crypto from 'node:crypto';
 
 import { deleteDocument, insertDocument, newContentKey, ownerOf } from '../../attachments/documents';
-import { chunkSize } from '../../attachments/store';
 import type { BusinessObject, Row } from '../../structures/registry';
 import type { WriteScope } from '../context';
 import type { DocumentPlan } from '../plan/documents';
@@ -33,6 +32,7 @@ export const applyDocuments = async (scope: WriteScope, object: BusinessObject, 
         const key = newContentKey();
         // Noted before the first chunk: a write that fails after it leaves the folder store's file to sweep.
         scope.contents!.stored.push({ key, store: store.name });
+        const { chunkSize } = store;
         for (let i = 0; i * chunkSize < plan.bytes.length; ++i) {
             await store.writeIn(db, key, i, plan.bytes.subarray(i * chunkSize, (i + 1) * chunkSize));
         }
@@ -49,7 +49,7 @@ export const applyDocuments = async (scope: WriteScope, object: BusinessObject, 
             size: plan.bytes.length,
             sha256: Crypto.createHash('sha256').update(plan.bytes).digest('hex'),
             contentkey: key,
-            chunksize: chunkSize,
+            chunksize: store.chunkSize,
             store: store.name
         });
     }
