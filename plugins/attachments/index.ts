@@ -211,25 +211,17 @@ export const attachments: Hapi.Plugin<unknown> = {
         });
 
         // The router is case-insensitive (src/server.ts): IBM's Java client's …/{id}/DOCLINKS routes here too.
-        const paths = (path: string) => [path];
+        const documents = '/os/{os}/{id}/doclinks';
+        // The body of an upload streams to the store as it comes (bounded memory); its limit is the engine's.
+        const streamed = { parse: false, output: 'stream', maxBytes: Number.MAX_SAFE_INTEGER, timeout: false } as const;
         server.route(homeRoutes(osprey.options.contextRoot, [
-            ...paths('/os/{os}/{id}/doclinks').flatMap((path) => [
-                { method: 'GET', path, options: { id: `attachments.list${path.includes('DOC') ? 'Upper' : ''}`, handler: list } },
-                { method: '*', path, options: { id: `attachments.listOther${path.includes('DOC') ? 'Upper' : ''}`, handler: refuseMethod, payload: noBody } },
-                {
-                    method: 'POST', path, options: {
-                        id: `attachments.upload${path.includes('DOC') ? 'Upper' : ''}`, handler: upload,
-                        // The body streams to the store as it comes (bounded memory); its limit is the engine's.
-                        payload: { parse: false, output: 'stream', maxBytes: Number.MAX_SAFE_INTEGER, timeout: false }
-                    }
-                }
-            ]),
-            ...paths('/os/{os}/{id}/doclinks/meta/{docid}').map((path) => ({ method: 'GET', path, options: { id: `attachments.meta${path.includes('DOC') ? 'Upper' : ''}`, handler: readMeta } })),
-            ...paths('/os/{os}/{id}/doclinks/{docid}').flatMap((path) => [
-                { method: 'GET', path, options: { id: `attachments.download${path.includes('DOC') ? 'Upper' : ''}`, handler: download } },
-                { method: 'DELETE', path, options: { id: `attachments.delete${path.includes('DOC') ? 'Upper' : ''}`, handler: remove, payload: noBody } },
-                { method: '*', path, options: { id: `attachments.other${path.includes('DOC') ? 'Upper' : ''}`, handler: refuseMethod, payload: noBody } }
-            ])
+            { method: 'GET', path: documents, options: { id: 'attachments.list', handler: list } },
+            { method: 'POST', path: documents, options: { id: 'attachments.upload', handler: upload, payload: streamed } },
+            { method: '*', path: documents, options: { id: 'attachments.listOther', handler: refuseMethod, payload: noBody } },
+            { method: 'GET', path: `${documents}/meta/{docid}`, options: { id: 'attachments.meta', handler: readMeta } },
+            { method: 'GET', path: `${documents}/{docid}`, options: { id: 'attachments.download', handler: download } },
+            { method: 'DELETE', path: `${documents}/{docid}`, options: { id: 'attachments.delete', handler: remove, payload: noBody } },
+            { method: '*', path: `${documents}/{docid}`, options: { id: 'attachments.other', handler: refuseMethod, payload: noBody } }
         ] as Parameters<typeof homeRoutes>[1]));
     }
 };

@@ -161,18 +161,17 @@ export const downloadAttachment = async (req: AttachmentRequest, ask: { range?: 
 // POST …/doclinks: a new document from the request's body (upload.ts); answers its href.
 export const uploadAttachment = async (req: AttachmentRequest, upload: Omit<Upload, 'osprey' | 'user' | 'structure' | 'id'>): Promise<{ location: string; meta: Record<string, unknown> }> => {
 
+    // The record's href is made before the upload: the answer names it by its own id, whatever form the URL used.
+    const collection = collectionOf(req, await ownerRecord(req.osprey, req.user, req.structure, req.id, 'update'));
     const document = await attachDocument(req.osprey.attachments, { ...upload, osprey: req.osprey, user: req.user, structure: req.structure, id: req.id });
-    const record = await ownerRecord(req.osprey, req.user, req.structure, req.id, 'read').catch(() => undefined);
-    const collection = record ? collectionOf(req, record) : `${req.home}/os/${req.structure.id}/${req.id}/doclinks`;
     return { location: documentHref(collection, document), meta: documentMeta(collection, document) };
 };
 
 // POST …/doclinks with content-location and no body: a URL document; answers its href.
 export const uploadLink = async (req: AttachmentRequest, link: Omit<LinkUpload, 'osprey' | 'user' | 'structure' | 'id'>): Promise<{ location: string; meta: Record<string, unknown> }> => {
 
+    const collection = collectionOf(req, await ownerRecord(req.osprey, req.user, req.structure, req.id, 'update'));
     const document = await attachUrl({ ...link, osprey: req.osprey, user: req.user, structure: req.structure, id: req.id });
-    const record = await ownerRecord(req.osprey, req.user, req.structure, req.id, 'read').catch(() => undefined);
-    const collection = record ? collectionOf(req, record) : `${req.home}/os/${req.structure.id}/${req.id}/doclinks`;
     return { location: documentHref(collection, document), meta: documentMeta(collection, document) };
 };
 

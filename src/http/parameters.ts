@@ -420,10 +420,13 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'auth.liftAddressLock': 'loginlocks',
     'health.check': 'health',
     'services.call': 'service',
-    ...Object.fromEntries([''].flatMap((upper) => [
-        [`attachments.list${upper}`, 'attachments'], [`attachments.listOther${upper}`, 'attachments'], [`attachments.upload${upper}`, 'upload'],
-        [`attachments.meta${upper}`, 'document'], [`attachments.download${upper}`, 'document'], [`attachments.delete${upper}`, 'docdelete'], [`attachments.other${upper}`, 'document']
-    ])) as Record<string, RouteUse>,
+    'attachments.list': 'attachments',
+    'attachments.listOther': 'attachments',
+    'attachments.upload': 'upload',
+    'attachments.meta': 'document',
+    'attachments.download': 'document',
+    'attachments.delete': 'docdelete',
+    'attachments.other': 'document',
     ...Object.fromEntries(unservedRoutes.map((route) => [route.id, 'unserved' as const]))
 };
 
