@@ -44,15 +44,25 @@ export interface ContentStore {
     /** The content is complete: the folder store moves its file where reads find it. */
     finish(key: string): Promise<void>;
     /** Chunk `seq` as stored (its bytes and the SHA-256 kept when it was written), undefined when it is not there. */
-    read(db: Db, key: string, seq: number): Promise<{ data: Buffer; sha256: string } | undefined>;
+    read(db: Db, key: string, seq: number): Promise<StoredChunk | undefined>;
+    /** Chunks `first` … `first + count - 1` in one statement, where the store has a cheaper way than one by one (the
+     * database's: on PostgreSQL a chunk is small, and a statement per chunk a round trip); those not there are left
+     * out. */
+    readRun?(db: Db, key: string, first: number, count: number): Promise<Map<number, StoredChunk>>;
     /** Removes some of the content of a key that is gone; answers whether none is left. */
     sweep(key: string): Promise<boolean>;
+}
+
+export interface StoredChunk {
+    readonly data: Buffer;
+    readonly sha256: string;
 }
 
 export const sha256 = (data: Buffer): string => Crypto.createHash('sha256').update(data).digest('hex');
 
 const insertChunk = 'insert into "osprey_docchunk" ("contentkey", "seq", "sha256", "data") values (?, ?, ?, ?)';
 const selectChunk = 'select "data", "sha256" from "osprey_docchunk" where "contentkey" = ? and "seq" = ?';
+const selectRun = 'select "seq", "data", "sha256" from "osprey_docchunk" where "contentkey" = ? and "seq" >= ? and "seq" < ?';
 const selectHash = 'select "sha256" from "osprey_docchunk" where "contentkey" = ? and "seq" = ?';
 // A sweep deletes this many chunks per transaction (4 MB of a database store's bytes).
 const sweepBatch = 16;
@@ -94,6 +104,11 @@ export const databaseStore = (knex: Knex): ContentStore => ({
 
         const [row] = await db.rows(selectChunk, [key, seq]);
         return row ? { data: bytesOf(row.data), sha256: String(row.sha256) } : undefined;
+    },
+    readRun: async (db, key, first, count) => {
+
+        const rows = await db.rows(selectRun, [key, first, first + count]);
+        return new Map(rows.map((row) => [Number(row.seq), { data: bytesOf(row.data), sha256: String(row.sha256) }]));
     },
     sweep: (key) => sweepChunks(knex, key)
 });
