@@ -51,6 +51,8 @@ export interface OspreyOptions {
     loginLockMinutes: number;
     trustProxy: number;
     publicOrigins: string[];
+    /** The origins whose web pages may call the API (CORS, src/http/cors.ts); `['*']`: any page, without credentials. */
+    corsOrigins: string[];
     uiBase?: string;
     licenses: LicenseEntry[];
 }
@@ -65,6 +67,23 @@ export const byteSize = Joi.alternatives(
         return Math.round(Number(amount) * factor);
     })
 );
+
+// A comma-separated list (or a YAML list) of origins, each kept as its URL's origin (https://eam.example.com); with
+// `star`, a lone `*` too (any origin).
+const originList = (name: string, star = false) => {
+
+    return Joi.alternatives(Joi.array().items(Joi.string()), Joi.string().allow('')).custom((value: string | string[], helpers) => {
+
+        const entries = (Array.isArray(value) ? value : value.split(',')).map((entry) => entry.trim()).filter(Boolean);
+        if (star && entries.includes('*')) {
+            return entries.length === 1 ? entries : helpers.message({ custom: `"${name}" holds * beside other origins; * (any origin) stands alone` });
+        }
+
+        const origins = entries.map((entry) => (/^https?:\/\/[^/\s]+\/?$/i.test(entry) && URL.canParse(entry) ? new URL(entry).origin : undefined));
+        const bad = entries.find((_, i) => origins[i] === undefined);
+        return bad === undefined ? origins : helpers.message({ custom: `"${name}" holds ${JSON.stringify(bad)}, which is not an origin such as https://eam.example.com` });
+    });
+};
 
 // One schema for every setting, whether it came from the environment or from the config file.
 export const optionsSchema = Joi.object<OspreyOptions>({
@@ -110,14 +129,9 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     externalApiKeys: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(false).description('OSPREY_EXTERNAL_APIKEYS: 1 lets administrators supply a key value (≥ 32 characters) when creating an API key'),
     loginAttempts: Joi.number().integer().min(1).default(10).description('OSPREY_LOGIN_ATTEMPTS: failed logins of one user (or 5× as many from one address) before 429'),
     loginLockMinutes: Joi.number().min(0.01).default(15).description('OSPREY_LOGIN_LOCK_MINUTES: how long failures count, and how long a 429 lasts'),
-    trustProxy: Joi.number().integer().min(0).max(10).default(0).description('OSPREY_TRUST_PROXY: how many proxies in front of Osprey append to X-Forwarded-For; the client address (login limits) is the one the outermost of them saw. 0: the connection\'s address, the header ignored'),
-    publicOrigins: Joi.alternatives(Joi.array().items(Joi.string()), Joi.string().allow('')).custom((value: string | string[], helpers) => {
-
-        const entries = (Array.isArray(value) ? value : value.split(',')).map((entry) => entry.trim()).filter(Boolean);
-        const origins = entries.map((entry) => (/^https?:\/\/[^/\s]+\/?$/i.test(entry) && URL.canParse(entry) ? new URL(entry).origin : undefined));
-        const bad = entries.find((_, i) => origins[i] === undefined);
-        return bad === undefined ? origins : helpers.message({ custom: `"publicOrigins" holds ${JSON.stringify(bad)}, which is not an origin such as https://eam.example.com` });
-    }).default([]).description('OSPREY_PUBLIC_ORIGINS: the origins (comma-separated) clients reach Osprey by, e.g. https://eam.example.com; hrefs follow a Host or x-public-uri only among them. None: any well-formed Host, and x-public-uri only when it names the request\'s own origin'),
+    trustProxy: Joi.number().integer().min(0).max(10).default(0).description('OSPREY_TRUST_PROXY: how many proxies in front of Osprey append to X-Forwarded-For; the client address (login limits) is the one the outermost of them saw, and hrefs follow the X-Forwarded-Proto and X-Forwarded-Host it set. 0: the connection\'s address and scheme, the headers ignored'),
+    publicOrigins: originList('publicOrigins').default([]).description('OSPREY_PUBLIC_ORIGINS: the origins (comma-separated) clients reach Osprey by, e.g. https://eam.example.com; hrefs follow a Host, X-Forwarded-Host or x-public-uri only among them. None: any well-formed Host, and x-public-uri only when it names the request\'s own origin'),
+    corsOrigins: originList('corsOrigins', true).default([]).description('OSPREY_CORS_ORIGINS: the origins (comma-separated) of the web pages that may call the API from a browser (CORS), e.g. https://app.example.com, with credentials; * alone: any page, without credentials. None: no CORS, and OPTIONS is a 405'),
     uiBase: Joi.string().uri({ scheme: ['http', 'https'] }).replace(/\/+$/, '').description('OSPREY_UI_BASE: the origin of the Maximo UI that records link to (_weblink), e.g. https://maximo.example.com'),
     licenses: Joi.array().items(Joi.object({
         component: Joi.string().required(),
@@ -161,6 +175,7 @@ const envNames: Record<string, keyof OspreyOptions> = {
     OSPREY_LOGIN_LOCK_MINUTES: 'loginLockMinutes',
     OSPREY_TRUST_PROXY: 'trustProxy',
     OSPREY_PUBLIC_ORIGINS: 'publicOrigins',
+    OSPREY_CORS_ORIGINS: 'corsOrigins',
     OSPREY_UI_BASE: 'uiBase'
 };
 

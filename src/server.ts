@@ -3,6 +3,7 @@ import * as Hapi from '@hapi/hapi';
 import { app } from './app';
 import type { OspreyOptions } from './config';
 import { maximoError } from './errors/maximo-error';
+import { corsRouteOptions } from './http/cors';
 import { answerParseErrors } from './http/parse-errors';
 import type { Logger } from './http/request-log';
 import { loadPlugins } from './user-plugins';
@@ -33,7 +34,9 @@ export const createServer = async ({ options, log, plugins = [] }: ServerSetup):
                     throw maximoError('badRequest', (err as Error).message);
                 }
             },
-            response: { emptyStatusCode: 204 }
+            response: { emptyStatusCode: 204 },
+            // Web pages on the configured origins (OSPREY_CORS_ORIGINS); their preflights: src/http/cors.ts.
+            cors: corsRouteOptions(options)
         }
     });
 

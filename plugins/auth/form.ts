@@ -5,10 +5,14 @@ import { header, maximoError } from '../../src';
 
 // A form another site's page posts would log the browser in as the attacker's user (login CSRF), and a link or
 // image there could log the browser out. Browsers say where a request comes from; the API clients send neither
-// header.
+// header. A page on an origin OSPREY_CORS_ORIGINS lists by name is trusted to log in and out (`*` trusts none).
 export const refuseCrossSite = (request: Hapi.Request, what: string): void => {
 
     const origin = header(request, 'origin');
+    if (origin !== undefined && origin !== '*' && request.server.app.osprey.options.corsOrigins.includes(origin)) {
+        return;
+    }
+
     const hosts = [request.info.host, header(request, 'x-forwarded-host')];
     let originHost: string | undefined;
     try {

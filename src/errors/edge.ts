@@ -115,6 +115,10 @@ export const errorAnswer = (request: Hapi.Request, thrown: unknown): { error: Bo
     return { error, body: toMaximoBody(error, messages, request.app.requestId ?? request.info.id) };
 };
 
+// A 401 names how to log in (RFC 9110 asks it of every 401): Basic, as Osprey takes it beside maxauth and API
+// keys, so a browser asks for a user and password. A form login's 401 does not: its page asks for them itself.
+export const basicChallenge = 'Basic realm="Osprey", charset="UTF-8"';
+
 export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Lifecycle.ReturnValue => {
 
     const response = request.response;
@@ -124,6 +128,10 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
 
     const { error, body } = errorAnswer(request, response);
     const answer = h.response(body).code(error.output.statusCode);
+    if (error.output.statusCode === 401 && error.output.headers['WWW-Authenticate'] === undefined && !request.route.settings.id?.startsWith('auth.formLogin')) {
+        answer.header('WWW-Authenticate', basicChallenge);
+    }
+
     for (const name of ['WWW-Authenticate', 'Retry-After', 'content-range']) {
         const value = error.output.headers[name];
         if (value !== undefined) {

@@ -36,14 +36,41 @@ export const wellFormedHost = (host: string): boolean => {
     return true;
 };
 
-const hostOrigin = (request: Hapi.Request): string | undefined => {
+// The entry of a forwarded header (X-Forwarded-Proto, X-Forwarded-Host) the outermost of `trustProxy` proxies
+// wrote: each proxy that appends puts its entry last, so it is that many places from the right; entries to its
+// left are the client's own words. A proxy that sets the header (nginx's proxy_set_header) leaves one entry.
+const forwarded = (request: Hapi.Request, name: string, trustProxy: number): string | undefined => {
 
-    const host = request.info.host;
+    const value = header(request, name);
+    if (value === undefined) {
+        return undefined;
+    }
+
+    const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    return entries[Math.max(0, entries.length - trustProxy)];
+};
+
+// The scheme and host the client used, as an origin: the connection's scheme and the Host, or behind trusted
+// proxies (OSPREY_TRUST_PROXY) what they forward, X-Forwarded-Proto (http or https) and a well-formed
+// X-Forwarded-Host. Undefined when the host is not a host (and port): a Host is the client's word, and
+// `h"><script>` must never reach an href. A scheme's default port is left out, as a URL's origin leaves it.
+const hostOrigin = (request: Hapi.Request, trustProxy: number): string | undefined => {
+
+    let scheme = request.server.info.protocol as string;
+    let host = request.info.host;
+    if (trustProxy > 0) {
+        const proto = forwarded(request, 'x-forwarded-proto', trustProxy)?.toLowerCase();
+        scheme = proto === 'http' || proto === 'https' ? proto : scheme;
+        const forwardedHost = forwarded(request, 'x-forwarded-host', trustProxy);
+        host = forwardedHost !== undefined && wellFormedHost(forwardedHost) ? forwardedHost : host;
+    }
+
     if (!wellFormedHost(host)) {
         return undefined;
     }
 
-    return `${request.server.info.protocol}://${host}`.toLowerCase();
+    const origin = `${scheme}://${host}`.toLowerCase();
+    return origin.endsWith(scheme === 'https' ? ':443' : ':80') ? origin.slice(0, origin.lastIndexOf(':')) : origin;
 };
 
 // A URL given as text (x-public-uri, a configured origin) rebuilt from its parsed parts: origin and path, never
@@ -64,14 +91,15 @@ const parsedBase = (text: string): { origin: string; base: string } | undefined 
 };
 
 // The origin hrefs are built on: the x-public-uri header when a proxy sends it, otherwise the request's own
-// scheme and host; empty (relative hrefs) with relativeuri=1. In Maximo x-public-uri is the public URI of the
+// scheme and host (behind a trusted proxy, the forwarded ones); empty (relative hrefs) with relativeuri=1. In Maximo x-public-uri is the public URI of the
 // API home, and IBM's Java client sends it so on every request (http://host:port/maximo/oslc): a value that
 // ends with /{contextRoot}/{api|oslc} gives the origin before it; any other value is the origin itself.
 //
 // Both are the client's words, so neither may put an arbitrary origin into hrefs and Location (issue 18):
 // x-public-uri counts when its origin is one of OSPREY_PUBLIC_ORIGINS, or the request's own, or when a trusted
-// proxy (OSPREY_TRUST_PROXY) sets it; a Host counts when it is a well-formed host and, where public origins are
-// configured, one of them — else the first configured origin stands in.
+// proxy (OSPREY_TRUST_PROXY) sets it; a Host (or a trusted proxy's X-Forwarded-Host) counts when it is a
+// well-formed host and, where public origins are configured, one of them — else the first configured origin
+// stands in.
 export const origin = (request: Hapi.Request): string => {
 
     if (flag(request.query.relativeuri)) {
@@ -80,7 +108,7 @@ export const origin = (request: Hapi.Request): string => {
 
     const { contextRoot, publicOrigins, trustProxy } = request.server.app.osprey.options;
     // The Host counts only among the public origins, where they are configured (it is the client's word too).
-    const sent = hostOrigin(request);
+    const sent = hostOrigin(request, trustProxy);
     const own = sent !== undefined && (publicOrigins.length === 0 || publicOrigins.includes(sent)) ? sent : undefined;
     const publicUri = header(request, 'x-public-uri');
     const given = publicUri === undefined ? undefined : parsedBase(publicUri);

@@ -1,6 +1,7 @@
 import type * as Hapi from '@hapi/hapi';
 
 import { maximoError } from '../errors/maximo-error';
+import { answerOptions } from './cors';
 import { wellFormedHost } from './hrefs';
 import { queryBytesProblem } from './query-bytes';
 import { assignRequestId } from './request-log';
@@ -10,7 +11,8 @@ import { securityHeaders } from './security-headers';
 // The first step of every request: the security headers and the request id go on its answer, whatever becomes of
 // it, and a request whose Host is no host is refused before anything reads its URL (hapi cannot make one of it,
 // and every href and cookie is built from it), as is one whose query is not UTF-8 (src/http/query-bytes.ts),
-// read from the request target as sent. One onRequest step for all four.
+// read from the request target as sent. An OPTIONS request is a browser's CORS preflight, answered here before
+// the login and the parameter gate (src/http/cors.ts). One onRequest step for all of them.
 export const requestEdge = (server: Hapi.Server): void => {
 
     server.ext('onRequest', (request, h) => {
@@ -26,6 +28,6 @@ export const requestEdge = (server: Hapi.Server): void => {
             throw maximoError('badRequest', problem);
         }
 
-        return h.continue;
+        return request.method === 'options' ? answerOptions(request, h) : h.continue;
     });
 };
