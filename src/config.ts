@@ -28,6 +28,7 @@ export interface OspreyOptions {
      * media types a download may show in the browser (any other is a download to save). */
     maxAttachment: number;
     attachmentsDir?: string;
+    uploadIdleSeconds: number;
     attachmentInlineTypes: string[];
     /** The cost limits of a read (src/read/plan/cost.ts, README "Limits"). */
     maxSelectDepth: number;
@@ -105,6 +106,7 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     maxBody: byteSize.default(10 * 1024 * 1024).description('OSPREY_MAX_BODY: the largest JSON body accepted (bytes, or e.g. 10mb)'),
     maxAttachment: byteSize.default(100 * 1024 * 1024).description('OSPREY_MAX_ATTACHMENT: the largest attached document (bytes, or e.g. 100mb); a structure\'s `doclinks: { attachments: true, maxSize }` may lower it'),
     attachmentsDir: Joi.string().trim().min(1).description('OSPREY_ATTACHMENTS_DIR: keep attached documents\' bytes in files under this folder instead of the database (every node must see the same folder)'),
+    uploadIdleSeconds: Joi.number().min(0.1).max(3600).default(60).description('OSPREY_UPLOAD_IDLE_SECONDS: an upload whose client sends no byte for this long is ended (408) and nothing of it is kept'),
     attachmentInlineTypes: Joi.alternatives(Joi.array().items(Joi.string()), Joi.string().allow('')).custom((value: string | string[], helpers) => {
 
         const types = (Array.isArray(value) ? value : value.split(',')).map((entry) => entry.trim().toLowerCase()).filter(Boolean);
@@ -154,6 +156,7 @@ const envNames: Record<string, keyof OspreyOptions> = {
     OSPREY_MAX_BODY: 'maxBody',
     OSPREY_MAX_ATTACHMENT: 'maxAttachment',
     OSPREY_ATTACHMENTS_DIR: 'attachmentsDir',
+    OSPREY_UPLOAD_IDLE_SECONDS: 'uploadIdleSeconds',
     OSPREY_ATTACHMENT_INLINE_TYPES: 'attachmentInlineTypes',
     OSPREY_MAX_SELECT_DEPTH: 'maxSelectDepth',
     OSPREY_MAX_RELATION_HOPS: 'maxRelationHops',

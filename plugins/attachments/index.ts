@@ -2,7 +2,7 @@ import type * as Hapi from '@hapi/hapi';
 import type { Readable } from 'node:stream';
 
 import {
-    attachmentMeta, checkFileName, checkLink, checkTitle, decodedName, deleteAttachment, downloadAttachment, header, headerText, homeHref, homeRoutes, listAttachments, maximoError, documentType, onCommit, structureOf, uploadAttachment, uploadLink, userOf,
+    attachmentMeta, checkDescription, checkFileName, checkLink, checkTitle, decodedName, deleteAttachment, downloadAttachment, header, headerText, homeHref, homeRoutes, listAttachments, maximoError, documentType, onCommit, structureOf, uploadAttachment, uploadLink, userOf,
     type AttachmentRequest
 } from '../../src';
 
@@ -68,6 +68,10 @@ const download: Hapi.Lifecycle.Method = async (request, h) => {
 const documentMeta = (value: string | undefined, link: boolean): { urlType: 'FILE' | 'URL'; docType: string } => {
 
     const text = (value ?? '').trim();
+    if (text.split('/').length > 2) {
+        throw maximoError('badRequest', `x-document-meta ${text} has more than two parts; it is {urltype}/{doctype} (FILE/Attachments), or a document type alone.`);
+    }
+
     const [first, second] = text.includes('/') ? text.split('/', 2) as [string, string] : ['', text];
     const named = first.trim().toUpperCase();
     const urlType = named === 'WWW' ? 'URL' : (named || (link ? 'URL' : 'FILE'));
@@ -106,19 +110,21 @@ const descriptionOf = (request: Hapi.Request): string | undefined => {
     const encdescription = header(request, 'x-document-encdescription');
     const plain = header(request, 'x-document-description');
     const description = encdescription !== undefined ? base64Text(encdescription, 'x-document-encdescription') : plain === undefined ? undefined : headerText(plain);
-    if (description !== undefined && [...description].length > 1000) {
-        throw maximoError('badRequest', `The description is ${[...description].length} characters long; the limit is 1000.`);
-    }
-
-    return description;
+    return description === undefined ? undefined : checkDescription(description);
 };
 
 // The body of a URL document's upload: none (IBM's guide). A byte of one is refused; none is read past it.
+// Read by hand: leaving a for-await loop destroys the stream, and hapi answers a destroyed request nothing.
 const noContent = async (body: Readable): Promise<void> => {
 
-    for await (const piece of body) {
-        if ((piece as Buffer).length) {
-            body.destroy();
+    const pieces = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    for (;;) {
+        const next = await pieces.next();
+        if (next.done) {
+            return;
+        }
+
+        if (next.value.length) {
             throw maximoError('badRequest', 'A URL document (content-location) has no bytes: send it without a body.');
         }
     }
@@ -137,7 +143,24 @@ const uploadUrl = async (request: Hapi.Request, address: string) => {
     return await uploadLink(requestOf(request), { title, urlname, docType, ...description ? { description } : {} });
 };
 
+// An upload refused before its body was read to the end answers with Connection: close, so that the rest of the body
+// (up to the limit and beyond) is neither read nor left in the connection for the next request.
 const upload: Hapi.Lifecycle.Method = async (request, h) => {
+
+    try {
+        return await uploaded(request, h);
+    }
+    catch (error) {
+        const output = (error as { output?: { headers: Record<string, string> } }).output;
+        if (output) {
+            output.headers.connection = 'close';
+        }
+
+        throw error;
+    }
+};
+
+const uploaded = async (request: Hapi.Request, h: Hapi.ResponseToolkit): Promise<Hapi.Lifecycle.ReturnValue> => {
 
     const address = header(request, 'content-location');
     if (address !== undefined && address.trim() !== '') {
@@ -219,7 +242,8 @@ export const attachments: Hapi.Plugin<unknown> = {
             { method: 'POST', path: documents, options: { id: 'attachments.upload', handler: upload, payload: streamed } },
             { method: '*', path: documents, options: { id: 'attachments.listOther', handler: refuseMethod, payload: noBody } },
             { method: 'GET', path: `${documents}/meta/{docid}`, options: { id: 'attachments.meta', handler: readMeta } },
-            { method: 'GET', path: `${documents}/{docid}`, options: { id: 'attachments.download', handler: download } },
+            // Ranges are the engine's (only the chunks a range covers are read); hapi's own would cut the whole.
+            { method: 'GET', path: `${documents}/{docid}`, options: { id: 'attachments.download', handler: download, response: { ranges: false } } },
             { method: 'DELETE', path: `${documents}/{docid}`, options: { id: 'attachments.delete', handler: remove, payload: noBody } },
             { method: '*', path: `${documents}/{docid}`, options: { id: 'attachments.other', handler: refuseMethod, payload: noBody } }
         ] as Parameters<typeof homeRoutes>[1]));

@@ -65,7 +65,7 @@ const collectionOf = (req: AttachmentRequest, record: Record<string, unknown>): 
 const documentId = (req: AttachmentRequest): number => {
 
     const text = req.docId ?? '';
-    if (!/^[1-9]\d{0,15}$/.test(text)) {
+    if (!/^[1-9]\d{0,14}$/.test(text)) {
         throw maximoError('notFound', `There is no document ${text} of this ${req.structure.name} record: a document's id is a number, as its href in …/doclinks names it.`);
     }
 

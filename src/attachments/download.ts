@@ -26,7 +26,8 @@ export const damaged = (document: DocumentRow): Error => maximoError('documentDa
 // one that does not overlap the document is a 416.
 export const parseRange = (header: string | undefined, size: number): ByteRange | undefined | 'unsatisfiable' => {
 
-    if (header === undefined) {
+    // A range of another unit than bytes is not one this server serves: as HTTP says, the whole document answers.
+    if (header === undefined || !/^\s*bytes\s*=/i.test(header)) {
         return undefined;
     }
 

@@ -24,11 +24,35 @@ export const checkFileName = (name: string, what = 'The file name'): string => {
         throw maximoError('badRequest', `${what} ${JSON.stringify(trimmed)} is a path; send the file's name alone, without / or \\.`);
     }
 
-    if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(trimmed)) {
+    if (controls.test(trimmed)) {
         throw maximoError('badRequest', `${what} holds a control character; send the file's name without one.`);
     }
 
+    // A name that shows other than it is (invoice‮fdp.exe shows as invoiceexe.pdf) or shows as nothing.
+    if (bidiControls.test(trimmed) || !trimmed.replace(invisible, '').trim()) {
+        throw maximoError('badRequest', `${what} holds a character that changes the direction of the text, or nothing visible; send the file's name without it.`);
+    }
+
     return trimmed;
+};
+
+const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const bidiControls = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const invisible = /[\u200b-\u200d\u2060\ufeff]/g;
+
+// A document's description (x-document-description, or a write's): at most 1000 characters, tabs and line breaks
+// kept, no other control character (PostgreSQL refuses NUL in text).
+export const checkDescription = (value: string, what = 'The description'): string => {
+
+    if ([...value].length > 1000) {
+        throw maximoError('badRequest', `${what} is ${[...value].length} characters long; the limit is 1000.`);
+    }
+
+    if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value)) {
+        throw maximoError('badRequest', `${what} holds a control character other than a tab or a line break.`);
+    }
+
+    return value;
 };
 
 // A header's text as the client meant it. Node hands a header's bytes as Latin-1, but clients send non-ASCII
@@ -96,9 +120,10 @@ export const checkLink = (value: string, what = 'The address'): string => {
         throw maximoError('badRequest', `${what} of a URL document is 1 to 2000 characters without control characters.`);
     }
 
-    // `www.x.com:8080/…` is a host and a port, not a scheme.
+    // `www.x.com:8080/…` (a name with a dot, or localhost) is a host and a port, not a scheme; `javascript:80` is not.
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
-    if (scheme !== undefined && !['http', 'https', 'ftp', 'mailto'].includes(scheme) && !/^\d+(?:[/?#]|$)/.test(text.slice(scheme.length + 1))) {
+    const hostAndPort = scheme !== undefined && (scheme.includes('.') || scheme === 'localhost') && /^\d+(?:[/?#]|$)/.test(text.slice(scheme.length + 1));
+    if (scheme !== undefined && !['http', 'https', 'ftp', 'mailto'].includes(scheme) && !hostAndPort) {
         throw maximoError('badRequest', `${what} ${JSON.stringify(text.slice(0, 60))} names the scheme ${scheme}:; a URL document links with http, https, ftp or mailto, or names a host (www.example.com).`);
     }
 
@@ -109,8 +134,8 @@ export const checkLink = (value: string, what = 'The address'): string => {
 export const checkTitle = (value: string, what = 'The title'): string => {
 
     const text = value.trim();
-    if (!text || [...text].length > maxNameLength || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text)) {
-        throw maximoError('badRequest', `${what} of a URL document is 1 to ${maxNameLength} characters without control characters.`);
+    if (!text || [...text].length > maxNameLength || controls.test(text) || bidiControls.test(text) || !text.replace(invisible, '').trim()) {
+        throw maximoError('badRequest', `${what} of a URL document is 1 to ${maxNameLength} characters, something visible, without control characters or changes of the text's direction.`);
     }
 
     return text;

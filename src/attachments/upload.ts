@@ -93,7 +93,17 @@ export class Base64Pieces {
     }
 }
 
-export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body: Readable, options: { base64: boolean; limit: number; tooLarge: (size?: number) => Error }) => {
+const idle = <T>(next: Promise<T>, ms: number): Promise<T> => {
+
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+
+        timer = setTimeout(() => reject(maximoError('uploadStalled', `The upload sent no byte for ${ms / 1000} s (OSPREY_UPLOAD_IDLE_SECONDS); nothing was stored. Send it again.`)), ms);
+    });
+    return Promise.race([next, stalled]).finally(() => clearTimeout(timer));
+};
+
+export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body: Readable, options: { base64: boolean; limit: number; idleMs: number; tooLarge: (size?: number) => Error }) => {
 
     const { store, sweeper } = place;
     const key = newContentKey();
@@ -139,9 +149,16 @@ export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body:
         await flush(false);
     };
 
+    // A client that stops sending holds the upload open: after `idleMs` without a byte it is ended with a 408.
+    const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     try {
-        for await (const piece of body) {
-            await take(decoder ? decoder.decode(piece as Buffer) : piece as Buffer);
+        for (;;) {
+            const next = await idle(iterator.next(), options.idleMs);
+            if (next.done) {
+                break;
+            }
+
+            await take(decoder ? decoder.decode(next.value) : next.value);
         }
 
         if (decoder) {
@@ -152,7 +169,8 @@ export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body:
         await store.finish(key);
     }
     catch (error) {
-        body.destroy();
+        // The body is not destroyed: hapi would take the request for one its client aborted and answer nothing. The
+        // error's answer closes the connection instead (plugins/attachments), so what is left of the body is not read.
         await sweeper.abandon(key, store.name, Date.now()).catch(() => undefined);
         void sweeper.soon();
         throw error;
@@ -184,7 +202,7 @@ export const attachDocument = async (place: AttachmentPlace, upload: Upload): Pr
         throw tooLarge(structure, limit, upload.base64 ? undefined : upload.length);
     }
 
-    const content = await storeContent(place, osprey, upload.body, { base64: upload.base64, limit, tooLarge: (size) => tooLarge(structure, limit, size) });
+    const content = await storeContent(place, osprey, upload.body, { base64: upload.base64, limit, idleMs: osprey.options.uploadIdleSeconds * 1000, tooLarge: (size) => tooLarge(structure, limit, size) });
     try {
         return await insertOwned(osprey, user, structure, id, async (db) => {
 

@@ -34,6 +34,8 @@ export const reasonCodes = {
     documentDamaged: { code: 'BMXAA1730E', status: 409, text: 'The stored document is damaged and is not served.' },
     // A Range that does not overlap the document.
     rangeNotSatisfiable: { code: 'BMXAA1731E', status: 416, text: 'The range asked for is not within the document.' },
+    // An upload whose client stopped sending (src/attachments/upload.ts).
+    uploadStalled: { code: 'BMXAA1732E', status: 408, text: 'The upload stopped before its end.' },
     internal: { code: 'BMXAA1724E', status: 500, text: 'An internal error occurred. The request id identifies it in the server log.' }
 } as const;
 

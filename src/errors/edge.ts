@@ -132,7 +132,7 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
         answer.header('WWW-Authenticate', basicChallenge);
     }
 
-    for (const name of ['WWW-Authenticate', 'Retry-After', 'content-range']) {
+    for (const name of ['WWW-Authenticate', 'Retry-After', 'content-range', 'connection']) {
         const value = error.output.headers[name];
         if (value !== undefined) {
             answer.header(name, String(value));

@@ -1,6 +1,6 @@
 import { findDocument, ownerOf, type DocumentRow } from '../../attachments/documents';
 import { documentFieldNames } from '../../attachments/inline';
-import { checkFileName, checkLink, documentType } from '../../attachments/names';
+import { checkDescription, checkFileName, checkLink, checkTitle, documentType } from '../../attachments/names';
 import type { AttributeError } from '../../errors/maximo-error';
 import type { BusinessObject, Row } from '../../structures/registry';
 import type { WriteScope } from '../context';
@@ -30,6 +30,7 @@ export type DocumentPlan =
     | { readonly op: 'delete'; readonly row: DocumentRow };
 
 // The names an item may carry: what a write reads, and what a record's read renders of a document (sent back).
+const textFields = ['urltype', 'documentdata', 'doctype', 'urlname', 'newurlname', 'document', 'title', 'description', 'contenttype'] as const;
 const written = new Set(['urltype', 'documentdata', 'doctype', 'urlname', 'newurlname', 'document', 'title', 'description', 'contenttype', 'href', 'localref', 'doclinksid', '_action']);
 const echoed = new Set(documentFieldNames.map((name) => name.toLowerCase()));
 
@@ -118,6 +119,13 @@ export const planDocuments = async (scope: WriteScope, object: BusinessObject, i
             continue;
         }
 
+        // Every field is text: an object or a number would be stored as its string ("[object Object]").
+        const notText = textFields.find((name) => item[name] !== undefined && item[name] !== null && typeof item[name] !== 'string');
+        if (notText) {
+            fail(index, notText, `${notText} of a document is text, not ${Array.isArray(item[notText]) ? 'an array' : typeof item[notText]}.`);
+            continue;
+        }
+
         const urltype = String(item.urltype ?? (item.documentdata === undefined ? 'URL' : 'FILE')).toUpperCase();
         const doctype = text(item.doctype) ?? 'Attachments';
         if (!docTypePattern.test(doctype)) {
@@ -125,9 +133,12 @@ export const planDocuments = async (scope: WriteScope, object: BusinessObject, i
             continue;
         }
 
-        const description = item.description === undefined || item.description === null ? null : String(item.description);
-        if (description !== null && [...description].length > 1000) {
-            fail(index, 'description', `the description is ${[...description].length} characters long; the limit is 1000.`);
+        let description: string | null = null;
+        try {
+            description = item.description === undefined || item.description === null ? null : checkDescription(String(item.description), 'the description');
+        }
+        catch (error) {
+            fail(index, 'description', (error as Error).message);
             continue;
         }
 
@@ -182,7 +193,17 @@ export const planDocuments = async (scope: WriteScope, object: BusinessObject, i
             continue;
         }
 
-        const title = String(text(item.title) ?? text(item.document) ?? urlname).slice(0, 255);
+        // A title the item names is checked as the route's slug is; one taken from the address is its start.
+        const named = text(item.title) ?? text(item.document);
+        let title: string;
+        try {
+            title = named === undefined ? [...urlname].slice(0, 255).join('') : checkTitle(named, `doclinks[${index}].title`);
+        }
+        catch (error) {
+            fail(index, 'title', (error as Error).message);
+            continue;
+        }
+
         plans.push({ op: 'url', document: title, urlname, description, doctype });
     }
 
