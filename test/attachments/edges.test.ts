@@ -68,11 +68,39 @@ onEachDatabase(lab, 'attachments: refusals and edges', (t) => {
             [{ urltype: 'URL', urlname: 'www.example.com', title: 't'.repeat(300) }, 'title'],
             [{ urltype: 'URL', urlname: 'javascript:1/alert(1)' }, 'scheme']
         ];
+        cases.push(
+            ['not an object', 'JSON object'],
+            [{ href: 'nothing here' }, 'names none'],
+            [{ _action: 'Delete', doclinksid: 999999999 }, 'there is no document'],
+            [{ _action: 'Replace', urltype: 'URL', urlname: 'www.example.com' }, '_action'],
+            [{ urltype: 'TEXT', urlname: 'x' }, 'urltype'],
+            [{ urltype: 'URL', urlname: 'www.example.com', documentdata: 'QQ==' }, 'no bytes'],
+            [{ urltype: 'FILE', urlname: 'n.txt' }, 'documentdata'],
+            [{ urltype: 'FILE', documentdata: 'QQ==' }, 'urlname'],
+            [{ urltype: 'FILE', documentdata: 'QQ==', urlname: 'n.txt', doctype: 'bad type!' }, 'document type'],
+            [{ urltype: 'FILE', documentdata: 'QQ==', urlname: 'n.txt', description: 'd'.repeat(1001) }, '1000']
+        );
         for (const [item, words] of cases) {
             const res = await patch([item]);
             expect(res.statusCode, JSON.stringify(item)).to.equal(400);
             expect(res.result.Error.message, JSON.stringify(item)).to.contain(words);
         }
+
+        // WWW is URL; an empty file inlines as ''; a document named again by its href is left as it is; a delete named
+        // twice deletes once; deleting the record deletes its link too.
+        const made = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxapiwodetail', headers: wilson, payload: { siteid: 'BEDFORD', description: 'Edges', doclinks: [{ urltype: 'WWW', urlname: 'www.example.com' }, { urltype: 'FILE', documentdata: '', urlname: 'empty.txt' }] } });
+        expect(made.statusCode, made.payload).to.equal(201);
+        const record = pathOf(made.headers.location);
+        const read = await t.inject({ url: `${record}?oslc.select=doclinks{*}&inlinedoc=1`, headers: wilson });
+        const [link, empty] = read.result.doclinks;
+        expect(link).to.include({ urltype: 'URL', urlname: 'www.example.com' });
+        expect(empty).to.include({ urltype: 'FILE', documentdata: '' });
+        const again = await t.inject({ method: 'PATCH', url: record, headers: { ...wilson, patchtype: 'MERGE' }, payload: { doclinks: [{ href: empty.href }, { _action: 'Delete', href: link.href }, { _action: 'Delete', doclinksid: link.doclinksid }] } });
+        expect(again.statusCode, again.payload).to.equal(204);
+        expect((await t.inject({ url: `${record}?oslc.select=doclinks{document}`, headers: wilson })).result.doclinks.map((document: any) => document.document)).to.equal(['empty.txt']);
+        await t.inject({ method: 'PATCH', url: record, headers: { ...wilson, patchtype: 'MERGE' }, payload: { doclinks: [{ urltype: 'URL', urlname: 'www.example.org' }] } });
+        expect((await t.inject({ method: 'DELETE', url: record, headers: wilson })).statusCode).to.equal(204);
+        expect(await t.server.app.osprey.knex('osprey_doclink').where({ urlname: 'www.example.org' }).pluck('doclinksid')).to.equal([]);
     });
 
     test('names and types: a raw UTF-8 slug, an unknown extension, a description in base64', async () => {

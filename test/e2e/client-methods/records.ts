@@ -124,7 +124,7 @@ const reading = async (t: Context) => {
     t.clientSide('QueryBuilder.clone', 'QueryBuilder.hasPageSettings', 'QueryBuilder.hasCountRequested', 'QueryBuilder.buildQuery', 'ResourceService.query');
 
     // What Osprey does not carry out is refused by name, and what other branches bring is checked either way.
-    await carriedOut(t, 'QueryBuilder.inlineDoc', () => wo.findAll(wo.query().where('wonum="1000"').select(['wonum', 'doclinks{*}']).inlineDoc()), (answer) => expect(answer.items[0].doclinks).to.be.an.array());
+    await carriedOut(t, 'QueryBuilder.inlineDoc', () => wo.findAll(wo.query().where('wonum="1000"').select(['wonum', 'doclinks{*}']).inlineDoc()), (answer) => expect(answer[0].doclinks).to.be.an.array());
     await t.refused('QueryBuilder.ignoreKeyRef', 400, () => wo.findAll(wo.query().ignoreKeyRef()), 'ignorekeyref');
     await t.refused('QueryBuilder.geometryFormat', 400, () => wo.findAll(wo.query().geometryFormat()), 'geometryformat');
     await t.refused('QueryBuilder.checkEsig', 400, () => wo.findAll(wo.query().checkEsig()), 'checkesig');
