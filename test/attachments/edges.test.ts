@@ -1,4 +1,5 @@
 import * as Net from 'node:net';
+import { Readable } from 'node:stream';
 
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
@@ -162,6 +163,34 @@ onEachDatabase(lab, 'attachments: refusals and edges', (t) => {
         expect((await t.inject({ method: 'DELETE', url: pathOf(sent.headers.location), headers: wilson })).statusCode).to.equal(204);
         await t.server.app.osprey.attachments.sweeper.soon();
         expect(Number((await t.server.app.osprey.knex('osprey_docgone').count({ n: '*' }).first())!.n)).to.equal(0);
+    });
+
+    test('an address over 2000 characters; a base64 body too large by its length; a record gone before the last chunk', async () => {
+
+        refused(await upload({ 'content-location': `https://example.com/${'a'.repeat(2000)}` }, ''), 400, '2000 characters');
+        const tooLong = await t.inject({ method: 'POST', url: `${wo}/doclinks`, headers: { ...wilson, slug: 'big.bin', 'custom-encoding': 'base64', 'content-length': String(200 * 1024 * 1024) }, payload: 'QUJD' });
+        expect(tooLong.statusCode).to.equal(413);
+
+        // The record is deleted while its upload's bytes come: the upload stores nothing and says the record is gone.
+        const created = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxapiwodetail', headers: wilson, payload: { siteid: 'BEDFORD', description: 'Deleted while uploading' } });
+        const record = pathOf(created.headers.location);
+        const body = new Readable({ read() {} });
+        body.push(Buffer.alloc(1000, 1));
+        const answer = t.inject({ method: 'POST', url: `${record}/doclinks`, headers: { ...wilson, slug: 'late.bin' }, payload: body });
+        expect((await t.inject({ method: 'DELETE', url: record, headers: wilson })).statusCode).to.equal(204);
+        body.push(null);
+        expect((await answer).statusCode).to.equal(404);
+        await t.server.app.osprey.attachments.sweeper.soon();
+        expect(await t.server.app.osprey.knex('osprey_docupload').pluck('contentkey')).to.equal([]);
+    });
+
+    test('a document whose own SHA-256 no longer matches its chunks is not served whole; a range of it still is', async () => {
+
+        const sent = await upload({ slug: 'whole.txt' }, 'every chunk checks, the whole does not');
+        const id = Number(pathOf(sent.headers.location).split('/').pop());
+        await t.server.app.osprey.knex('osprey_doclink').update({ sha256: '0'.repeat(64) }).where({ doclinksid: id });
+        await expect(t.inject({ url: pathOf(sent.headers.location), headers: wilson })).to.reject();
+        expect((await t.inject({ url: pathOf(sent.headers.location), headers: { ...wilson, range: 'bytes=0-4' } })).payload).to.equal('every');
     });
 
     test('a sweep that fails is logged and tried again by the next', async () => {

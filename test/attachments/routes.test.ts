@@ -299,8 +299,16 @@ onEachDatabase(lab, 'attachments in the folder store', { settings: { attachments
         Fs.rmSync(Path.join(folder(), file!));
         expect((await inject({ url: pathOf(sent.headers.location), headers: wilson })).statusCode).to.equal(409);
 
+        // A chunk whose hash row is gone is as damaged as one whose bytes changed; a key that is not one is refused.
+        const kept = await upload(inject, wo1004, 'kept', { slug: 'kept.txt' });
+        const [keptRow] = await t.server.app.osprey.knex('osprey_doclink').select('contentkey').where({ doclinksid: Number(pathOf(kept.headers.location).split('/').pop()) });
+        await t.server.app.osprey.knex('osprey_docchunk').delete().where({ contentkey: keptRow.contentkey });
+        expect((await inject({ url: pathOf(kept.headers.location), headers: wilson })).statusCode).to.equal(409);
+        await expect(t.server.app.osprey.attachments.store.sweep('../../etc/passwd')).to.reject(/Not a content key/);
+
         expect((await inject({ method: 'DELETE', url: pathOf(sent.headers.location), headers: wilson })).statusCode).to.equal(204);
         expect((await inject({ method: 'DELETE', url: pathOf(empty.headers.location), headers: wilson })).statusCode).to.equal(204);
+        expect((await inject({ method: 'DELETE', url: pathOf(kept.headers.location), headers: wilson })).statusCode).to.equal(204);
         await t.server.app.osprey.attachments.sweeper.soon();
         expect(files()).to.equal([]);
         expect(await tableCount(t, 'osprey_docgone')).to.equal(0);

@@ -88,6 +88,14 @@ onEachDatabase(lab, 'a web page on a configured origin', { settings: { corsOrigi
         expect(lower.result.Error.message).to.contain('in capitals');
         expect(lower.headers['access-control-allow-methods']).to.not.exist();
 
+        // A plugin's route may keep other origins out, and a plugin's own OPTIONS route answers for itself.
+        t.server.route({ method: 'GET', path: '/maximo/oslc/no-pages', options: { cors: false, handler: () => 'no' } });
+        t.server.route({ method: 'OPTIONS', path: '/maximo/oslc/own-options', options: { auth: false, handler: () => 'mine' } });
+        const closed = await preflight(t, '/maximo/oslc/no-pages', 'GET');
+        expect(closed.statusCode).to.equal(403);
+        expect(closed.result.Error.message).to.contain('answers no page on another origin');
+        expect((await preflight(t, '/maximo/oslc/own-options', 'GET')).payload).to.equal('mine');
+
         for (const headers of [{ origin: app }, { 'access-control-request-method': 'GET' }, {}]) {
             const plain = await t.inject({ method: 'OPTIONS', url: wos, headers });
             expect(plain.statusCode).to.equal(405);
