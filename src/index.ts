@@ -131,7 +131,7 @@ export { default as Joi } from 'joi';
 // its bytes (a stream, ranges too), an upload from a body stream, a delete.
 export { attachmentMeta, deleteAttachment, downloadAttachment, listAttachments, uploadAttachment, uploadLink, type AttachmentRequest, type DownloadAnswer } from './attachments/attachments';
 // A file name as an upload sends it (slug: percent-encoded UTF-8 or raw), checked; a request's media type.
-export { checkDescription, checkFileName, checkLink, checkTitle, decodedName, documentType, headerText } from './attachments/names';
+export { checkDescription, checkFileName, checkLink, checkTitle, decodedName, docTypePattern, documentType, headerText } from './attachments/names';
 
 // ---- Service endpoints and system properties
 

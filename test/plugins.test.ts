@@ -135,10 +135,11 @@ experiment('the package root', () => {
         const names = ChildProcess.execFileSync(process.execPath, ['-e', 'console.log(JSON.stringify(Object.keys(require("./")).sort()))'], { cwd: root, encoding: 'utf8' });
         expect(JSON.parse(names)).to.equal([
             'Joi', 'app', 'attachmentMeta', 'boundModels', 'bulkAction', 'bulkWrite', 'callService', 'checkDescription', 'checkFileName', 'checkLink', 'checkTitle', 'clientAddress', 'createRecord', 'createServer', 'decodedName',
-            'deleteAttachment', 'documentType', 'downloadAttachment', 'errorAnswer', 'flag', 'flagOf', 'header', 'headerText', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed', 'jsonPayload', 'jsonSchema', 'keyInput',
-            'linkHref', 'listAttachments', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect', 'propertyText',
-            'purgeWhileRunning', 'readChildren', 'readCollection', 'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'relationName', 'removeRecord', 'runAction', 'runWrite', 'selectSettings', 'selectionSchema',
-            'sessionCookieHeader', 'sessionToken', 'structureOf', 'syncRecord', 'typeTable', 'unservedMetric', 'unservedRoutes', 'updateRecord', 'uploadAttachment', 'uploadLink', 'userOf', 'validateOptions', 'writeSettingsFor'
+            'deleteAttachment', 'docTypePattern', 'documentType', 'downloadAttachment', 'errorAnswer', 'flag', 'flagOf', 'header', 'headerText', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed', 'jsonPayload',
+            'jsonSchema', 'keyInput', 'linkHref', 'listAttachments', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect',
+            'propertyText', 'purgeWhileRunning', 'readChildren', 'readCollection', 'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'relationName', 'removeRecord', 'runAction', 'runWrite', 'selectSettings',
+            'selectionSchema', 'sessionCookieHeader', 'sessionToken', 'structureOf', 'syncRecord', 'typeTable', 'unservedMetric', 'unservedRoutes', 'updateRecord', 'uploadAttachment', 'uploadLink', 'userOf', 'validateOptions',
+            'writeSettingsFor'
         ]);
         expect(Fs.existsSync(Path.join(root, pkg.main))).to.be.true();
         const types = Fs.readFileSync(Path.join(root, pkg.types), 'utf8');

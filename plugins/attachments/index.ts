@@ -2,7 +2,7 @@ import type * as Hapi from '@hapi/hapi';
 import type { Readable } from 'node:stream';
 
 import {
-    attachmentMeta, checkDescription, checkFileName, checkLink, checkTitle, decodedName, deleteAttachment, downloadAttachment, header, headerText, homeHref, homeRoutes, listAttachments, maximoError, documentType, onCommit, structureOf, uploadAttachment, uploadLink, userOf,
+    attachmentMeta, checkDescription, checkFileName, checkLink, checkTitle, decodedName, docTypePattern, deleteAttachment, downloadAttachment, header, headerText, homeHref, homeRoutes, listAttachments, maximoError, documentType, onCommit, structureOf, uploadAttachment, uploadLink, userOf,
     type AttachmentRequest
 } from '../../src';
 
@@ -88,7 +88,7 @@ const documentMeta = (value: string | undefined, link: boolean): { urlType: 'FIL
         throw maximoError('badRequest', `x-document-meta ${text} names a FILE, whose bytes are the body; content-location names the address of a URL document (x-document-meta: URL/Attachments).`);
     }
 
-    if (!/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/.test(docType)) {
+    if (!docTypePattern.test(docType)) {
         throw maximoError('badRequest', `x-document-meta ${text} names the document type ${JSON.stringify(docType)}; a type is 1 to 64 letters, digits, spaces, _ . or -.`);
     }
 

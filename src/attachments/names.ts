@@ -40,6 +40,9 @@ const controls = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const bidiControls = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const invisible = /[\u200b-\u200d\u2060\ufeff]/g;
 
+// A document type (x-document-meta's second part, a write's doctype): 1 to 64 letters, digits, spaces, _ . or -.
+export const docTypePattern = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/;
+
 // A document's description (x-document-description, or a write's): at most 1000 characters, tabs and line breaks
 // kept, no other control character (PostgreSQL refuses NUL in text).
 export const checkDescription = (value: string, what = 'The description'): string => {

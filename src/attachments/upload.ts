@@ -194,8 +194,9 @@ const insertOwned = async (osprey: Osprey, user: UserProfile, structure: Structu
 
 export const attachDocument = async (place: AttachmentPlace, upload: Upload): Promise<DocumentRow> => {
 
+    // The record and the update right were checked by the entry point (attachments.ts uploadAttachment), before
+    // a byte of the body is read; the record is read again, locked, with the document's row.
     const { osprey, user, structure, id } = upload;
-    await ownerRecord(osprey, user, structure, id, 'update');
     const limit = documentLimit(osprey, structure);
     // Known too large before a byte is read: refused at once (a base64 body is a third longer than its document).
     if (upload.length !== undefined && Math.floor(upload.length * (upload.base64 ? 3 / 4 : 1)) > limit) {
@@ -244,8 +245,8 @@ export interface LinkUpload {
 
 export const attachUrl = async (link: LinkUpload): Promise<DocumentRow> => {
 
+    // Checked by the entry point (attachments.ts uploadLink), as an upload's.
     const { osprey, user, structure, id } = link;
-    await ownerRecord(osprey, user, structure, id, 'update');
     return await insertOwned(osprey, user, structure, id, () => Promise.resolve(), {
         document: link.title,
         description: link.description ?? null,

@@ -1,6 +1,6 @@
 import { findDocument, ownerOf, type DocumentRow } from '../../attachments/documents';
 import { documentFieldNames } from '../../attachments/inline';
-import { checkDescription, checkFileName, checkLink, checkTitle, documentType } from '../../attachments/names';
+import { checkDescription, checkFileName, checkLink, checkTitle, docTypePattern, documentType } from '../../attachments/names';
 import type { AttributeError } from '../../errors/maximo-error';
 import type { BusinessObject, Row } from '../../structures/registry';
 import type { WriteScope } from '../context';
@@ -48,7 +48,6 @@ const decoded = (text: string): Buffer | undefined => {
     return Buffer.from(compact, 'base64');
 };
 
-const docTypePattern = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$/;
 
 // The document an item names: …/doclinks/{id} (its href), or its doclinksid.
 const namedId = (item: Row): number | undefined => {
