@@ -7,6 +7,7 @@ import { own } from '../structures/own';
 import type { Row, Structure } from '../structures/registry';
 import type { ActionCall } from './call';
 import type { Actions } from './registry';
+import { busyAmong } from '../workflows/held';
 
 
 // The actions every structure has (issue 35): `wsmethod:changeStatus`, a status change by the same rules as a
@@ -102,7 +103,13 @@ export const registerBuiltInActions = (actions: Actions): void => {
         handler: changeStatus,
         schema: statusChange,
         description: 'Change the status, as the structure\'s status transitions allow',
-        available: canChangeStatus
+        available: canChangeStatus,
+        // Not while a workflow waits on the record: the status is the workflow's to move (src/workflows/held.ts).
+        availableAmong: async (records, { db, registry, structure }) => {
+
+            const busy = await busyAmong(db, registry, structure, records.map((record) => record[structure.root.uniqueColumn]));
+            return (record) => !busy.has(String(record[structure.root.uniqueColumn]));
+        }
     });
     actions.register('*', 'system:candelete', {
         handler: canDelete,

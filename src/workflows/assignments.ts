@@ -6,7 +6,11 @@ import { maximoError } from '../errors/maximo-error';
 import { memberId } from '../read/serialize/serialize';
 import type { NodeDef, TaskDef } from '../structures/definition';
 import type { Registry, Row, Structure } from '../structures/registry';
-import { assignmentStructure, assignmentStructureName, type AssignStatus } from './model';
+import { activeAssignments, busyAmong } from './held';
+import { assignmentStructureName, type AssignStatus } from './model';
+
+
+export { activeAssignments, busyAmong };
 
 
 // The assignments of a workflow's tasks (MXAPIWFASSIGNMENT records): made when a workflow reaches a task, one per
@@ -77,31 +81,6 @@ export const assign = async ({ db, admin, workflow, structure, record, now }: As
     }
 
     return made;
-};
-
-// The active assignments of a record (of any workflow: a record has at most one active).
-export const activeAssignments = async (db: Db, registry: Registry, structure: Structure, record: Row): Promise<Row[]> => {
-
-    const assignments = assignmentStructure(registry);
-    if (!assignments) {
-        return [];
-    }
-
-    return await db.query(assignments.root.table).where({ ownertable: structure.root.name, ownerid: record[structure.root.uniqueColumn], assignstatus: 'ACTIVE' })
-        .orderBy(assignments.root.uniqueColumn) as Row[];
-};
-
-// The unique ids, of these records, of those with an active assignment (allowedactions, once per page).
-export const busyAmong = async (db: Db, registry: Registry, structure: Structure, ids: readonly unknown[]): Promise<Set<string>> => {
-
-    const assignments = assignmentStructure(registry);
-    if (!assignments || !ids.length) {
-        return new Set();
-    }
-
-    const rows = await db.query(assignments.root.table).distinct('ownerid').where({ ownertable: structure.root.name, assignstatus: 'ACTIVE' })
-        .whereIn('ownerid', ids as string[]) as Row[];
-    return new Set(rows.map((row) => String(row.ownerid)));
 };
 
 // An assignment as the answer of a workflow names it.

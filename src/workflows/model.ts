@@ -2,25 +2,12 @@ import { memoAttribute } from '../actions/built-in';
 import type { NodeDef, WorkflowDef } from '../structures/definition';
 import { own } from '../structures/own';
 import type { Registry, Structure } from '../structures/registry';
+import { assignmentAttributes, assignmentStructure, assignmentStructureName, type AssignStatus } from './held';
 
 
 // The names the workflow engine shares: the structure of the assignments, its attributes, and the routes of a node.
 
-export { memoAttribute };
-
-/** The structure whose records are the assignments of tasks (structures/mxapiwfassignment.yaml). */
-export const assignmentStructureName = 'MXAPIWFASSIGNMENT';
-
-/** The attributes the engine writes and reads on an assignment. */
-export const assignmentAttributes = ['wfassignmentid', 'assigncode', 'processname', 'nodeid', 'ownertable', 'ownerid', 'description', 'assignstatus', 'startdate', 'enddate', 'duedate', 'memo', 'accepted', 'positiveinstruction', 'negativeinstruction'] as const;
-
-export type AssignStatus = 'ACTIVE' | 'COMPLETE' | 'INACTIVE';
-
-export const assignmentStructure = (registry: Registry): Structure | undefined => {
-
-    const structure = registry.get(assignmentStructureName);
-    return structure && assignmentAttributes.every((name) => structure.root.attributes.has(name)) ? structure : undefined;
-};
+export { assignmentAttributes, assignmentStructure, assignmentStructureName, memoAttribute, type AssignStatus };
 
 // The nodes a node may lead to, each with the key that names it.
 export const routesOf = (node: NodeDef): [key: string, target: string][] => {

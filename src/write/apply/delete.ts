@@ -4,6 +4,7 @@ import type { Structure } from '../../structures/registry';
 import type { WriteScope } from '../context';
 import { deleteOwnedDocuments, hasDocuments, ownerOf } from '../../attachments/documents';
 import { deleteTree } from './delete-tree';
+import { refuseWhileHeld } from '../../workflows/held';
 import type { Row } from '../../read/execute/find';
 
 
@@ -23,6 +24,8 @@ export const deleteRecord = async (scope: WriteScope, row: Row, depth = 0): Prom
     if (depth > 8) {
         throw maximoError('badRequest', `Deleting ${structure.name} cascades more than 8 levels deep; delete the related records first.`);
     }
+
+    await refuseWhileHeld(db, scope.ctx.registry, structure, row, 'it is not deleted');
 
     for (const [name, relation] of Object.entries(structure.def.relations)) {
         const onDelete = relation.onDelete ?? (relation.cardinality === 'many' ? 'restrict' : 'ignore');

@@ -8,6 +8,7 @@ import { completeNew, keyValues, parseItem, type ParsedItem, type ParseSettings 
 import { checkLookups } from './lookups';
 import { RowIndex } from './row-index';
 import { checkStatus } from './status';
+import { refuseWhileHeld } from '../../workflows/held';
 import { planDocuments, type DocumentPlan } from './documents';
 
 
@@ -105,6 +106,10 @@ export const planUpdate = async (scope: WriteScope, object: BusinessObject, curr
 
     if (object === scope.structure.root) {
         checkStatus(scope, current, item);
+        const status = scope.structure.def.statusAttribute;
+        if (Object.hasOwn(item.values, status) && item.values[status] !== current[status]) {
+            await refuseWhileHeld(scope.db, scope.ctx.registry, scope.structure, current, 'its status does not change');
+        }
     }
 
     const row = { ...current, ...item.values };

@@ -1,0 +1,72 @@
+import type { Db } from '../db/db';
+import { maximoError } from '../errors/maximo-error';
+import type { Registry, Row, Structure } from '../structures/registry';
+
+
+// A record waiting in a workflow is in the workflow's hands: its status moves only through the workflow (the
+// completion of its assignments) and it is not deleted while the workflow waits. Before, a user with the update
+// right (a supervisor) could PATCH the status around the workflow, which stranded it (its completions then refused
+// the transition and its assignments stayed ACTIVE), and deleting the record left ACTIVE assignments of nothing.
+// The write engine asks here (src/write/plan/plan.ts, src/write/apply/delete.ts), so this module imports nothing of
+// the workflow engine or the actions, which import the write engine.
+
+/** The structure whose records are the assignments of tasks (structures/mxapiwfassignment.yaml). */
+export const assignmentStructureName = 'MXAPIWFASSIGNMENT';
+
+/** The attributes the engine writes and reads on an assignment. */
+export const assignmentAttributes = ['wfassignmentid', 'assigncode', 'processname', 'nodeid', 'ownertable', 'ownerid', 'description', 'assignstatus', 'startdate', 'enddate', 'duedate', 'memo', 'accepted', 'positiveinstruction', 'negativeinstruction'] as const;
+
+export type AssignStatus = 'ACTIVE' | 'COMPLETE' | 'INACTIVE';
+
+export const assignmentStructure = (registry: Registry): Structure | undefined => {
+
+    const structure = registry.get(assignmentStructureName);
+    return structure && assignmentAttributes.every((name) => structure.root.attributes.has(name)) ? structure : undefined;
+};
+
+// Whether any structure over this record's object declares a workflow (assignments name the object, so a workflow
+// of another structure over the same table holds the record too): only then is there anything to ask.
+const mayBeHeld = (registry: Registry, structure: Structure): boolean => {
+
+    return registry.list().some((other) => other.root.name === structure.root.name && Object.keys(other.def.workflows).length > 0);
+};
+
+// The active assignments of a record (of any workflow: a record has at most one active).
+export const activeAssignments = async (db: Db, registry: Registry, structure: Structure, record: Row): Promise<Row[]> => {
+
+    const assignments = assignmentStructure(registry);
+    if (!assignments) {
+        return [];
+    }
+
+    return await db.query(assignments.root.table).where({ ownertable: structure.root.name, ownerid: record[structure.root.uniqueColumn], assignstatus: 'ACTIVE' })
+        .orderBy(assignments.root.uniqueColumn) as Row[];
+};
+
+// The unique ids, of these records, of those with an active assignment (allowedactions, once per page).
+export const busyAmong = async (db: Db, registry: Registry, structure: Structure, ids: readonly unknown[]): Promise<Set<string>> => {
+
+    const assignments = assignmentStructure(registry);
+    if (!assignments || !ids.length || !mayBeHeld(registry, structure)) {
+        return new Set();
+    }
+
+    const rows = await db.query(assignments.root.table).distinct('ownerid').where({ ownertable: structure.root.name, assignstatus: 'ACTIVE' })
+        .whereIn('ownerid', ids as string[]) as Row[];
+    return new Set(rows.map((row) => String(row.ownerid)));
+};
+
+/** Refuses `what` (a status change, a delete) of a record while a workflow waits on it, naming the workflow. */
+export const refuseWhileHeld = async (db: Db, registry: Registry, structure: Structure, record: Row, what: string): Promise<void> => {
+
+    if (!mayBeHeld(registry, structure)) {
+        return;
+    }
+
+    const [first, ...others] = await activeAssignments(db, registry, structure, record);
+    if (first) {
+        const keys = structure.root.primaryKey.map((key) => String(record[key] ?? '')).join('/');
+        const who = [first, ...others].map((row) => String(row.assigncode)).join(', ');
+        throw maximoError('badRequest', `${structure.name} ${keys} waits in the workflow ${String(first.processname)} (at ${String(first.nodeid)}, for ${who}): ${what} while it waits; complete its assignment, which moves the status as the workflow says.`);
+    }
+};
