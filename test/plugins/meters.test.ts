@@ -104,6 +104,28 @@ onEachDatabase(lab, 'the meters example', (t) => {
         expect(await readings(a(3), 'RUNHOURS')).to.equal([]);
     });
 
+    test('a reading dated in the future, or sent with _action Delete on its meter row, is a 400 and nothing is written', async () => {
+
+        await t.inject({ method: 'POST', url: assetUrl(a(9)), headers: merge, payload: { assetmeter: [{ metername: 'RUNHOURS', newreading: 1 }] } });
+        const before = [await asset(a(9)), await meter(a(9), 'RUNHOURS'), await readings(a(9), 'RUNHOURS')];
+        const future = new Date(Date.now() + 3600_000).toISOString();
+        const dated = await t.inject({ method: 'POST', url: assetUrl(a(9)), headers: merge, payload: { description: 'Not kept', assetmeter: [{ metername: 'RUNHOURS', newreading: 2, newreadingdate: future }] } });
+        expect(dated.statusCode).to.equal(400);
+        expect(dated.result.Error.errorattrname).to.equal('newreadingdate');
+        expect(dated.result.Error.message).to.contain('is in the future');
+
+        // Before, the meter was deleted and the reading dropped unheard.
+        const deleting = await t.inject({ method: 'POST', url: assetUrl(a(9)), headers: merge, payload: { assetmeter: [{ metername: 'RUNHOURS', newreading: 3, _action: 'Delete' }] } });
+        expect(deleting.statusCode).to.equal(400);
+        expect(deleting.result.Error.message).to.contain('ASSETMETER.NEWREADING is sent with _action Delete');
+        expect([await asset(a(9)), await meter(a(9), 'RUNHOURS'), await readings(a(9), 'RUNHOURS')]).to.equal(before);
+
+        // Now, or a few seconds ahead of this server's clock, is a reading of now.
+        const now = await t.inject({ method: 'POST', url: assetUrl(a(9)), headers: merge, payload: { assetmeter: [{ metername: 'RUNHOURS', newreading: 4, newreadingdate: new Date(Date.now() + 5000).toISOString() }] } });
+        expect(now.statusCode).to.equal(204);
+        expect(await readings(a(9), 'RUNHOURS')).to.equal([1, 4]);
+    });
+
     test('readings in a bulk: each item\'s are recorded with it, a refused item writes nothing', async () => {
 
         const res = await t.inject({ method: 'POST', url: `${home}/os/mxapiasset`, headers: { ...maxadmin, 'x-method-override': 'BULK' }, payload: [

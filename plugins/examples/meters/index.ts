@@ -65,6 +65,11 @@ const recordReading = async (call: AttributeWrite): Promise<void> => {
         throw refuse(call, 'newreading', `The meter ${metername} of asset ${String(row.assetnum)} is not active: it takes no readings.`);
     }
 
+    // A reading is of something measured: not dated after now (a minute's leeway for the client's clock).
+    if (values.newreadingdate !== undefined && values.newreadingdate !== null && new Date(String(values.newreadingdate)).getTime() > call.now.getTime() + 60_000) {
+        throw refuse(call, 'newreadingdate', `${meterObject}.NEWREADINGDATE of the meter ${metername}: ${String(values.newreadingdate)} is in the future; a reading is dated when it was taken.`);
+    }
+
     const reading = values.newreading;
     const date = values.newreadingdate ?? call.now.toISOString();
     const { meters, readings } = namesOf(call);

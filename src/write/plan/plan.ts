@@ -101,6 +101,12 @@ export const planUpdate = async (scope: WriteScope, object: BusinessObject, curr
     }
 
     if (item.action === 'delete') {
+        // A value a plugin would act on (a meter's newreading) is not dropped unheard with the row it came with.
+        const claimed = Object.keys(item.transient).find((attribute) => scope.ctx.attributeWrites?.claims(object, attribute));
+        if (claimed) {
+            throw maximoError('badRequest', `${object.name}.${claimed.toUpperCase()} is sent with _action Delete, which deletes the row: nothing would take it. Send it without _action to write it, or delete the row without it.`);
+        }
+
         return { op: 'delete', object, current };
     }
 
