@@ -37,6 +37,7 @@ export interface OspreyOptions {
     maxWhereTerms: number;
     maxWhereJoins: number;
     maxAnswerRows: number;
+    maxBulkItems: number;
     /** PostgreSQL: the longest a read's statement may run (0: no limit). */
     statementTimeoutMs: number;
     sqliteDriver: 'better-sqlite3' | 'sqlite3';
@@ -118,6 +119,7 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     maxSelectCollections: Joi.number().integer().min(1).default(20).description('OSPREY_MAX_SELECT_COLLECTIONS: child collections, related records and aggregates one oslc.select loads, at all levels'),
     maxWhereTerms: Joi.number().integer().min(1).default(100).description('OSPREY_MAX_WHERE_TERMS: conditions in one oslc.where'),
     maxWhereJoins: Joi.number().integer().min(1).default(32).description('OSPREY_MAX_WHERE_JOINS: relationships and child objects (EXISTS subqueries) one oslc.where follows in all'),
+    maxBulkItems: Joi.number().integer().min(1).default(50000).description('OSPREY_MAX_BULK_ITEMS: items one BULK request may carry (more: a 400 before any is written)'),
     maxAnswerRows: Joi.number().integer().min(1).default(10000).description('OSPREY_MAX_ANSWER_ROWS: rows one answer renders, its records and their child and related rows'),
     statementTimeoutMs: Joi.number().integer().min(0).default(30000).description('OSPREY_STATEMENT_TIMEOUT_MS: a read statement that runs longer is cancelled (0: never); on SQLite where its cost grows past a scan (relation terms, case-insensitive matching)'),
     sqliteDriver: Joi.string().valid('better-sqlite3', 'sqlite3').default('better-sqlite3').description('OSPREY_SQLITE_DRIVER: better-sqlite3 (fast, default) or sqlite3'),
@@ -164,6 +166,7 @@ const envNames: Record<string, keyof OspreyOptions> = {
     OSPREY_MAX_WHERE_TERMS: 'maxWhereTerms',
     OSPREY_MAX_WHERE_JOINS: 'maxWhereJoins',
     OSPREY_MAX_ANSWER_ROWS: 'maxAnswerRows',
+    OSPREY_MAX_BULK_ITEMS: 'maxBulkItems',
     OSPREY_STATEMENT_TIMEOUT_MS: 'statementTimeoutMs',
     OSPREY_SQLITE_DRIVER: 'sqliteDriver',
     OSPREY_SQLITE_SYNCHRONOUS: 'sqliteSynchronous',

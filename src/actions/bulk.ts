@@ -3,7 +3,7 @@ import type { ResourceRequest } from '../request';
 import type { Row } from '../structures/registry';
 import { poolDb } from '../db/db';
 import { refuseRecordedTransactionId } from '../write/apply/transaction-ids';
-import { allOrNothingFailed, bulkIdOf, hrefId } from '../write/plan/bulk-items';
+import { allOrNothingFailed, bulkIdOf, bulkItems, hrefId } from '../write/plan/bulk-items';
 import { runWrite, transactionKey, writeSettingsOf } from '../write/transaction';
 import { mapInSlices, slicer } from '../slices';
 import { actIn, payloadOf, prepareAction, type ActionOutcome } from './dispatch';
@@ -74,10 +74,7 @@ const readItem = (req: ResourceRequest, raw: unknown): Item => {
 
 export const bulkAction = async (req: ResourceRequest): Promise<BulkActionResult[]> => {
 
-    const raws = req.write.body;
-    if (!Array.isArray(raws)) {
-        throw maximoError('badRequest', 'The body of a BULK request is a JSON array of items.');
-    }
+    const raws = bulkItems(req.write.body, req.osprey.options.maxBulkItems, 'items');
 
     const action = resolveAction(req, req.read.action!);
     const select = prepareAction(req, action, true);

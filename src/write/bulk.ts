@@ -1,13 +1,12 @@
 import { poolDb } from '../db/db';
 import { maxGroup } from '../db/group-commit';
 import { groupsCommits } from '../db/transaction';
-import { maximoError } from '../errors/maximo-error';
 import type { SelectPlan } from '../read/plan/select-plan';
 import type { ResourceRequest } from '../request';
 import { recordHref, writeSelect } from './answer';
 import type { WriteScope } from './context';
 import { createIn, deleteIn, syncIn, updateIn, type Written } from './operations';
-import { allOrNothingFailed, bulkIdOf, bulkItem, keyId, type BulkItem } from './plan/bulk-items';
+import { allOrNothingFailed, bulkIdOf, bulkItem, bulkItems, keyId, type BulkItem } from './plan/bulk-items';
 import { beforeChange, type WriteOutcome } from './records';
 import { requireRights, rightsOf, unionOf } from './rights';
 import { refuseRecordedTransactionId } from './apply/transaction-ids';
@@ -112,10 +111,7 @@ const allOrNothing = async (req: ResourceRequest, raws: readonly unknown[], read
 export const bulkWrite = async (req: ResourceRequest): Promise<BulkResult[]> => {
 
     const { structure, write } = req;
-    const raws = write.body;
-    if (!Array.isArray(raws)) {
-        throw maximoError('badRequest', 'The body of a BULK request is a JSON array of records.');
-    }
+    const raws = bulkItems(write.body, req.osprey.options.maxBulkItems, 'records');
 
     // The properties header applies to every item that names none of its own.
     const select = writeSelect(req, structure.root);

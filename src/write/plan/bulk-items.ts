@@ -27,6 +27,21 @@ const kinds = new Map<string, WriteKind>(Object.entries({
     addchange: 'sync', sync: 'sync'
 } as const));
 
+// The items of a BULK body: a JSON array of at most OSPREY_MAX_BULK_ITEMS, refused whole before anything is read
+// or written. Without the bound a 10 MB body of empty items was three million writes in one request.
+export const bulkItems = (body: unknown, max: number, what: string): unknown[] => {
+
+    if (!Array.isArray(body)) {
+        throw maximoError('badRequest', `The body of a BULK request is a JSON array of ${what}.`);
+    }
+
+    if (body.length > max) {
+        throw maximoError('badRequest', `The BULK request has ${body.length} items; at most ${max} are taken in one request (OSPREY_MAX_BULK_ITEMS). Send them in several bulks; nothing was written.`);
+    }
+
+    return body;
+};
+
 const isObject = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // The member id an item's href (or `_meta.uri`) ends with; an href with /os/ must be a record of this structure.
