@@ -36,6 +36,8 @@ const elsewhere: { starts: string; test: string; reads: string }[] = [
     { starts: 'H=http://localhost:8080/maximo/oslc', test: 'test/e2e/plugin-chapter.test.ts', reads: '### Writing a plugin' }
 ];
 
+const jsExample = /^```js file=work-orders\.js\n([\s\S]*?)^```$/m.exec(readme)![1]!;
+
 const ownedElsewhere = (text: string) => elsewhere.find((entry) => text.startsWith(entry.starts));
 const runHere = blocks.filter((block) => !ownedElsewhere(block.text));
 
@@ -130,6 +132,15 @@ for (const database of testDatabases) {
                 }
 
                 expect(checked).to.be.at.least(8);
+
+                // The npm client's program of "Using Osprey from code", as written there, on the same server.
+                Fs.writeFileSync(Path.join(dir, 'work-orders.js'), jsExample.replace('.port(8080)', `.port(${server.port})`));
+                Fs.symlinkSync(Path.join(root, 'node_modules'), Path.join(dir, 'node_modules'));
+                const node = ChildProcess.spawnSync(process.execPath, ['work-orders.js'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+                expect(node.status, node.stderr).to.equal(0);
+                expect(node.stdout).to.match(/^\d+ waiting at BEDFORD; the newest: \d+, \d+, \d+\ncreated \d+ \(WAPPR\)\n$/);
+                const left = await fetch(`http://127.0.0.1:${server.port}/maximo/oslc/os/mxapiwodetail?count=1&oslc.where=description=%22Pump%20vibration%22`, { headers: { maxauth: Buffer.from('wilson:wilson').toString('base64') } });
+                expect(await left.json()).to.equal({ totalCount: 0 });
             }
             finally {
                 await server.stop();

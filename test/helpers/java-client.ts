@@ -54,10 +54,20 @@ export const missingToolchain = async (): Promise<string[]> => {
 const classpath = (...extra: string[]) => [...extra, clientJar, ...libraries].join(Path.delimiter);
 
 // One javac for every step class, into a directory the caller removes.
+// The README's Java example, as written there (its block says file=WorkOrders.java), is compiled with them.
 export const compileSteps = async (into: string): Promise<void> => {
 
     const files = Fs.readdirSync(sources).filter((name) => name.endsWith('.java')).map((name) => Path.join(sources, name));
-    await execFile('javac', ['-Xlint:all', '-Werror', '-d', into, '-cp', classpath(), ...files]);
+    const readme = Fs.readFileSync(Path.join(root, 'README.md'), 'utf8');
+    const example = /^```java file=WorkOrders\.java\n([\s\S]*?)^```$/m.exec(readme);
+    if (!example) {
+        throw new Error('The README has no ```java file=WorkOrders.java block (section "Using Osprey from code"), which ReadmeSteps runs.');
+    }
+
+    const written = Path.join(into, 'readme-source');
+    Fs.mkdirSync(written, { recursive: true });
+    Fs.writeFileSync(Path.join(written, 'WorkOrders.java'), example[1]!);
+    await execFile('javac', ['-Xlint:all', '-Werror', '-d', into, '-cp', classpath(), ...files, Path.join(written, 'WorkOrders.java')]);
 };
 
 // One JVM runs every step against every server (`label=port`), and prints one JSON line per step.

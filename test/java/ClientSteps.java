@@ -24,6 +24,7 @@ public final class ClientSteps {
         steps.addAll(AttachmentSteps.steps());
         steps.addAll(LinkSteps.steps());
         steps.addAll(SessionSteps.steps());
+        steps.addAll(ReadmeSteps.steps());
         return steps;
     }
 
