@@ -5,5 +5,7 @@ module.exports = {
     pattern: '\\.test',
     'coverage-exclude': ['dist', 'node_modules', 'test', 'bench'],
     'coverage-path': '.',
-    typescript: true
+    typescript: true,
+    // playwright-core (the browser tests) sets these when it is loaded.
+    globals: '__zod_globalConfig,__zod_globalRegistry,Symbol(signal-exit emitter)'
 };

@@ -85,6 +85,8 @@ declare module '@hapi/hapi' {
         requestId?: string;
         /** `x-method-override: MERGE` (a PATCH that keeps the children the body leaves out). */
         mergeOverride?: boolean;
+        /** A form login's j_redirect: where its browser goes back to (src/http/login-page.ts). */
+        loginReturn?: string;
     }
 }
 

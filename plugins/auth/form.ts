@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { header, maximoError } from '../../src';
+import { header, maximoError, returnPath } from '../../src';
 
 
 // A form another site's page posts would log the browser in as the attacker's user (login CSRF), and a link or
@@ -31,7 +31,8 @@ export const refuseCrossSite = (request: Hapi.Request, what: string): void => {
 // The fields of a form login (`j_username`, `j_password`), as IBM's Java client (FORM mode) and the npm client
 // (LDAP_FORM mode) post them: application/x-www-form-urlencoded. The Java client does not encode the values,
 // so a password holding `&` or `+` cannot reach any server intact that way; that is the client's limit.
-export const formCredentials = (request: Hapi.Request): { userid: string; password: string } => {
+// A browser's form (the login page, src/http/login-page.ts) also sends j_redirect, where to go once logged in.
+export const formCredentials = (request: Hapi.Request): { userid: string; password: string; redirect?: string } => {
 
     refuseCrossSite(request, 'A form login');
     const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -42,6 +43,15 @@ export const formCredentials = (request: Hapi.Request): { userid: string; passwo
     const fields = new URLSearchParams(Buffer.isBuffer(request.payload) ? request.payload.toString('utf8') : '');
     const [userid, ...moreUserids] = fields.getAll('j_username');
     const [password, ...morePasswords] = fields.getAll('j_password');
+    const [redirect, ...moreRedirects] = fields.getAll('j_redirect');
+    if (moreRedirects.length) {
+        throw maximoError('badRequest', `A form login sends j_redirect once, not ${1 + moreRedirects.length} times.`);
+    }
+
+    if (redirect !== undefined) {
+        request.app.loginReturn = returnPath(request.server.app.osprey.options.contextRoot, redirect);
+    }
+
     if (!userid || password === undefined) {
         throw maximoError('badRequest', 'A form login needs the fields j_username and j_password.');
     }
@@ -53,5 +63,5 @@ export const formCredentials = (request: Hapi.Request): { userid: string; passwo
 
     // Other credentials beside the form (the npm client's LDAP_FORM login sends its Basic header too) are judged
     // where the scheme judges them, by loginsOf(…).formLogin: the same login is one, another is a 400.
-    return { userid, password };
+    return { userid, password, ...redirect !== undefined ? { redirect } : {} };
 };

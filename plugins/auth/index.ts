@@ -51,7 +51,8 @@ export const authRoutes: Hapi.Plugin<unknown> = {
             const form = formCredentials(request);
             const user = await loginsOf(request.server).formLogin(request, form.userid, form.password);
             setCookie(request, sessionCookieHeader(request, contextRoot, osprey.sessions.offer(user)));
-            return h.response(whoami(request, user));
+            // A browser's login page goes back to the address it was shown for; the clients get whoami.
+            return form.redirect === undefined ? h.response(whoami(request, user)) : h.redirect(form.redirect).code(303);
         };
 
         // POST is the logout's method; GET stays because both Maximo clients log out so (IBM's Java client and the

@@ -5,6 +5,7 @@ import type * as Hapi from '@hapi/hapi';
 import { reasonCodes, reasonForStatus } from './codes';
 import { StatementTimeout } from '../db/sqlite-deadline';
 import { homeHref } from '../http/hrefs';
+import { loginPage, loginPagePolicy, wantsHtml } from '../http/login-page';
 import { QueryError } from '../read/parse/query-error';
 import { maximoError, type MaximoErrorData } from './maximo-error';
 
@@ -118,6 +119,23 @@ export const errorAnswer = (request: Hapi.Request, thrown: unknown): { error: Bo
 // A 401 names how to log in (RFC 9110 asks it of every 401): Basic, as Osprey takes it beside maxauth and API
 // keys, so a browser asks for a user and password. A form login's 401 does not: its page asks for them itself.
 export const basicChallenge = 'Basic realm="Osprey", charset="UTF-8"';
+const formChallenge = 'Form realm="Osprey"';
+
+// A browser asking for a page gets a login page with its 401: a GET for the address it asked for, a failed form
+// login for the address its form names (with why it failed). An API client, or another method, gets the JSON.
+const loginPageFor = (request: Hapi.Request, message: string): string | undefined => {
+
+    if (!wantsHtml(request)) {
+        return undefined;
+    }
+
+    const { contextRoot } = request.server.app.osprey.options;
+    if (request.app.loginReturn !== undefined) {
+        return loginPage(contextRoot, request.app.loginReturn, message.replace(/^BMXAA\d+E - /, ''));
+    }
+
+    return request.method === 'get' ? loginPage(contextRoot, request.url.pathname + request.url.search, undefined) : undefined;
+};
 
 export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Lifecycle.ReturnValue => {
 
@@ -127,9 +145,12 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
     }
 
     const { error, body } = errorAnswer(request, response);
-    const answer = h.response(body).code(error.output.statusCode);
+    const page = error.output.statusCode === 401 ? loginPageFor(request, error.message) : undefined;
+    const answer = page === undefined ? h.response(body).code(error.output.statusCode) : h.response(page).code(401).type('text/html; charset=utf-8').header('Content-Security-Policy', loginPagePolicy);
     if (error.output.statusCode === 401 && error.output.headers['WWW-Authenticate'] === undefined && !request.route.settings.id?.startsWith('auth.formLogin')) {
-        answer.header('WWW-Authenticate', basicChallenge);
+        // The login page is the challenge a browser asking for HTML gets: a scheme it does not know, so that it
+        // shows the page at once instead of its Basic dialog (a headless one refuses the navigation outright).
+        answer.header('WWW-Authenticate', page === undefined ? basicChallenge : formChallenge);
     }
 
     for (const name of ['WWW-Authenticate', 'Retry-After', 'content-range', 'connection']) {
