@@ -48,9 +48,8 @@ export const formCredentials = (request: Hapi.Request): { userid: string; passwo
         throw maximoError('badRequest', `A form login sends j_redirect once, not ${1 + moreRedirects.length} times.`);
     }
 
-    if (redirect !== undefined) {
-        request.app.loginReturn = returnPath(request.server.app.osprey.options.contextRoot, redirect);
-    }
+    const back = redirect === undefined ? undefined : returnPath(request.server.app.osprey.options.contextRoot, redirect);
+    request.app.loginReturn = back;
 
     if (!userid || password === undefined) {
         throw maximoError('badRequest', 'A form login needs the fields j_username and j_password.');
@@ -63,5 +62,5 @@ export const formCredentials = (request: Hapi.Request): { userid: string; passwo
 
     // Other credentials beside the form (the npm client's LDAP_FORM login sends its Basic header too) are judged
     // where the scheme judges them, by loginsOf(…).formLogin: the same login is one, another is a 400.
-    return { userid, password, ...redirect !== undefined ? { redirect } : {} };
+    return { userid, password, ...back !== undefined ? { redirect: back } : {} };
 };

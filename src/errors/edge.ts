@@ -121,8 +121,9 @@ export const errorAnswer = (request: Hapi.Request, thrown: unknown): { error: Bo
 export const basicChallenge = 'Basic realm="Osprey", charset="UTF-8"';
 const formChallenge = 'Form realm="Osprey"';
 
-// A browser asking for a page gets a login page with its 401: a GET for the address it asked for, a failed form
-// login for the address its form names (with why it failed). An API client, or another method, gets the JSON.
+// A browser asking for a page gets a login page with its 401: a GET (or HEAD) for the address it asked for, a failed
+// or locked-out (429) form login for the address its form names, with why. An API client, or another method, gets
+// the JSON.
 const loginPageFor = (request: Hapi.Request, message: string): string | undefined => {
 
     if (!wantsHtml(request)) {
@@ -134,7 +135,7 @@ const loginPageFor = (request: Hapi.Request, message: string): string | undefine
         return loginPage(contextRoot, request.app.loginReturn, message.replace(/^BMXAA\d+E - /, ''));
     }
 
-    return request.method === 'get' ? loginPage(contextRoot, request.url.pathname + request.url.search, undefined) : undefined;
+    return request.method === 'get' || request.method === 'head' ? loginPage(contextRoot, request.url.pathname + request.url.search, undefined) : undefined;
 };
 
 export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Lifecycle.ReturnValue => {
@@ -145,8 +146,8 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
     }
 
     const { error, body } = errorAnswer(request, response);
-    const page = error.output.statusCode === 401 ? loginPageFor(request, error.message) : undefined;
-    const answer = page === undefined ? h.response(body).code(error.output.statusCode) : h.response(page).code(401).type('text/html; charset=utf-8').header('Content-Security-Policy', loginPagePolicy);
+    const page = error.output.statusCode === 401 || (error.output.statusCode === 429 && request.app.loginReturn !== undefined) ? loginPageFor(request, error.message) : undefined;
+    const answer = page === undefined ? h.response(body).code(error.output.statusCode) : h.response(page).code(error.output.statusCode).type('text/html; charset=utf-8').header('Content-Security-Policy', loginPagePolicy);
     if (error.output.statusCode === 401 && error.output.headers['WWW-Authenticate'] === undefined && !request.route.settings.id?.startsWith('auth.formLogin')) {
         // The login page is the challenge a browser asking for HTML gets: a scheme it does not know, so that it
         // shows the page at once instead of its Basic dialog (a headless one refuses the navigation outright).

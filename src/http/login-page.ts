@@ -18,18 +18,32 @@ export const wantsHtml = (request: Hapi.Request): boolean => /(^|,)\s*text\/html
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-// Where a form login may send the browser back: a path of this server under its context root, never another
-// origin (`//host`, a backslash browsers read as a slash) nor a control character.
+// Where a form login may send the browser back: a path of this server under its context root, as a browser would
+// resolve it (no other origin through `//host` or a backslash, no `..` out of the root), without control or
+// line-separator characters; the Location is the resolved path and query, percent-encoded as URLs are.
+const base = 'http://osprey.invalid';
+
 export const returnPath = (contextRoot: string, value: string): string => {
 
-
     const root = `/${contextRoot}`;
-    const ok = (value === root || value.startsWith(`${root}/`) || value.startsWith(`${root}?`)) && !/[\\\u0000-\u001f\u007f]/.test(value) && !value.includes('//');
-    if (!ok) {
-        throw maximoError('badRequest', `j_redirect names where a form login sends the browser back: a path of this server under ${root}/, not ${JSON.stringify(value.slice(0, 200))}.`);
+    const refused = () => maximoError('badRequest', `j_redirect names where a form login sends the browser back: a path of this server under ${root}/, not ${JSON.stringify(value.slice(0, 200))}.`);
+    if (!value.startsWith('/') || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) {
+        throw refused();
     }
 
-    return value;
+    let url: URL;
+    try {
+        url = new URL(value, base);
+    }
+    catch {
+        throw refused();
+    }
+
+    if (url.origin !== base || !(url.pathname === root || url.pathname.startsWith(`${root}/`))) {
+        throw refused();
+    }
+
+    return url.pathname + url.search;
 };
 
 export const loginPage = (contextRoot: string, target: string, failed: string | undefined): string => {

@@ -18,7 +18,7 @@ const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const formHeaders = { ...html, 'content-type': 'application/x-www-form-urlencoded' };
 
-onEachDatabase(lab, 'the login page', (t) => {
+onEachDatabase(lab, 'the login page', { settings: { loginAttempts: 3 } }, (t) => {
 
     test('a GET asking for HTML without a login is a 401 login page for that address; an API client gets the JSON', async () => {
 
@@ -54,11 +54,23 @@ onEachDatabase(lab, 'the login page', (t) => {
         expect(wrong.payload).to.contain('<p class="failed" role="alert">You cannot log in at this time.');
         expect(wrong.payload).to.contain('name="j_redirect" value="/maximo/oslc/whoami"');
 
-        for (const target of ['//evil.example/x', 'https://evil.example/', '/other/x', '/maximo\\..\\x', '/maximo/a\nb', '/maximox']) {
+        // What a browser would resolve off this server or out of /maximo/, control and separator characters.
+        for (const target of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', '/other/x', '/maximo\\..\\x', '/maximo/a\nb', '/maximox', '/maximo/../evil', '/maximo/%2e%2e/evil', '/maximo/\u0085', '/maximo/\u2028', '', 'maximo/x']) {
             const refused = await t.inject({ method: 'POST', url: '/maximo/j_security_check', headers: formHeaders, payload: form({ j_username: 'wilson', j_password: 'wilson', j_redirect: target }) });
             expect(refused.statusCode, target).to.equal(400);
             expect(refused.headers.location).to.not.exist();
         }
+
+        // A query holding // (a URL as a value) and characters beyond ASCII go back, percent-encoded.
+        for (const [target, location] of [['/maximo/oslc/os/mxapiwodetail?oslc.where=description=%22http://x%22', '/maximo/oslc/os/mxapiwodetail?oslc.where=description=%22http://x%22'], ['/maximo/€/ã', '/maximo/%E2%82%AC/%C3%A3']]) {
+            const returned = await t.inject({ method: 'POST', url: '/maximo/j_security_check', headers: formHeaders, payload: form({ j_username: 'wilson', j_password: 'wilson', j_redirect: target! }) });
+            expect(returned.statusCode, target).to.equal(303);
+            expect(returned.headers.location).to.equal(location);
+        }
+
+        // HEAD as GET; a locked-out form login is the page again, with why.
+        const head = await t.inject({ method: 'HEAD', url: '/maximo/oslc/whoami', headers: html });
+        expect(head.headers['content-type']).to.equal('text/html; charset=utf-8');
 
         const twice = await t.inject({ method: 'POST', url: '/maximo/j_security_check', headers: formHeaders, payload: 'j_username=wilson&j_password=wilson&j_redirect=/maximo/oslc&j_redirect=/maximo/api' });
         expect(twice.result.Error.message).to.contain('j_redirect once');
@@ -67,6 +79,20 @@ onEachDatabase(lab, 'the login page', (t) => {
         const client = await t.inject({ method: 'POST', url: '/maximo/j_security_check', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ j_username: 'wilson', j_password: 'wilson' }) });
         expect(client.statusCode).to.equal(200);
         expect(client.result.userid).to.equal('WILSON');
+    });
+
+    test('a form login locked out is the page again with why (429)', async () => {
+
+        const attempt = () => t.inject({ method: 'POST', url: '/maximo/j_security_check', headers: formHeaders, payload: form({ j_username: 'smith', j_password: 'wrong', j_redirect: '/maximo/oslc/whoami' }) });
+        for (let i = 0; i < 3; ++i) {
+            expect((await attempt()).statusCode).to.equal(401);
+        }
+
+        const locked = await attempt();
+        expect(locked.statusCode).to.equal(429);
+        expect(locked.headers['content-type']).to.equal('text/html; charset=utf-8');
+        expect(locked.headers['retry-after']).to.exist();
+        expect(locked.payload).to.contain('<p class="failed" role="alert">');
     });
 });
 

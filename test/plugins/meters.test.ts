@@ -47,13 +47,16 @@ onEachDatabase(lab, 'the meters example', (t) => {
         expect(read.result._rowstamp).to.be.a.string();
         expect(res.result._rowstamp).to.equal(read.result._rowstamp);
 
-        // A second reading, dated by newreadingdate: the rows add up; no other meter changed.
+        // A second reading, dated by newreadingdate before the first: the rows add up, the reading row carries its
+        // date, and the meter's last reading stays the latest-dated (the first); no other meter changed.
         const dated = await t.inject({ method: 'POST', url: assetUrl(a(0)), headers: merge, payload: { assetmeter: [{ metername: 'RUNHOURS', newreading: 12.5, newreadingdate: '2025-03-01T08:00:00Z' }] } });
         expect(dated.statusCode).to.equal(204);
         expect(await readings(a(0), 'RUNHOURS')).to.equal([10, 12.5]);
+        const second = await knex()('meterreading').where({ assetnum: a(0), siteid: 'BEDFORD', metername: 'RUNHOURS', reading: 12.5 }).first();
+        expect(new Date(second.readingdate).toISOString()).to.equal('2025-03-01T08:00:00.000Z');
         const stored = await meter(a(0), 'RUNHOURS');
-        expect(Number(stored.lastreading)).to.equal(12.5);
-        expect(new Date(stored.lastreadingdate).toISOString()).to.equal('2025-03-01T08:00:00.000Z');
+        expect(Number(stored.lastreading)).to.equal(10);
+        expect(new Date(stored.lastreadingdate).toISOString()).to.equal(new Date(runhours.lastreadingdate).toISOString());
         const after = await everyMeter();
         expect(after.filter((row: any) => !(row.assetnum === a(0) && row.metername === 'RUNHOURS'))).to.equal(before.filter((row: any) => !(row.assetnum === a(0) && row.metername === 'RUNHOURS')));
     });
@@ -124,6 +127,19 @@ onEachDatabase(lab, 'the meters example', (t) => {
         const now = await t.inject({ method: 'POST', url: assetUrl(a(9)), headers: merge, payload: { assetmeter: [{ metername: 'RUNHOURS', newreading: 4, newreadingdate: new Date(Date.now() + 5000).toISOString() }] } });
         expect(now.statusCode).to.equal(204);
         expect(await readings(a(9), 'RUNHOURS')).to.equal([1, 4]);
+    });
+
+    test('a reading dated before the meter\'s last one joins its history; the last reading stays the latest-dated', async () => {
+
+        const send = (newreading: number, newreadingdate: string) => t.inject({ method: 'POST', url: assetUrl(a(10)), headers: merge, payload: { assetmeter: [{ metername: 'RUNHOURS', newreading, newreadingdate }] } });
+        expect((await send(300, '2026-01-10T00:00:00Z')).statusCode).to.equal(204);
+        expect((await send(10, '2020-01-01T00:00:00Z')).statusCode).to.equal(204);
+        const stored = await meter(a(10), 'RUNHOURS');
+        expect(Number(stored.lastreading)).to.equal(300);
+        expect(new Date(stored.lastreadingdate).toISOString()).to.equal('2026-01-10T00:00:00.000Z');
+        expect(await readings(a(10), 'RUNHOURS')).to.equal([300, 10]);
+        expect((await send(320, '2026-01-10T00:00:00Z')).statusCode).to.equal(204);
+        expect(Number((await meter(a(10), 'RUNHOURS')).lastreading)).to.equal(320);
     });
 
     test('readings in a bulk: each item\'s are recorded with it, a refused item writes nothing', async () => {

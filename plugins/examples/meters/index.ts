@@ -73,8 +73,12 @@ const recordReading = async (call: AttributeWrite): Promise<void> => {
     const reading = values.newreading;
     const date = values.newreadingdate ?? call.now.toISOString();
     const { meters, readings } = namesOf(call);
+    // A reading dated before the meter's last one joins its history; the last reading stays the latest-dated.
+    const stored = meter.lastreadingdate;
+    const last = stored === null || stored === undefined ? undefined : (stored instanceof Date ? stored : new Date(String(stored))).getTime();
+    const latest = last === undefined || new Date(String(date)).getTime() >= last;
     await call.write.merge(call.structure.name, call.record, {
-        [meters]: [{ metername, lastreading: reading, lastreadingdate: date, [readings]: [{ reading, readingdate: date }] }]
+        [meters]: [{ metername, ...latest ? { lastreading: reading, lastreadingdate: date } : {}, [readings]: [{ reading, readingdate: date }] }]
     });
 };
 
