@@ -128,7 +128,9 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
 
     const { error, body } = errorAnswer(request, response);
     const answer = h.response(body).code(error.output.statusCode);
-    if (error.output.statusCode === 401 && error.output.headers['WWW-Authenticate'] === undefined && !request.route.settings.id?.startsWith('auth.formLogin')) {
+    // No challenge on a form login, nor on the OpenAPI documents: the API page (src/oas/page.ts) asks for them
+    // and logs in with its own form on a 401, which a challenge would preempt with the browser's Basic prompt.
+    if (error.output.statusCode === 401 && error.output.headers['WWW-Authenticate'] === undefined && !/^(auth\.formLogin|oas\.)/.test(request.route.settings.id ?? '')) {
         answer.header('WWW-Authenticate', basicChallenge);
     }
 
