@@ -6,33 +6,47 @@ import type { Registry } from '../structures/registry';
 import type { ListedRoute } from './document';
 
 
-// The document depends on the routes (fixed once the server has started), the home, os= and the user's rights on
-// each structure, nothing else: it is made once per such set and kept, so users with the same rights share one.
-// A change of a user's groups changes the key, not a kept document. Bounded: at most `limit` documents are kept.
+// The document's parts depend on the routes (fixed once the server has started), the home and the user's rights
+// on each structure, nothing else: each is made once per such set and kept as text, so users with the same rights
+// share them, and a change of a user's groups changes the key, not a kept part. Kept within a budget of characters,
+// the least recently used going first (a part larger than the budget is made and not kept).
 
 const rights: readonly Right[] = ['read', 'insert', 'update', 'delete', 'actions'];
 
 export const rightsKey = (registry: Registry, user: UserProfile): string => registry.list().map((structure) => rights.map((right) => (isAllowed(user, structure, right) ? 1 : 0)).join('')).join('.');
 
-export class DocumentCache {
+export class PartCache {
 
     readonly #kept = new Map<string, string>();
+    #size = 0;
 
-    constructor(readonly limit = 64) {}
+    constructor(readonly budget = 64 * 1024 * 1024) {}
 
-    get(key: string, make: () => unknown): string {
+    get(key: string, make: () => string): string {
 
         const known = this.#kept.get(key);
         if (known !== undefined) {
+            this.#kept.delete(key);
+            this.#kept.set(key, known);
             return known;
         }
 
-        if (this.#kept.size >= this.limit) {
-            this.#kept.delete(this.#kept.keys().next().value!);
+        const text = make();
+        if (text.length > this.budget) {
+            return text;
         }
 
-        const text = JSON.stringify(make());
+        for (const [oldest, kept] of this.#kept) {
+            if (this.#size + text.length <= this.budget) {
+                break;
+            }
+
+            this.#kept.delete(oldest);
+            this.#size -= kept.length;
+        }
+
         this.#kept.set(key, text);
+        this.#size += text.length;
         return text;
     }
 }

@@ -179,7 +179,7 @@ const operationOf = (input: DocumentInput, route: ListedRoute, method: string, e
     const success = entry?.status ?? 200;
     const content = entry ? answerContent(entry.answer, expanded) : { 'application/json': { schema: {} } };
     const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-    const structureIds = names.includes('os') ? listedStructures(input).map((structure) => structure.id) : [];
+    const structureIds = names.includes('os') ? readableStructures(input).map((structure) => structure.id) : [];
     const parameters: unknown[] = names.map((name) => {
 
         const values = name === 'attr' ? expanded.attrs : name === 'os' ? structureIds : undefined;
@@ -209,53 +209,80 @@ const operationOf = (input: DocumentInput, route: ListedRoute, method: string, e
     };
 };
 
-// The structures the document holds: those the user may read (and os= names).
-export const listedStructures = (input: DocumentInput): Structure[] => input.registry.list().filter((structure) => isAllowed(input.user, structure, 'read') && (!input.only || input.only.has(structure.name)));
+// The structures the user may read: those a document may hold (and the values of an {os} in a path).
+export const readableStructures = (input: DocumentInput): Structure[] => input.registry.list().filter((structure) => isAllowed(input.user, structure, 'read'));
 
-export const oasDocument = (input: DocumentInput): Record<string, unknown> => {
+type PathItems = Record<string, Record<string, unknown>>;
 
-    const structures = listedStructures(input);
-    const paths: Record<string, Record<string, unknown>> = {};
-    const add = (route: ListedRoute, entry: OperationEntry | undefined, expanded: Expanded) => {
+const addOperations = (input: DocumentInput, paths: PathItems, route: ListedRoute, entry: OperationEntry | undefined, expanded: Expanded) => {
 
-        const item = paths[expanded.path] ??= route.root ? { servers: [{ url: `/${input.contextRoot}` }] } : {};
-        for (const method of methodsOf(route.method)) {
-            item[method] = operationOf(input, route, method, entry, expanded);
-        }
-    };
+    const item = paths[expanded.path] ??= route.root ? { servers: [{ url: `/${input.contextRoot}` }] } : {};
+    for (const method of methodsOf(route.method)) {
+        item[method] = operationOf(input, route, method, entry, expanded);
+    }
+};
 
-    const rooted = input.routes.filter((route) => !route.root && !unlisted.has(route.id));
-    for (const route of rooted) {
-        const entry = operations[route.id];
-        if (entry?.rights) {
-            structures.forEach((structure) => expand(input, route, entry, structure).forEach((expanded) => add(route, entry, expanded)));
-        }
-        else {
-            add(route, entry, { path: route.path });
-        }
+// The routes of no structure: the home's, then those of the context root whose path is no home route's.
+const commonPaths = (input: DocumentInput): PathItems => {
+
+    const paths: PathItems = {};
+    for (const route of input.routes.filter((candidate) => !candidate.root && !unlisted.has(candidate.id) && !operations[candidate.id]?.rights)) {
+        addOperations(input, paths, route, operations[route.id], { path: route.path });
     }
 
-    // Routes from the context root ({contextRoot}/health, …) where their path is no home route's.
     for (const route of input.routes.filter((candidate) => candidate.root && !unlisted.has(candidate.id) && !paths[candidate.path])) {
-        add(route, operations[route.id], { path: route.path });
+        addOperations(input, paths, route, operations[route.id], { path: route.path });
     }
 
-    const schemas: Record<string, Schema> = { MaximoError: errorSchema };
-    for (const structure of structures) {
-        Object.assign(schemas, structureSchemas(structure, input.registry.domains()));
+    return paths;
+};
+
+// One structure's routes (under /os/{its name}/…, which no other route's path is) and schemas.
+const structurePaths = (input: DocumentInput, structure: Structure): PathItems => {
+
+    const paths: PathItems = {};
+    for (const route of input.routes.filter((candidate) => !candidate.root && !unlisted.has(candidate.id) && operations[candidate.id]?.rights)) {
+        const entry = operations[route.id]!;
+        expand(input, route, entry, structure).forEach((expanded) => addOperations(input, paths, route, entry, expanded));
     }
 
-    return {
+    return paths;
+};
+
+// The members of a JSON object as text, without its braces: the document is put together from such parts.
+const members = (object: Record<string, unknown>): string => JSON.stringify(object).slice(1, -1);
+
+/** Keeps a part of the document as text: `(key, make) => text`, made once per key (src/oas/cache.ts). */
+export type PartCache = (key: string, make: () => string) => string;
+
+const uncached: PartCache = (_key, make) => make();
+
+// The document as JSON text. Its parts depend on the home and the user's rights only (a part's key holds both),
+// so a document of other structures (os=) is put together from parts already made: what costs is made once per
+// structure and set of rights, whatever the structures a request names.
+export const oasText = (input: DocumentInput, part: PartCache = uncached, rights = ''): string => {
+
+    const key = `${input.home}|${rights}`;
+    const structures = readableStructures(input).filter((structure) => !input.only || input.only.has(structure.name));
+    const head = JSON.stringify({
         openapi: '3.1.0',
         info: {
             title: 'Osprey: the Maximo REST API',
             version: input.version,
-            description: `The routes of this server under /${input.contextRoot}/${input.home}, with the object structures ${input.user.userid} may read. Every error answers Maximo's {"Error": {message, reasonCode, statusCode, …}}. A query parameter or header a route does not carry out is refused with a 400 naming it.`
+            description: `The routes of this server under /${input.contextRoot}/${input.home}, with the object structures the signed-in user may read and, on each, the routes their rights answer. Every error answers Maximo's {"Error": {message, reasonCode, statusCode, …}}. A query parameter or header a route does not carry out is refused with a 400 naming it.`
         },
         servers: [{ url: `/${input.contextRoot}/${input.home}` }],
         security: anyLogin,
-        tags: structures.map((structure) => ({ name: structure.name, description: `${structure.def.title ?? structure.name}${structure.def.description ? `: ${structure.def.description}` : ''}` })),
-        paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
-        components: { schemas, parameters: parameterComponents(), responses: errorResponses(), securitySchemes }
-    };
+        tags: structures.map((structure) => ({ name: structure.name, description: `${structure.def.title ?? structure.name}${structure.def.description ? `: ${structure.def.description}` : ''}` }))
+    }).slice(0, -1);
+    const paths = [
+        part(`paths|${key}`, () => members(commonPaths(input))),
+        ...structures.map((structure) => part(`paths|${key}|${structure.name}`, () => members(structurePaths(input, structure))))
+    ];
+    const schemas = [
+        members({ MaximoError: errorSchema }),
+        ...structures.map((structure) => part(`schemas|${structure.name}`, () => members(structureSchemas(structure, input.registry.domains()))))
+    ];
+    const components = part('components', () => members({ parameters: parameterComponents(), responses: errorResponses(), securitySchemes }));
+    return `${head},"paths":{${paths.filter(Boolean).join(',')}},"components":{"schemas":{${schemas.join(',')}},${components}}}`;
 };

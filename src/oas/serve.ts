@@ -5,8 +5,8 @@ import { maximoError } from '../errors/maximo-error';
 import { userOf } from '../http/caller';
 import { homeOf } from '../http/homes';
 import { notProvided, unservedStructure } from '../http/unserved';
-import { DocumentCache, listedRoutes, rightsKey } from './cache';
-import { oasDocument, type ListedRoute } from './document';
+import { PartCache, listedRoutes, rightsKey } from './cache';
+import { oasText, type ListedRoute } from './document';
 
 
 // {home}/oas (Maximo's: the whole API, os= narrowing it), {home}/oas/api (the same) and {home}/oas/{os} (one
@@ -14,7 +14,7 @@ import { oasDocument, type ListedRoute } from './document';
 // cannot use is not advertised to them. Made once per home, os= and set of rights (src/oas/cache.ts).
 
 interface Served {
-    readonly cache: DocumentCache;
+    readonly parts: PartCache;
     readonly routes: Map<string, ListedRoute[]>;
 }
 
@@ -24,7 +24,7 @@ const servedOf = (server: Hapi.Server): Served => {
 
     let state = served.get(server);
     if (!state) {
-        state = { cache: new DocumentCache(), routes: new Map() };
+        state = { parts: new PartCache(), routes: new Map() };
         served.set(server, state);
     }
 
@@ -66,17 +66,14 @@ export const openApiText = (request: Hapi.Request, only?: ReadonlySet<string>): 
     const home = homeOf(request);
     const user = userOf(request);
     const state = servedOf(server);
-    const key = `${home}|${only ? [...only].sort().join(',') : '*'}|${rightsKey(osprey.registry, user)}`;
-    return state.cache.get(key, () => {
+    let routes = state.routes.get(home);
+    if (!routes) {
+        routes = listedRoutes(server, osprey.options.contextRoot, home);
+        state.routes.set(home, routes);
+    }
 
-        let routes = state.routes.get(home);
-        if (!routes) {
-            routes = listedRoutes(server, osprey.options.contextRoot, home);
-            state.routes.set(home, routes);
-        }
-
-        return oasDocument({ registry: osprey.registry, routes, contextRoot: osprey.options.contextRoot, home, version: osprey.version, user, ...only ? { only } : {} });
-    });
+    const input = { registry: osprey.registry, routes, contextRoot: osprey.options.contextRoot, home, version: osprey.version, user, ...only ? { only } : {} };
+    return oasText(input, (key, make) => state.parts.get(key, make), rightsKey(osprey.registry, user));
 };
 
 // GET {home}/oas and {home}/oas/api: the whole API, or the structures os= names.
