@@ -7,11 +7,11 @@ import * as Path from 'node:path';
 // Swagger UI at {contextRoot}/oslc/oas. Ours are here as text, so that the compiled server needs no other files.
 //
 // Content security policy of the page and its files, relaxed from the API's (src/http/security-headers.ts) only
-// as far as Swagger UI needs: its scripts and styles from this server ('self'; nothing inline runs), the inline
-// style attributes React sets (style-src 'unsafe-inline': styles cannot run code), its data: images (the SVG
-// icons), and requests to this server only (connect-src 'self': "Try it out" reaches no other site). Frames,
-// objects, forms posting elsewhere and <base> stay refused.
-export const pageContentSecurityPolicy = 'default-src \'none\'; script-src \'self\'; style-src \'self\' \'unsafe-inline\'; img-src \'self\' data:; connect-src \'self\'; frame-ancestors \'none\'; base-uri \'none\'; form-action \'none\'';
+// as far as Swagger UI needs: its scripts and styles from this server ('self'; nothing inline, neither script nor
+// style), its data: images (the SVG icons of its style sheet), and requests to this server only (connect-src
+// 'self': "Try it out" reaches no other site). Frames, objects, forms posting elsewhere and <base> stay refused.
+// The browser test (test/e2e/oas-page.test.ts) fails on any violation the page reports.
+export const pageContentSecurityPolicy = 'default-src \'none\'; script-src \'self\'; style-src \'self\'; img-src \'self\' data:; connect-src \'self\'; frame-ancestors \'none\'; base-uri \'none\'; form-action \'none\'';
 
 const html = `<!DOCTYPE html>
 <html lang="en">

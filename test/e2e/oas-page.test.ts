@@ -75,6 +75,13 @@ for (const database of testDatabases) {
             page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
             page.on('pageerror', (error) => problems.push(error.message));
             page.on('request', (request) => requests.push(request.url()));
+            // What the content security policy refuses, as the page sees it.
+            await page.addInitScript(() => {
+
+                const seen: string[] = [];
+                (window as unknown as { violations: string[] }).violations = seen;
+                document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+            });
             try {
                 const origin = `http://127.0.0.1:${server.port}`;
                 const answer = await page.goto(`${origin}/maximo/oas3/api.html`);
@@ -120,6 +127,7 @@ for (const database of testDatabases) {
                 // Everything came from this server; nothing the policy refused, no script error.
                 expect(requests.filter((url) => !url.startsWith(origin))).to.equal([]);
                 expect(problems.filter((text) => !text.includes('401'))).to.equal([]);
+                expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).to.equal([]);
             }
             finally {
                 await page.close();
