@@ -1,3 +1,4 @@
+import type { RegisteredAction } from '../actions/registry';
 import { isAllowed, type Right } from '../auth/access';
 import type { UserProfile } from '../auth/users';
 import { reasonCodes } from '../errors/codes';
@@ -30,7 +31,25 @@ export interface DocumentInput {
     readonly user: UserProfile;
     /** os=: the structures to hold (upper case); all the user may read when undefined. */
     readonly only?: ReadonlySet<string>;
+    /** The actions a structure offers (`action=NAME`), as allowedactions lists them (src/actions/resolve.ts). */
+    readonly actions: (structure: Structure) => readonly RegisteredAction[];
 }
+
+// The routes that run a record's actions, and those that run a collection's.
+const recordActionRoutes = new Set(['resources.read', 'resources.update', 'resources.post']);
+const collectionActionRoutes = new Set(['resources.query', 'resources.create']);
+
+// The actions of a structure's route the user may run, as a sentence of the operation's description.
+const actionsText = (input: DocumentInput, route: ListedRoute, structure: Structure | undefined): string => {
+
+    const collection = collectionActionRoutes.has(route.id);
+    if (!structure || (!collection && !recordActionRoutes.has(route.id))) {
+        return '';
+    }
+
+    const runs = input.actions(structure).filter((action) => (action.spec.scope === 'collection') === collection && (action.spec.right === 'none' || isAllowed(input.user, structure, action.spec.right ?? 'actions')));
+    return runs.length ? ` Its ${collection ? 'collection' : 'record'} actions (action=NAME): ${runs.map((action) => `${action.name}${action.spec.description ? ` (${action.spec.description})` : ''}`).join('; ')}.` : '';
+};
 
 type Operation = Record<string, unknown>;
 
@@ -199,7 +218,7 @@ const operationOf = (input: DocumentInput, route: ListedRoute, method: string, e
     return {
         tags: [entry?.tag || expanded.structure?.name || (route.plugin ? `Plugin ${route.plugin}` : 'Other')],
         summary: `${subject}${entry?.summary ?? `${method.toUpperCase()} ${route.path}`}`,
-        ...entry?.description ? { description: entry.description } : {},
+        ...entry?.description ? { description: `${entry.description}${actionsText(input, route, expanded.structure)}` } : {},
         operationId: `${method}${path}`.replace(/[^A-Za-z0-9]+/g, '_'),
         'x-osprey-route': route.id,
         parameters: [...parameters, ...entry ? parametersOf(entry.uses) : []],

@@ -1,10 +1,12 @@
 import type * as Hapi from '@hapi/hapi';
 
+import { actionsOf } from '../actions/resolve';
 import { requireRight } from '../auth/access';
 import { maximoError } from '../errors/maximo-error';
 import { userOf } from '../http/caller';
 import { homeOf } from '../http/homes';
 import { notProvided, unservedStructure } from '../http/unserved';
+import type { Structure } from '../structures/registry';
 import { PartCache, listedRoutes, rightsKey } from './cache';
 import { oasText, type ListedRoute } from './document';
 
@@ -72,7 +74,9 @@ export const openApiText = (request: Hapi.Request, only?: ReadonlySet<string>): 
         state.routes.set(home, routes);
     }
 
-    const input = { registry: osprey.registry, routes, contextRoot: osprey.options.contextRoot, home, version: osprey.version, user, ...only ? { only } : {} };
+    // Actions are registered when plugins register, before the server starts, so the parts made after it hold them.
+    const actions = (structure: Structure) => actionsOf(osprey.actions, structure);
+    const input = { registry: osprey.registry, routes, contextRoot: osprey.options.contextRoot, home, version: osprey.version, user, actions, ...only ? { only } : {} };
     return oasText(input, (key, make) => state.parts.get(key, make), rightsKey(osprey.registry, user));
 };
 

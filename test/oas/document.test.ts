@@ -2,10 +2,12 @@ import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
 import type { UserProfile } from '../../src/auth/users';
-import { PartCache } from '../../src/oas/cache';
+import type { RegisteredAction } from '../../src/actions/registry';
+import { listedRoutes, PartCache } from '../../src/oas/cache';
 import { oasText } from '../../src/oas/document';
 import { pageContentSecurityPolicy as openApiPagePolicy } from '../../src/oas/page';
 import { attributeSchema, structureSchemas } from '../../src/oas/schemas';
+import type { Structure } from '../../src/structures/registry';
 import { operations, unlisted } from '../../src/oas/operations';
 import { onEachDatabase } from '../helpers/experiments';
 import { maxadmin, maxauth, wilson, type TestServer } from '../helpers/server';
@@ -160,6 +162,8 @@ onEachDatabase(lab, 'the OpenAPI document of the demo', (t) => {
         expect(Object.keys(document.paths['/os/mxapiperson/{id}/doclinks']!)).to.equal(['get']);
         expect(Object.keys(document.paths['/os/mxapiwodetail/{id}']!)).to.include(['get', 'patch', 'delete']);
         expect(document.info.description).to.contain('the signed-in user may read');
+        // WILSON is a planner: the work orders' actions are theirs.
+        expect(document.paths['/os/mxapiwodetail/{id}']!.get.description).to.contain('wsmethod:changeStatus (Change the status of the work order)');
     });
 
     test('os= narrows the document; {home}/oas/api is the whole, {home}/oas/{os} one structure', async () => {
@@ -254,6 +258,24 @@ onEachDatabase(lab, 'the OpenAPI document of the demo', (t) => {
         expect(String((schemas.mxapiwodetail as any).properties.asset.description)).to.startWith('The asset worked on (relation asset: ');
     });
 
+    test('the actions of a structure the user may run, on its record and collection routes', () => {
+
+        const registry = t.server.app.osprey.registry;
+        const routes = listedRoutes(t.server, 'maximo', 'oslc');
+        const user = { userid: 'SOMEONE', isAdmin: false, groups: ['EVERYONE'] } as unknown as UserProfile;
+        const handler = () => null;
+        const actions = (structure: Structure) => (structure.name === 'MXAPIWODETAIL' ? [
+            { name: 'countall', kind: 'action', method: 'countall', structure: 'MXAPIWODETAIL', spec: { scope: 'collection', right: 'none', handler } },
+            { name: 'purge', kind: 'action', method: 'purge', structure: 'MXAPIWODETAIL', spec: { scope: 'collection', description: 'Purge', handler } },
+            { name: 'look', kind: 'action', method: 'look', structure: 'MXAPIWODETAIL', spec: { right: 'read', description: 'Look', handler } }
+        ] as RegisteredAction[] : []);
+        const document = JSON.parse(oasText({ registry, routes, contextRoot: 'maximo', home: 'oslc', version: '1', user, actions })) as Doc;
+        expect(String(document.paths['/os/mxapiwodetail']!.get.description)).to.endWith('Its collection actions (action=NAME): countall.');
+        expect(String(document.paths['/os/mxapiwodetail/{id}']!.get.description)).to.endWith('Its record actions (action=NAME): look (Look).');
+        expect(String(document.paths['/os/mxapiasset/{id}']!.get.description)).to.endWith('a record action.');
+        expect(document.paths['/os/mxapiwodetail/{id}/woactivity']!.get.description).to.not.exist();
+    });
+
     test('a route no catalog entry describes is listed by its path, under its plugin', () => {
 
         const user = { userid: 'WILSON', isAdmin: false, groups: ['EVERYONE'] } as unknown as UserProfile;
@@ -262,7 +284,7 @@ onEachDatabase(lab, 'the OpenAPI document of the demo', (t) => {
             { method: 'get', path: '/thing/{name}/{part}', id: 'thing.part', root: false, plugin: 'things' },
             { method: 'delete', path: '/stray', id: 'DELETE /maximo/oslc/stray', root: false }
         ];
-        const document = JSON.parse(oasText({ registry: t.server.app.osprey.registry, routes, contextRoot: 'maximo', home: 'oslc', version: '1', user })) as Doc;
+        const document = JSON.parse(oasText({ registry: t.server.app.osprey.registry, routes, contextRoot: 'maximo', home: 'oslc', version: '1', user, actions: () => [] })) as Doc;
         expect(document.paths['/thing/{name}']!.get).to.include({ tags: ['Plugin things'], summary: 'GET /thing/{name}', 'x-osprey-route': 'thing.read' });
         expect(document.paths['/thing/{name}']!.get.parameters).to.equal([{ name: 'name', in: 'path', required: true, description: 'The name', schema: { type: 'string' } }]);
         expect(document.paths['/thing/{name}/{part}']!.get.parameters[1]).to.include({ name: 'part', description: 'part' });
