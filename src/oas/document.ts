@@ -201,7 +201,8 @@ const operationOf = (input: DocumentInput, route: ListedRoute, method: string, e
     const structureIds = names.includes('os') ? readableStructures(input).map((structure) => structure.id) : [];
     const parameters: unknown[] = names.map((name) => {
 
-        const values = name === 'attr' ? expanded.attrs : name === 'os' ? structureIds : undefined;
+        // {home}/oas/{os} answers api too: the whole document.
+        const values = name === 'attr' ? expanded.attrs : name === 'os' ? (route.id === 'oas.structure' ? [...structureIds, 'api'] : structureIds) : undefined;
         return { name, in: 'path', required: true, description: pathParameters[name] ?? name, schema: values ? { type: 'string', enum: values } : { type: 'string' } };
     });
     const responses: Record<string, unknown> = { [success]: { description: entry?.summary ?? 'The answer', ...content ? { content } : {}, ...success === 201 ? { headers: { Location: { description: 'The new resource\'s href', schema: { type: 'string', format: 'uri' } } } } : {} } };

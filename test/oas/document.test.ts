@@ -177,6 +177,8 @@ onEachDatabase(lab, 'the OpenAPI document of the demo', (t) => {
         await expectValid(one);
         expect(one.tags.map((tag: { name: string }) => tag.name)).to.equal(['MXAPIASSET']);
         expect(one.servers).to.equal([{ url: '/maximo/api' }]);
+        expect(two.paths['/oas/{os}']!.get.parameters[0].schema.enum).to.equal(['mxapiapikey', 'mxapiasset', 'mxapilocation', 'mxapiperson', 'mxapiwfassignment', 'mxapiwodetail', 'api']);
+        expect(two.paths['/apimeta/{os}']!.get.parameters[0].schema.enum).to.not.include('api');
         const all = await documentOf(t, '/maximo/oslc/oas/api?lean=1', wilson);
         expect(all).to.equal(await documentOf(t, '/maximo/oslc/oas', wilson));
         expect(await documentOf(t, '/maximo/oslc/oas/api?os=mxapiasset', wilson)).to.equal(two.paths ? await documentOf(t, '/maximo/oslc/oas?os=mxapiasset', wilson) : {});
