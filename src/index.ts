@@ -51,6 +51,15 @@ export { clientAddress } from './http/client-address';
 // The session a request's cookie names, and the Set-Cookie value that sets (or, without a token, ends) one.
 export { sessionToken, sessionCookieHeader } from './auth/credentials';
 
+// ---- The OpenAPI documents ({home}/oas) and the page that browses them ({contextRoot}/oas3/api.html)
+
+// The document a request asks for, as JSON text (the whole API, os= structures, or {home}/oas/{os}), and the refusal
+// of any other path below {home}/oas.
+export { openApiDocument, openApiStructure, openApiOther } from './oas/serve';
+// The page's files (Swagger UI from swagger-ui-dist, and the page's own lines) and the content security policy they
+// are served with.
+export { pageFile as openApiPageFile, pageFileNames as openApiPageFiles, pageContentSecurityPolicy as openApiPagePolicy } from './oas/page';
+
 // ---- Structures: the registry's shapes, for reading a structure as the YAML defines it
 
 // The object-structure registry (`server.structures()`, `server.app.osprey.registry`) and the shapes it answers with.

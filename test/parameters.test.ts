@@ -52,7 +52,9 @@ const requests: Record<Use, (extra: string) => Hapi.ServerInjectOptions> = {
     attachments: (extra) => ({ url: `${wo}/doclinks?lean=1${extra}` }),
     upload: (extra) => ({ method: 'POST', url: `${wo}/doclinks?lean=1${extra}`, headers: { slug: 'refused.txt', 'content-type': 'text/plain' }, payload: 'refused upload' }),
     document: (extra) => ({ url: `${wo}/doclinks/meta/${documentId}?lean=1${extra}` }),
-    docdelete: (extra) => ({ method: 'DELETE', url: `${wo}/doclinks/999999999?lean=1${extra}` })
+    docdelete: (extra) => ({ method: 'DELETE', url: `${wo}/doclinks/999999999?lean=1${extra}` }),
+    oas: (extra) => ({ url: `${home}/oas?lean=1${extra}` }),
+    oaspage: (extra) => ({ url: `/maximo/oas3/api.css?lean=1${extra}` })
 };
 
 const accepted = (known: Known, use: Use) => known.supported.includes(use) || (known.inert ?? []).includes(use);

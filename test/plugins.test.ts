@@ -136,7 +136,8 @@ experiment('the package root', () => {
         expect(JSON.parse(names)).to.equal([
             'Joi', 'app', 'attachmentMeta', 'boundModels', 'bulkAction', 'bulkWrite', 'callService', 'checkDescription', 'checkFileName', 'checkLink', 'checkTitle', 'clientAddress', 'createRecord', 'createServer', 'decodedName',
             'deleteAttachment', 'docTypePattern', 'documentType', 'downloadAttachment', 'errorAnswer', 'flag', 'flagOf', 'header', 'headerText', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed', 'jsonPayload',
-            'jsonSchema', 'keyInput', 'linkHref', 'listAttachments', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect',
+            'jsonSchema', 'keyInput', 'linkHref', 'listAttachments', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'openApiDocument', 'openApiOther', 'openApiPageFile',
+            'openApiPageFiles', 'openApiPagePolicy', 'openApiStructure', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect',
             'propertyText', 'purgeWhileRunning', 'readChildren', 'readCollection', 'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'relationName', 'removeRecord', 'returnPath', 'runAction', 'runWrite', 'selectSettings',
             'selectionSchema', 'sessionCookieHeader', 'sessionToken', 'structureOf', 'syncRecord', 'typeTable', 'unservedMetric', 'unservedRoutes', 'updateRecord', 'uploadAttachment', 'uploadLink', 'userOf', 'validateOptions',
             'writeSettingsFor'

@@ -148,10 +148,18 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
     const { error, body } = errorAnswer(request, response);
     const page = error.output.statusCode === 401 || (error.output.statusCode === 429 && request.app.loginReturn !== undefined) ? loginPageFor(request, error.message) : undefined;
     const answer = page === undefined ? h.response(body).code(error.output.statusCode) : h.response(page).code(error.output.statusCode).type('text/html; charset=utf-8').header('Content-Security-Policy', loginPagePolicy);
-    if (error.output.statusCode === 401 && error.output.headers['WWW-Authenticate'] === undefined && !request.route.settings.id?.startsWith('auth.formLogin')) {
-        // The login page is the challenge a browser asking for HTML gets: a scheme it does not know, so that it
-        // shows the page at once instead of its Basic dialog (a headless one refuses the navigation outright).
-        answer.header('WWW-Authenticate', page === undefined ? basicChallenge : formChallenge);
+    // No challenge on a form login. The login page is the challenge a browser asking for HTML gets: a scheme it
+    // does not know, so that it shows the page at once instead of its Basic dialog (a headless one refuses the
+    // navigation outright). The OpenAPI documents' JSON 401 carries none: the API page (src/oas/page.ts) asks for
+    // them and logs in with its own form on a 401, which a Basic challenge would preempt with the browser's prompt.
+    const id = request.route.settings.id ?? '';
+    if (error.output.statusCode === 401 && error.output.headers['WWW-Authenticate'] === undefined && !id.startsWith('auth.formLogin')) {
+        if (page !== undefined) {
+            answer.header('WWW-Authenticate', formChallenge);
+        }
+        else if (!id.startsWith('oas.')) {
+            answer.header('WWW-Authenticate', basicChallenge);
+        }
     }
 
     for (const name of ['WWW-Authenticate', 'Retry-After', 'content-range', 'connection']) {

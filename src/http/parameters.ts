@@ -18,7 +18,7 @@ import { unservedRoutes } from './unserved';
 // A request's *use* is its route, and on the two collection routes what it asks: a GET of …/os/{os} is a page,
 // a distinct, a group-by or a report action; a POST to it is a create, a sync or a bulk.
 
-export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'action', 'globalaction', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'loginlocks', 'health', 'service', 'attachments', 'upload', 'document', 'docdelete'] as const;
+export const uses = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'action', 'globalaction', 'member', 'children', 'child', 'lookup', 'create', 'sync', 'bulk', 'update', 'delete', 'info', 'schema', 'permission', 'login', 'formlogin', 'logout', 'apitoken', 'loginlocks', 'health', 'service', 'attachments', 'upload', 'document', 'docdelete', 'oas', 'oaspage'] as const;
 export type Use = typeof uses[number];
 
 export const useLabels: Readonly<Record<Use, string>> = {
@@ -51,7 +51,9 @@ export const useLabels: Readonly<Record<Use, string>> = {
     attachments: 'a record\'s documents (GET …/os/{os}/{id}/doclinks)',
     upload: 'an upload (POST …/os/{os}/{id}/doclinks)',
     document: 'a document or its meta (GET …/doclinks/{docid}, …/doclinks/meta/{docid})',
-    docdelete: 'a document\'s delete (DELETE …/doclinks/{docid})'
+    docdelete: 'a document\'s delete (DELETE …/doclinks/{docid})',
+    oas: 'an OpenAPI document ({home}/oas, {home}/oas/{os})',
+    oaspage: 'the API page ({contextRoot}/oas3/api.html and its files)'
 };
 
 const bits = Object.fromEntries(uses.map((use, i) => [use, 1 << i])) as Record<Use, number>;
@@ -89,7 +91,7 @@ const paged: Use[] = ['page', 'lookup', 'children'];
 const readsRecords: Use[] = ['page', 'member', 'children', 'child', 'lookup'];
 const answersRecord: Use[] = ['create', 'sync', 'bulk', 'update', 'action'];
 const writes: Use[] = [...answersRecord, 'delete', 'globalaction'];
-const authenticated = uses.filter((use) => use !== 'health' && use !== 'logout' && use !== 'formlogin');
+const authenticated = uses.filter((use) => use !== 'health' && use !== 'logout' && use !== 'formlogin' && use !== 'oaspage');
 // A form login takes its credentials from the form (maxauth or Basic beside it must name the same login).
 const credentialed = uses.filter((use) => use !== 'formlogin');
 const formCredentials = 'a form login carries its credentials in the form (j_username, j_password)';
@@ -236,6 +238,11 @@ export const queryParameters: readonly Known[] = [
         supported: [...readsRecords, ...answersRecord], refused: 'it adds to records, and this answer has none', check: isFlag('internalvalues')
     },
     { name: 'checkesig', meaning: 'answer BMXAA9766E when an e-signature attribute changes', sentBy: { npm: 'QueryBuilder.checkEsig, ResourceFetch.checkEsig' }, supported: [], refused: 'electronic signatures are not served' },
+    { name: 'os', meaning: 'the object structures (comma-separated names) an OpenAPI document holds', sentBy: {}, supported: ['oas'] },
+    { name: 'module', meaning: 'the OpenAPI document of a Maximo module\'s structures', sentBy: {}, supported: [], refused: 'structures belong to no modules here; os= names the structures a document holds' },
+    { name: 'includeactions', meaning: 'the common actions of every structure in the OpenAPI document', sentBy: {}, supported: [], refused: 'the document holds the actions a structure answers (action=NAME on its routes) always; there are no common ones to add' },
+    { name: 'addinternal', meaning: 'the internal APIs in the OpenAPI document', sentBy: {}, supported: [], refused: 'Osprey has no internal APIs: the document holds every route it serves' },
+    { name: 'primary', meaning: 'only the primary APIs in the OpenAPI document', sentBy: {}, supported: [], refused: 'Osprey ranks no APIs; os= narrows the document to named structures' },
     { name: '_tenantcode', meaning: 'the tenant of a multi-tenant server', sentBy: { java: 'MaximoConnector.connect and disconnect with Options.mt(true)' }, supported: [], refused: 'Osprey serves one tenant' }
 ];
 
@@ -427,6 +434,10 @@ const routeUses: Readonly<Record<string, RouteUse>> = {
     'attachments.download': 'document',
     'attachments.delete': 'docdelete',
     'attachments.other': 'document',
+    'oas.document': 'oas',
+    'oas.structure': 'oas',
+    'oas.other': 'oas',
+    'oas.page': 'oaspage',
     ...Object.fromEntries(unservedRoutes.map((route) => [route.id, 'unserved' as const]))
 };
 
