@@ -47,12 +47,12 @@ export interface RunningServer {
 }
 
 // Starts the compiled server (npm test compiles before lab runs) as a separate process on a free port; `command`
-// starts it another way (`npm start`), the signal of stop() going to that command's own process.
-export const startProcess = async (env: Record<string, string>, command: readonly string[] = [process.execPath, Path.join(root, 'dist', 'src', 'main.js')]): Promise<RunningServer> => {
+// starts it another way (`npm start`), the signal of stop() going to that command's own process, from `cwd`.
+export const startProcess = async (env: Record<string, string>, command: readonly string[] = [process.execPath, Path.join(root, 'dist', 'src', 'main.js')], cwd = root): Promise<RunningServer> => {
 
     const port = await freePort();
     const child = ChildProcess.spawn(command[0]!, command.slice(1), {
-        cwd: root,
+        cwd,
         env: { PATH: process.env.PATH, HOME: process.env.HOME, OSPREY_LOG: 'error', ...env, PORT: String(port) },
         stdio: ['ignore', 'pipe', 'pipe']
     });
