@@ -47,6 +47,7 @@ for (const database of testDatabases) {
             const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-backup-'));
             const running = await startProcess({ ...environment, DATABASE_URL: created.url, OSPREY_DATA: dataDir(), OSPREY_LOG: 'error' }, [process.execPath, ...args]);
             const restored = await database.create();
+            let stopped: string[] = [];
             try {
                 const admin = { maxauth: Buffer.from(`${environment.OSPREY_ADMIN_USER}:${environment.OSPREY_ADMIN_PASSWORD}`).toString('base64') };
                 const whoami = await fetch(`http://127.0.0.1:${running.port}/maximo/oslc/whoami`, { headers: admin });
@@ -85,6 +86,20 @@ for (const database of testDatabases) {
             }
             finally {
                 expect(await running.stop()).to.equal(0);
+                if (database.name === 'sqlite') {
+                    const file = created.url.slice('sqlite:'.length);
+                    const copied = Path.join(dir, 'stopped', 'osprey.sqlite');
+                    Fs.mkdirSync(Path.dirname(copied));
+                    Fs.copyFileSync(file, copied);
+                    if (Fs.existsSync(`${file}-wal`)) {
+                        Fs.copyFileSync(`${file}-wal`, `${copied}-wal`);
+                    }
+
+                    const copy = new BetterSqlite(copied);
+                    stopped = (copy.prepare('select assetnum from asset order by assetnum').all() as { assetnum: string }[]).map((row) => row.assetnum);
+                    copy.close();
+                }
+
                 await created.drop();
                 await restored.drop();
                 Fs.rmSync(dir, { recursive: true, force: true });
@@ -92,6 +107,8 @@ for (const database of testDatabases) {
 
             expect(await portFreed(running.port)).to.be.true();
             expect(running.output()).to.contain('Osprey received SIGTERM, draining requests\nOsprey stopped\n');
+            // "stop the server first and copy osprey.sqlite with its osprey.sqlite-wal when one is left".
+            expect(stopped).to.equal(database.name === 'sqlite' ? ['BACKED-UP', ...Array.from({ length: 20 }, (_, i) => `MORE-${i}`)].sort() : []);
         });
     });
 }
