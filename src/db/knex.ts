@@ -27,15 +27,16 @@ export class DriverError extends Error { }
 // How a driver's module is looked up; a seam, so that the tests can take a driver away without uninstalling it.
 export const driverModules = { resolve: (name: string): string => require.resolve(name) };
 
-// sqlite3 is an optional dependency (package.json), so that `npm install` does not have to build two SQLite
-// drivers; selecting it where it is not installed stops the start, saying how to install it.
+// sqlite3 is a dev dependency (package.json: the tests run on it too), so that a production install
+// (`npm ci --omit=dev`) does not build two SQLite drivers; selecting it where it is not installed stops the start,
+// saying how to install it.
 const requireInstalled = (name: string, setting: string): void => {
 
     try {
         driverModules.resolve(name);
     }
     catch {
-        throw new DriverError(`The SQLite driver ${name} (${setting}) is not installed: it is an optional dependency of Osprey. Install it with \`npm install ${name}\`, or leave the setting out to use better-sqlite3.`);
+        throw new DriverError(`The SQLite driver ${name} (${setting}) is not installed: Osprey's production dependencies leave it out. Install it with \`npm install --omit=dev ${name}\`, or leave the setting out to use better-sqlite3.`);
     }
 };
 

@@ -15,10 +15,10 @@ import { startTestServer } from '../helpers/server';
 const { experiment, test, afterEach } = exports.lab = Lab.script();
 const { expect } = Code;
 
-const message = 'The SQLite driver sqlite3 (OSPREY_SQLITE_DRIVER=sqlite3) is not installed: it is an optional dependency of Osprey. Install it with `npm install sqlite3`, or leave the setting out to use better-sqlite3.';
+const message = 'The SQLite driver sqlite3 (OSPREY_SQLITE_DRIVER=sqlite3) is not installed: Osprey\'s production dependencies leave it out. Install it with `npm install --omit=dev sqlite3`, or leave the setting out to use better-sqlite3.';
 
-// sqlite3 is an optional dependency; the tests take it away through the module lookup instead of uninstalling it.
-experiment('the optional sqlite3 driver', () => {
+// sqlite3 is a dev dependency, so a production install lacks it; the tests take it away through the module lookup instead of uninstalling it.
+experiment('the sqlite3 driver, not installed in production', () => {
 
     const resolve = driverModules.resolve;
     afterEach(() => {
@@ -38,10 +38,11 @@ experiment('the optional sqlite3 driver', () => {
         };
     };
 
-    test('is an optional dependency of the package, still allowed its install script', () => {
+    test('is a dev dependency of the package (npm ci --omit=dev never builds it), still allowed its install script', () => {
 
         const pkg = JSON.parse(Fs.readFileSync(Path.join(root, 'package.json'), 'utf8'));
-        expect(pkg.optionalDependencies).to.equal({ sqlite3: pkg.optionalDependencies.sqlite3 });
+        expect(pkg.devDependencies.sqlite3).to.exist();
+        expect(pkg.optionalDependencies).to.not.exist();
         expect(pkg.dependencies.sqlite3).to.not.exist();
         expect(pkg.dependencies['better-sqlite3']).to.exist();
         expect(pkg.allowScripts.sqlite3).to.be.true();

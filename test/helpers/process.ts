@@ -19,6 +19,17 @@ export const dataDir = (): string => {
     return dir;
 };
 
+// Whether nothing listens on the port any more (a connection is refused).
+export const portFreed = (port: number): Promise<boolean> => new Promise((resolve) => {
+
+    const socket = Net.connect(port, '127.0.0.1', () => {
+
+        socket.destroy();
+        resolve(false);
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+});
+
 export const freePort = (): Promise<number> => new Promise((resolve) => {
 
 
@@ -35,13 +46,14 @@ export interface RunningServer {
     stop: () => Promise<number | null>;
 }
 
-// Starts the compiled server (npm test compiles before lab runs) as a separate process on a free port.
-export const startProcess = async (env: Record<string, string>): Promise<RunningServer> => {
+// Starts the compiled server (npm test compiles before lab runs) as a separate process on a free port; `command`
+// starts it another way (`npm start`), the signal of stop() going to that command's own process, from `cwd`.
+export const startProcess = async (env: Record<string, string>, command: readonly string[] = [process.execPath, Path.join(root, 'dist', 'src', 'main.js')], cwd = root): Promise<RunningServer> => {
 
     const port = await freePort();
-    const child = ChildProcess.spawn(process.execPath, [Path.join(root, 'dist', 'src', 'main.js')], {
-        cwd: root,
-        env: { PATH: process.env.PATH, OSPREY_LOG: 'error', ...env, PORT: String(port) },
+    const child = ChildProcess.spawn(command[0]!, command.slice(1), {
+        cwd,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, OSPREY_LOG: 'error', ...env, PORT: String(port) },
         stdio: ['ignore', 'pipe', 'pipe']
     });
     let output = '';
