@@ -28,6 +28,10 @@ const blocks = readmeBlocks(readme);
 const elsewhere: { starts: string; test: string; reads: string }[] = [
     // `npm install && npm test` is what .ci/run runs; npm start is started as written by the production tests.
     { starts: 'npm install && npm start', test: '.ci/run', reads: 'npm test' },
+    { starts: 'npm install && npm start', test: 'test/e2e/npm-start.test.ts', reads: 'SIGTERM' },
+    // A production build replaces node_modules, which the suite runs from: run by hand on a clone, as recorded there.
+    { starts: 'npm ci && npm run build', test: 'docs/production.md', reads: 'npm prune --omit=dev' },
+    { starts: 'mkdir osprey-hello', test: 'test/e2e/plugin-package.test.ts', reads: '### A plugin in its own folder' },
     { starts: 'DATABASE_URL=postgres://', test: 'test/e2e/readme-examples.test.ts', reads: 'every PostgreSQL experiment' },
     { starts: '# OSPREY_CORS_ORIGINS=', test: 'test/http/readme-browsers.test.ts', reads: '### Browsers and proxies' },
     { starts: 'npx tsc -p tsconfig.json && npx lab --typescript -m 0 test/e2e/client-java.test.ts', test: 'test/e2e/client-java.test.ts', reads: 'compileSteps' },
