@@ -5,10 +5,16 @@ import { isPostgres } from './knex';
 
 // Tables Osprey itself needs, whatever the structures declare. Times are epoch milliseconds, the same on
 // every database, so no driver converts them.
-const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
-    osprey_user: (t) => {
+// Epoch milliseconds now, as a column default of this database.
+const nowMs = (knex: Knex) => knex.raw(isPostgres(knex) ? '(floor(extract(epoch from clock_timestamp()) * 1000))::bigint' : '(cast((julianday(\'now\') - 2440587.5) * 86400000 as integer))');
 
-        t.string('userid', 30).primary();
+const tables: Record<string, (t: Knex.CreateTableBuilder, knex: Knex) => void> = {
+    // Users, groups and memberships are also served as the object structures MXAPIMAXUSER and MXAPIMAXGROUP
+    // (src/users): each has the numeric unique id and the rowstamp of a structure's table, and the names stay unique.
+    osprey_user: (t, knex) => {
+
+        t.bigIncrements('maxuserid').primary();
+        t.string('userid', 30).notNullable().unique();
         t.string('passwordhash', 300);
         t.string('personid', 30);
         t.string('displayname', 100);
@@ -18,22 +24,28 @@ const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
         t.string('insertsite', 8);
         t.string('defaultorg', 8);
         t.string('langcode', 4).notNullable().defaultTo('EN');
-        t.bigInteger('created').notNullable();
+        // Set by the database, so a user the write engine makes (POST os/mxapimaxuser) has it too.
+        t.bigInteger('created').notNullable().defaultTo(nowMs(knex));
         // Moves whenever the user's password or status is set, and differs between a deleted user and one made
         // later under the same name (src/auth/users.ts): sessions and remembered logins made under another end.
         t.string('credstamp', 24).notNullable().defaultTo('');
+        t.bigInteger('rowstamp').notNullable().defaultTo(1);
     },
     osprey_group: (t) => {
 
-        t.string('groupname', 30).primary();
+        t.bigIncrements('maxgroupid').primary();
+        t.string('groupname', 30).notNullable().unique();
         t.string('description', 100);
         t.boolean('isadmin').notNullable().defaultTo(false);
+        t.bigInteger('rowstamp').notNullable().defaultTo(1);
     },
     osprey_groupuser: (t) => {
 
+        t.bigIncrements('groupuserid').primary();
         t.string('groupname', 30).notNullable().references('osprey_group.groupname').onDelete('CASCADE');
         t.string('userid', 30).notNullable().references('osprey_user.userid').onDelete('CASCADE');
-        t.primary(['groupname', 'userid']);
+        t.unique(['groupname', 'userid']);
+        t.bigInteger('rowstamp').notNullable().defaultTo(1);
     },
     osprey_session: (t) => {
 
@@ -215,7 +227,7 @@ export const createSystemTables = async (knex: Knex): Promise<boolean> => {
     let changed = false;
     for (const [name, build] of Object.entries(tables)) {
         if (!await knex.schema.hasTable(name)) {
-            await knex.schema.createTable(name, build);
+            await knex.schema.createTable(name, (t) => build(t, knex));
             await created[name]?.(knex);
             changed = true;
         }
