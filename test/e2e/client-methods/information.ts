@@ -21,7 +21,7 @@ const information = async (t: Context) => {
     const members = await info.getServerMembers();
     expect(members.member.filter((member: any) => member.thisServer)).to.have.length(1);
     expect((await info.getLicenses()).member[0].component).to.equal('Osprey');
-    expect((await info.getApiMetadataDocument()).map((entry: any) => entry.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
+    expect((await info.getApiMetadataDocument()).map((entry: any) => entry.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIMAXGROUP', 'MXAPIMAXUSER', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
     t.works('OslcInfoService.fetchApiHomeDocument', 'OslcInfoService.getSystemInfo', 'OslcInfoService.getWhoAmI', 'OslcInfoService.getInstalledProducts', 'OslcInfoService.getServerMembers', 'OslcInfoService.getLicenses', 'OslcInfoService.getApiMetadataDocument');
 };
 
