@@ -221,6 +221,51 @@ const upgrades: readonly { readonly table: string; readonly done: (knex: Knex) =
     }
 ];
 
+// The user tables of a database made before they were served as structures (issue 37) get their numeric ids (each
+// row numbered) and rowstamps, keeping every row. PostgreSQL adds the columns in place. SQLite cannot add a generated
+// column, so it rebuilds the three tables by its own recipe (new table, copy, drop, rename), with foreign keys off
+// so that dropping the old user table does not cascade to sessions and memberships; the triggers that went with the
+// old tables are made again at every start (credential-stamp.ts).
+const servedUserTables = [['osprey_user', 'maxuserid'], ['osprey_group', 'maxgroupid'], ['osprey_groupuser', 'groupuserid']] as const;
+
+const upgradeUserTables = async (knex: Knex): Promise<boolean> => {
+
+    if (await knex.schema.hasColumn('osprey_user', 'maxuserid')) {
+        return false;
+    }
+
+    if (isPostgres(knex)) {
+        await knex.transaction(async (trx) => {
+
+            for (const [table, id] of servedUserTables) {
+                await trx.raw('alter table ?? add column ?? bigserial not null unique, add column rowstamp bigint not null default 1', [table, id]);
+            }
+
+            await trx.raw(`alter table osprey_user alter column created set default ${nowMs(trx).toQuery()}`);
+        });
+        return true;
+    }
+
+    await knex.raw('pragma foreign_keys = off');
+    try {
+        await knex.transaction(async (trx) => {
+
+            for (const [table] of servedUserTables) {
+                const columns = Object.keys(await trx(table).columnInfo());
+                await trx.schema.createTable(`${table}__new`, (t) => tables[table]!(t, trx));
+                await trx.raw(`insert into ?? (${columns.map(() => '??').join(', ')}) select ${columns.map(() => '??').join(', ')} from ??`, [`${table}__new`, ...columns, ...columns, table]);
+                await trx.schema.dropTable(table);
+                await trx.schema.renameTable(`${table}__new`, table);
+            }
+        });
+    }
+    finally {
+        await knex.raw('pragma foreign_keys = on');
+    }
+
+    return true;
+};
+
 // Answers whether it changed anything.
 export const createSystemTables = async (knex: Knex): Promise<boolean> => {
 
@@ -240,6 +285,8 @@ export const createSystemTables = async (knex: Knex): Promise<boolean> => {
             changed = true;
         }
     }
+
+    changed = await upgradeUserTables(knex) || changed;
 
     // The one row of credential stamps (credential-stamp.ts): inserted where it is missing, so a start that finds it
     // writes nothing.
