@@ -64,17 +64,20 @@ const mustExist = async (users: Users, userid: string): Promise<string> => {
     return id;
 };
 
-const setStatus = (status: 'ACTIVE' | 'INACTIVE'): Command['run'] => async ({ users }, [userid]) => {
+const setStatus = (status: 'ACTIVE' | 'INACTIVE'): Command['run'] => {
 
-    const id = await mustExist(users, userid!);
-    try {
-        await users.setStatus(id, status, true);
-    }
-    catch (error) {
-        throw error instanceof LastAdministratorError ? new CommandError(error.message) : error;
-    }
+    return async ({ users }, [userid]) => {
 
-    return [`${id} is ${status === 'ACTIVE' ? 'active' : 'inactive: their sessions have ended and they cannot log in'}.`];
+        const id = await mustExist(users, userid!);
+        try {
+            await users.setStatus(id, status, true);
+        }
+        catch (error) {
+            throw error instanceof LastAdministratorError ? new CommandError(error.message) : error;
+        }
+
+        return [`${id} is ${status === 'ACTIVE' ? 'active' : 'inactive: their sessions have ended and they cannot log in'}.`];
+    };
 };
 
 export const commands: Readonly<Record<string, Command>> = {

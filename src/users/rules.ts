@@ -4,6 +4,7 @@ import type { Osprey } from '../context';
 import type { Db } from '../db/db';
 import { maximoError } from '../errors/maximo-error';
 import { registerHooks } from '../structures/hooks';
+import type { AttributeWriteHandler } from '../write/attribute-writes';
 import { checkNewPassword } from './password-policy';
 
 
@@ -49,18 +50,21 @@ registerHooks(groupObject, { invariant: keepAnAdministrator });
 // A new password through passwordinput: checked against the policy (password-policy.ts), hashed into the row in the
 // write's transaction (whose trigger gives the user a new credstamp: their sessions and remembered logins end on
 // every node), and the user's login lock lifted: an administrator who sets a password means the user to log in.
-const setPassword = (osprey: Osprey) => async ({ values, record, db }: { values: Readonly<Record<string, unknown>>; record: Readonly<Record<string, unknown>>; db: Db }) => {
+const setPassword = (osprey: Osprey): AttributeWriteHandler => {
 
-    if (!('passwordinput' in values)) {
-        throw maximoError('badRequest', 'passwordcheck is the new password typed again: send it with passwordinput.', { attribute: 'passwordcheck' });
-    }
+    return async ({ values, record, db }) => {
 
-    const userid = String(record.userid);
-    const password = checkNewPassword(userid, values.passwordinput, values.passwordcheck, osprey.options.passwordMinLength);
-    const passwordhash = await hashPassword(password);
-    await db.query('osprey_user').where({ userid }).update({ passwordhash });
-    await db.query('osprey_session').where({ userid }).delete();
-    await db.query('osprey_loginfailure').where({ name: userKey(userid) }).delete();
+        if (!('passwordinput' in values)) {
+            throw maximoError('badRequest', 'passwordcheck is the new password typed again: send it with passwordinput.', { attribute: 'passwordcheck' });
+        }
+
+        const userid = String(record.userid);
+        const password = checkNewPassword(userid, values.passwordinput, values.passwordcheck, osprey.options.passwordMinLength);
+        const passwordhash = await hashPassword(password);
+        await db.query('osprey_user').where({ userid }).update({ passwordhash });
+        await db.query('osprey_session').where({ userid }).delete();
+        await db.query('osprey_loginfailure').where({ name: userKey(userid) }).delete();
+    };
 };
 
 // Where the server serves users (a structure on MAXUSER): its password attributes and the unlock method.
