@@ -102,10 +102,11 @@ export const withProfile = <T extends Knex.QueryBuilder>(query: T, useridColumn:
 
 export const profileFromRows = (rows: readonly (ProfileRow & GroupRow)[]): UserProfile | undefined => (rows.length ? profileOf(rows[0]!, rows) : undefined);
 
-// Users and groups live in the database so every server node sees the same ones. Every change to them goes
-// through the methods below (there is no other writer but the demo seed and tests, which call them too): each
-// runs in one transaction that first moves osprey_authstamp (so that concurrent changes queue in one order), and
-// whose triggers move it (credential-stamp.ts), so the change holds on every node's next request.
+// Users and groups live in the database so every server node sees the same ones. Changes go through the methods
+// below (the demo seed, the osprey command, tests) or through the write engine, as the structures MXAPIMAXUSER and
+// MXAPIMAXGROUP (src/users): each runs in one transaction that first moves osprey_authstamp (so that concurrent
+// changes queue in one order), and whose triggers move it (credential-stamp.ts), so the change holds on every
+// node's next request.
 export class Users {
 
     readonly #knex: Knex;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 import { userKey } from '../auth/throttle';
-import { LastAdministratorError, type Users } from '../auth/users';
+import type { Users } from '../auth/users';
 import { normalUserid } from '../auth/userid';
 import { passwordProblem } from '../users/password-policy';
 import { parseArgs, UsageError, type OptionSpec, type Parsed } from './args';
@@ -64,18 +64,13 @@ const mustExist = async (users: Users, userid: string): Promise<string> => {
     return id;
 };
 
+// A deactivation that would leave no active administrator is refused (LastAdministratorError: its message says so).
 const setStatus = (status: 'ACTIVE' | 'INACTIVE'): Command['run'] => {
 
     return async ({ users }, [userid]) => {
 
         const id = await mustExist(users, userid!);
-        try {
-            await users.setStatus(id, status, true);
-        }
-        catch (error) {
-            throw error instanceof LastAdministratorError ? new CommandError(error.message) : error;
-        }
-
+        await users.setStatus(id, status, true);
         return [`${id} is ${status === 'ACTIVE' ? 'active' : 'inactive: their sessions have ended and they cannot log in'}.`];
     };
 };

@@ -1,6 +1,6 @@
-import { ConfigError, loadOptions } from '../config';
+import { loadOptions } from '../config';
 import { UsageError } from './args';
-import { CommandError, resolveCommand, usage, type CommandContext } from './commands';
+import { resolveCommand, usage, type CommandContext } from './commands';
 import { openDatabase } from './database';
 import { readPassword } from './password';
 
@@ -62,8 +62,9 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
             return 2;
         }
 
-        const known = error instanceof CommandError || error instanceof ConfigError;
-        io.stderr.write(`osprey: ${known ? (error as Error).message : error instanceof Error ? error.message : String(error)}\n`);
+        // A refusal (CommandError), bad settings (ConfigError), the last administrator kept, a database that
+        // cannot be reached: the message says which.
+        io.stderr.write(`osprey: ${(error as Error).message}\n`);
         return 1;
     }
 };

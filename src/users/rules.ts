@@ -26,17 +26,17 @@ const activeAdministrators = async (db: Db): Promise<number> => {
     return Number(row!.count);
 };
 
-// A write that takes the count of active administrators from some to none is refused, whatever it did: deleted
-// or deactivated the last one, took them out of the administrators' group, or made that group an ordinary one.
-// It first moves osprey_authstamp, as Users' changes do: the row lock queues concurrent changes to users, so two
-// administrators deactivating each other on two nodes cannot both see the other still active.
+// A write that leaves no active administrator is refused, whatever it did: deleted or deactivated the last one,
+// took them out of the administrators' group, or made that group an ordinary one. (There is one before any write
+// through the API: its writer is one, and a server does not start without one, src/demo/users.ts.) It first moves
+// osprey_authstamp, as Users' changes do: the row lock queues concurrent changes to users, so two administrators
+// deactivating each other on two nodes cannot both see the other still active.
 const keepAnAdministrator = async (db: Db) => {
 
     await db.query('osprey_authstamp').where({ id: 1 }).increment('stamp', 1);
-    const before = await activeAdministrators(db);
     return async (after: Db) => {
 
-        if (before > 0 && await activeAdministrators(after) === 0) {
+        if (await activeAdministrators(after) === 0) {
             throw maximoError('badRequest', 'This change would leave no active administrator (a member of a group with isadmin true, with status ACTIVE): the last one cannot be deleted, deactivated or taken out of the administrators.');
         }
     };

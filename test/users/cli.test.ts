@@ -67,13 +67,17 @@ for (const database of testDatabases) {
 
         test('makes the first administrator of an empty database, whom the server then lets in (the built command)', async () => {
 
+            // Before there is any administrator, a user may come and go.
+            expect((await inProcess(env, ['user', 'add', 'early'], 'Early-Bird-1234\n')).code).to.equal(0);
+            expect((await inProcess(env, ['user', 'deactivate', 'early'])).code).to.equal(0);
+
             const added = await spawned(env, ['user', 'add', 'root1', '--group', 'MAXADMIN', '--displayname', 'First Admin'], 'Juniper-Cliff-73\n');
             expect(added.code, added.stderr).to.equal(0);
             expect(added.stdout).to.equal('User ROOT1 added, in EVERYONE, MAXADMIN.\n');
 
             const listed = await spawned(env, ['user', 'list']);
             expect(listed.code).to.equal(0);
-            expect(listed.stdout).to.equal('ROOT1\tACTIVE\tEVERYONE,MAXADMIN\n');
+            expect(listed.stdout).to.equal('EARLY\tINACTIVE\tEVERYONE\nROOT1\tACTIVE\tEVERYONE,MAXADMIN\n');
 
             const unknown = await spawned(env, ['user', 'add', 'x', '--grop', 'MAXADMIN']);
             expect(unknown.code).to.equal(2);
@@ -121,6 +125,7 @@ for (const database of testDatabases) {
                 [['user', 'add', 'x', '--email', 'a', '--email', 'b'], undefined, 2, '--email is given twice'],
                 [['user', 'list', '--config'], undefined, 2, '--config needs a file'],
                 [['user', 'list', '--config', '/nonexistent/osprey.yaml'], undefined, 1, 'Cannot read config file'],
+                [['user', 'list', '--config=/nonexistent/osprey.yaml'], undefined, 1, 'Cannot read config file'],
                 [['user', 'list', '--constructor'], undefined, 2, 'user list has no option --constructor.']
             ];
             for (const [argv, input, code, message] of refusals) {
@@ -146,6 +151,9 @@ for (const database of testDatabases) {
             const server = await startTestServer(database, { databaseUrl: url, demo: false });
             try {
                 const knex = server.server.app.osprey.knex;
+                // A user in no group is listed too.
+                await server.server.app.osprey.users.create({ userid: 'lone', password: 'Lone-Wolf-123' });
+                expect((await run(['user', 'list'])).stdout).to.contain('LONE\tACTIVE\t\n');
                 await knex('osprey_loginfailure').insert({ name: 'user:TECH1', failures: 1000, since: Date.now() });
                 const whoami = () => server.inject({ url: '/maximo/oslc/whoami', headers: maxauth('tech1', 'Birch-Meadow-16') });
                 expect((await whoami()).statusCode).to.equal(429);
@@ -161,6 +169,16 @@ for (const database of testDatabases) {
         });
     });
 }
+
+experiment('the osprey command on a database it cannot reach', () => {
+
+    test('fails with the database\'s message, exit status 1', async () => {
+
+        const ran = await inProcess({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', OSPREY_STRUCTURES: demoStructures }, ['user', 'list']);
+        expect(ran.code).to.equal(1);
+        expect(ran.stderr).to.startWith('osprey: ');
+    });
+});
 
 experiment('the osprey command\'s password prompt', () => {
 

@@ -192,10 +192,10 @@ onEachDatabase(lab, 'Users and groups as object structures', (t) => {
     });
 });
 
-// A second node on the same PostgreSQL database: a user deactivated on one cannot log in on the other at once.
+// A second node on the same database: a user deactivated on one cannot log in on the other at once.
 onEachDatabase(lab, 'Users on two nodes', (t, database) => {
 
-    test('deactivation on one node blocks login on the other at its next request', { skip: database.name !== 'postgresql' }, async () => {
+    test('deactivation on one node blocks login on the other at its next request', async () => {
 
         const other = await startTestServer(database, { databaseUrl: t.options.databaseUrl });
         try {
