@@ -101,13 +101,15 @@ for (const database of testDatabases) {
             expect((await run(['group', 'add', 'crew', '--description', 'Field crew'])).stdout).to.equal('Group CREW added.\n');
             expect((await run(['group', 'add', 'ops', '--admin'])).stdout).to.equal('Group OPS added: its members are administrators.\n');
             expect((await run(['user', 'add', 'tech1', '--group=CREW'], 'Birch-Meadow-15\r\nignored\n')).code).to.equal(0);
-            expect((await run(['user', 'add', 'ops1', '--group', 'ops', '--password', 'Cedar-Ridge-44', '--email', 'ops1@example.com'])).code).to.equal(0);
+            expect((await run(['user', 'add', 'ops1', '--group', 'ops', '--password', 'Cedar-Ridge-44', '--email', 'ops1@example.com', '--displayname', 'Ops One'])).code).to.equal(0);
             const listed = (await run(['user', 'list'])).stdout.split('\n');
             expect(listed).to.include(['TECH1\tACTIVE\tCREW,EVERYONE', 'OPS1\tACTIVE\tEVERYONE,OPS']);
 
             const refusals: [string[], string | undefined, number, string][] = [
                 [['user', 'add', 'tech1'], 'Birch-Meadow-16', 1, 'exists already'],
-                [['user', 'add', 'tech2', '--group', 'NOSUCH'], 'Birch-Meadow-16', 1, 'There is no group NOSUCH'],
+                [['user', 'add', 'tech2', '--group', 'CREW', '--group', 'NOSUCH'], 'Birch-Meadow-16', 1, 'There is no group NOSUCH'],
+                [['user', 'add', 'tech2', '--grop', 'CREW'], undefined, 2, 'user add has no option --grop (it takes --group, --displayname, --email, --password)'],
+                [['user'], undefined, 2, 'Unknown command "user"'],
                 [['user', 'add', 'tech2'], 'short', 1, 'at least 8 characters (OSPREY_PASSWORD_MIN_LENGTH)'],
                 [['user', 'add', 'tech2'], 'iloveyou', 1, 'most common passwords'],
                 [['user', 'add', 'tech2longid'], 'Tech2LongId', 1, 'cannot be the user ID'],
