@@ -43,9 +43,11 @@ const keepAnAdministrator = async (db: Db) => {
 };
 
 // The hash and the credential stamp are secret attributes: never rendered (no reveal), and, as secrets, refused by
-// name in every select, filter, order and grouping (src/read/plan/attribute-names.ts).
-registerHooks(userObject, { invariant: keepAnAdministrator, reveal: () => undefined });
-registerHooks(groupObject, { invariant: keepAnAdministrator });
+// name in every select, filter, order and grouping (src/read/plan/attribute-names.ts). Users and groups are written
+// with a credential login only: a leaked API key of an administrator must not make an administrator it knows the
+// password of (and so mint keys, which needs a credential login); it may still read them, and unlock a user.
+registerHooks(userObject, { invariant: keepAnAdministrator, reveal: () => undefined, credentialWrites: true });
+registerHooks(groupObject, { invariant: keepAnAdministrator, credentialWrites: true });
 
 // A new password through passwordinput: checked against the policy (password-policy.ts), hashed into the row in the
 // write's transaction (whose trigger gives the user a new credstamp: their sessions and remembered logins end on

@@ -172,6 +172,24 @@ onEachDatabase(lab, 'Users and groups as object structures', (t) => {
         expect((await patch(href, { status: 'ACTIVE' }, admin2)).statusCode).to.equal(204);
     });
 
+    test('an administrator\'s API key reads users and groups but writes none of them', async () => {
+
+        const key = (await post('/maximo/api/apitoken/get', {})).result.apikey as string;
+        const byKey = { apikey: key };
+        expect((await get(`${users}?oslc.where=userid="MAXADMIN"`, byKey)).result.member).to.have.length(1);
+        const refusals = [
+            () => post(users, { userid: 'bykey', passwordinput: 'Tulip-Harbor-42' }, byKey),
+            async () => patch(await hrefOf('wilson'), { passwordinput: 'Tulip-Harbor-42' }, byKey),
+            async () => patch(await hrefOf('EVERYONE', groups, 'groupname'), { description: 'All' }, byKey),
+            async () => t.inject({ method: 'DELETE', url: await hrefOf('smith'), headers: byKey })
+        ];
+        for (const refusal of refusals) {
+            const res = await refusal();
+            expect(res.statusCode, res.payload).to.equal(403);
+            expect(res.result.Error.message).to.contain('written with a credential login');
+        }
+    });
+
     test('wsmethod:unlock lifts a user\'s login lock; a new password lifts it too', async () => {
 
         expect((await post(users, { userid: 'lock1', passwordinput: 'Silver-Brook-63' })).statusCode).to.equal(201);
