@@ -108,7 +108,7 @@ const permissions = async (t: Context) => {
 
     // The singleton takes the HTTP client of the client built last.
     t.client('wilson');
-    expect(await PermissionService.listAllowedApps()).to.equal(['APIKEY', 'ASSET', 'INBOX', 'LOCATION', 'PERSON', 'WOTRACK']);
+    expect(await PermissionService.listAllowedApps()).to.equal(['APIKEY', 'ASSET', 'INBOX', 'LOCATION', 'PERSON', 'USER', 'WOTRACK']);
     expect(await PermissionService.getAllowedAppOptions('wotrack')).to.equal({ WOTRACK: ['READ', 'INSERT', 'SAVE', 'DELETE', 'changeStatus'] });
     const all = await PermissionService.getAllowedAppOptions();
     expect(all).to.equal({ APIKEY: ['READ', 'INSERT', 'DELETE'], ASSET: ['READ'], INBOX: ['READ'], LOCATION: ['READ'], PERSON: ['READ'], WOTRACK: ['READ', 'INSERT', 'SAVE', 'DELETE', 'changeStatus'] });
