@@ -111,7 +111,7 @@ const permissions = async (t: Context) => {
     expect(await PermissionService.listAllowedApps()).to.equal(['APIKEY', 'ASSET', 'INBOX', 'LOCATION', 'PERSON', 'USER', 'WOTRACK']);
     expect(await PermissionService.getAllowedAppOptions('wotrack')).to.equal({ WOTRACK: ['READ', 'INSERT', 'SAVE', 'DELETE', 'changeStatus'] });
     const all = await PermissionService.getAllowedAppOptions();
-    expect(all).to.equal({ APIKEY: ['READ', 'INSERT', 'DELETE'], ASSET: ['READ'], INBOX: ['READ'], LOCATION: ['READ'], PERSON: ['READ'], WOTRACK: ['READ', 'INSERT', 'SAVE', 'DELETE', 'changeStatus'] });
+    expect(all).to.equal({ APIKEY: ['READ', 'INSERT', 'DELETE'], ASSET: ['READ'], INBOX: ['READ'], LOCATION: ['READ'], PERSON: ['READ'], SECURGROUP: [], USER: ['READ'], WOTRACK: ['READ', 'INSERT', 'SAVE', 'DELETE', 'changeStatus'] });
     t.client('maxadmin');
     expect((await PermissionService.getAllowedAppOptions('ASSET')).ASSET).to.equal(['READ', 'INSERT', 'SAVE', 'DELETE']);
     const unknown = await expectError(() => PermissionService.getAllowedAppOptions('NOAPP'));
