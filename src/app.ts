@@ -2,6 +2,7 @@ import type * as Hapi from '@hapi/hapi';
 import type { Knex } from 'knex';
 
 import { registerBuiltInActions } from './actions/built-in';
+import { registerUserRules } from './users/rules';
 import { Actions } from './actions/registry';
 import { Attachments } from './attachments/attachments';
 import { engineWrites } from './actions/engine-writes';
@@ -189,6 +190,7 @@ export const app: Hapi.Plugin<AppOptions> = {
         server.app.osprey = osprey;
         decorate(server);
         registerBuiltInActions(osprey.actions);
+        registerUserRules(osprey);
         registerWorkflows(osprey.actions, registry);
         // Every plugin has registered its actions by then: a YAML action whose handler nobody registered stops the
         // start, and so does a workflow node that runs one.

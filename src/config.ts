@@ -45,6 +45,7 @@ export interface OspreyOptions {
     adminUser?: string;
     adminPassword?: string;
     sessionMinutes: number;
+    passwordMinLength: number;
     transactionRetentionHours: number;
     heartbeatSeconds: number;
     logLevel: 'silent' | 'error' | 'info' | 'debug';
@@ -126,6 +127,7 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     sqliteSynchronous: Joi.string().uppercase().valid('OFF', 'NORMAL', 'FULL', 'EXTRA').default('NORMAL').description('OSPREY_SQLITE_SYNCHRONOUS: SQLite durability; NORMAL survives a process crash, FULL also a power loss'),
     adminUser: Joi.string().pattern(/^[A-Za-z0-9_.@-]+$/).max(30).description('OSPREY_ADMIN_USER: an administrator created at start when missing'),
     adminPassword: Joi.string().min(8).description('OSPREY_ADMIN_PASSWORD: that administrator\'s password (≥ 8 characters)'),
+    passwordMinLength: Joi.number().integer().min(1).max(200).default(8).description('OSPREY_PASSWORD_MIN_LENGTH: the fewest characters a password set through MXAPIMAXUSER or the osprey command may have'),
     sessionMinutes: Joi.number().integer().min(1).default(30).description('OSPREY_SESSION_MINUTES: idle time after which a login session ends'),
     transactionRetentionHours: Joi.number().min(0).default(24).description('OSPREY_TRANSACTION_RETENTION_HOURS: how long a transactionid is remembered'),
     heartbeatSeconds: Joi.number().min(0.05).default(5).description('OSPREY_HEARTBEAT_SECONDS: how often a node reports itself in members'),
@@ -172,6 +174,7 @@ const envNames: Record<string, keyof OspreyOptions> = {
     OSPREY_SQLITE_SYNCHRONOUS: 'sqliteSynchronous',
     OSPREY_ADMIN_USER: 'adminUser',
     OSPREY_ADMIN_PASSWORD: 'adminPassword',
+    OSPREY_PASSWORD_MIN_LENGTH: 'passwordMinLength',
     OSPREY_SESSION_MINUTES: 'sessionMinutes',
     OSPREY_TRANSACTION_RETENTION_HOURS: 'transactionRetentionHours',
     OSPREY_HEARTBEAT_SECONDS: 'heartbeatSeconds',

@@ -50,7 +50,7 @@ onEachDatabase(lab, 'information endpoints', { settings: { publicOrigins: ['http
             expect(unknown.result.Error.message).to.contain('NOPE is not a reason code');
 
             const os = await t.inject({ url: `/maximo/${home}/os`, headers: wilson });
-            expect(os.result.member.map((entry: { name: string }) => entry.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
+            expect(os.result.member.map((entry: { name: string }) => entry.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIMAXGROUP', 'MXAPIMAXUSER', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
             expect(os.result.member[1].href).to.equal(`${base}/os/mxapiasset`);
         });
 
@@ -72,7 +72,7 @@ onEachDatabase(lab, 'information endpoints', { settings: { publicOrigins: ['http
         expect(res.result.database.kind).to.equal(database.name);
         expect(res.result.database.dbVersion).to.match(/^\d+\.\d+/);
         expect(res.result.contextRoot).to.equal('maximo');
-        expect(res.result.objectStructures).to.equal(6);
+        expect(res.result.objectStructures).to.equal(8);
         expect(res.result.uptime).to.be.a.number();
     });
 
@@ -125,7 +125,7 @@ onEachDatabase(lab, 'information endpoints', { settings: { publicOrigins: ['http
 
         const res = await t.inject({ url: '/maximo/oslc/apimeta', headers: wilson });
         expect(res.statusCode).to.equal(200);
-        expect(res.result.map((entry: { name: string }) => entry.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
+        expect(res.result.map((entry: { name: string }) => entry.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIMAXGROUP', 'MXAPIMAXUSER', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
         const wo = res.result.find((entry: { name: string }) => entry.name === 'MXAPIWODETAIL');
         expect(wo).to.include({ appName: 'WOTRACK', uniqueid: 'workorderid', primarykeys: ['siteid', 'wonum'] });
         expect(String(wo.creationFactory[0].href)).to.endWith('/maximo/oslc/os/mxapiwodetail');

@@ -18,7 +18,7 @@ onEachDatabase(lab, 'permissions', (t) => {
 
     test('the applications the caller may use, and their signature options by the caller\'s rights', async () => {
 
-        expect(await get(`${permission}/listallowedapps`)).to.equal(['APIKEY', 'ASSET', 'INBOX', 'LOCATION', 'PERSON', 'WOTRACK']);
+        expect(await get(`${permission}/listallowedapps`)).to.equal(['APIKEY', 'ASSET', 'INBOX', 'LOCATION', 'PERSON', 'USER', 'WOTRACK']);
         expect(await get(`${permission}/allowedappoptions?app=location`)).to.equal({ LOCATION: ['READ'] });
         expect(await get(`${permission}/allowedappoptions?app=WOTRACK`)).to.equal({ WOTRACK: ['READ', 'INSERT', 'SAVE', 'DELETE', 'changeStatus'] });
         expect((await get(`${permission}/allowedappoptions`, maxadmin)).LOCATION).to.equal(['READ', 'INSERT', 'SAVE', 'DELETE']);

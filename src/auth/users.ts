@@ -86,6 +86,8 @@ const profileOf = (row: ProfileRow, groups: readonly GroupRow[]): UserProfile =>
 
 export type UserStatus = 'ACTIVE' | 'INACTIVE';
 
+export class LastAdministratorError extends Error { }
+
 // An authenticated request reads its user and the user's groups in one statement: `withProfile` joins them onto
 // a query that finds the userid (the user table itself, or an API key), one row per group.
 export const withProfile = <T extends Knex.QueryBuilder>(query: T, useridColumn: string): T => {
@@ -100,10 +102,11 @@ export const withProfile = <T extends Knex.QueryBuilder>(query: T, useridColumn:
 
 export const profileFromRows = (rows: readonly (ProfileRow & GroupRow)[]): UserProfile | undefined => (rows.length ? profileOf(rows[0]!, rows) : undefined);
 
-// Users and groups live in the database so every server node sees the same ones. Every change to them goes
-// through the methods below (there is no other writer but the demo seed and tests, which call them too): each
-// runs in one transaction that first moves osprey_authstamp (so that concurrent changes queue in one order), and
-// whose triggers move it (credential-stamp.ts), so the change holds on every node's next request.
+// Users and groups live in the database so every server node sees the same ones. Changes go through the methods
+// below (the demo seed, the osprey command, tests) or through the write engine, as the structures MXAPIMAXUSER and
+// MXAPIMAXGROUP (src/users): each runs in one transaction that first moves osprey_authstamp (so that concurrent
+// changes queue in one order), and whose triggers move it (credential-stamp.ts), so the change holds on every
+// node's next request.
 export class Users {
 
     readonly #knex: Knex;
@@ -250,14 +253,20 @@ export class Users {
     }
 
     // Deactivation ends the user's sessions and logins (a later activation does not bring them back); the API
-    // keys stay, and log in again once the user is active. Whether the user exists.
-    async setStatus(userid: string, status: UserStatus): Promise<boolean> {
+    // keys stay, and log in again once the user is active. Whether the user exists. `keepAdministrator`: refused
+    // (LastAdministratorError, the transaction rolled back) when it would leave no active administrator.
+    async setStatus(userid: string, status: UserStatus, keepAdministrator = false): Promise<boolean> {
 
         const id = normalUserid(userid);
         return await this.#change(async (trx) => {
 
+            const before = keepAdministrator ? await this.countAdministrators(trx) : 0;
             const changed = await trx('osprey_user').where({ userid: id }).update({ status, credstamp: newCredstamp() });
             await trx('osprey_session').where({ userid: id }).delete();
+            if (before > 0 && await this.countAdministrators(trx) === 0) {
+                throw new LastAdministratorError(`${id} is the last active administrator: make another administrator first.`);
+            }
+
             return changed > 0;
         });
     }
@@ -298,9 +307,9 @@ export class Users {
 
         return Boolean(await trx('osprey_user').where({ userid: normalUserid(userid) }).first('userid'));
     }
-    async countAdministrators(): Promise<number> {
+    async countAdministrators(db: Knex = this.#knex): Promise<number> {
 
-        const [row] = await this.#knex('osprey_groupuser as gu')
+        const [row] = await db('osprey_groupuser as gu')
             .join('osprey_group as g', 'g.groupname', 'gu.groupname')
             .join('osprey_user as u', 'u.userid', 'gu.userid')
             .where('g.isadmin', true).andWhere('u.status', 'ACTIVE')

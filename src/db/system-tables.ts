@@ -5,10 +5,16 @@ import { isPostgres } from './knex';
 
 // Tables Osprey itself needs, whatever the structures declare. Times are epoch milliseconds, the same on
 // every database, so no driver converts them.
-const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
-    osprey_user: (t) => {
+// Epoch milliseconds now, as a column default of this database.
+const nowMs = (knex: Knex) => knex.raw(isPostgres(knex) ? '(floor(extract(epoch from clock_timestamp()) * 1000))::bigint' : '(cast((julianday(\'now\') - 2440587.5) * 86400000 as integer))');
 
-        t.string('userid', 30).primary();
+const tables: Record<string, (t: Knex.CreateTableBuilder, knex: Knex) => void> = {
+    // Users, groups and memberships are also served as the object structures MXAPIMAXUSER and MXAPIMAXGROUP
+    // (src/users): each has the numeric unique id and the rowstamp of a structure's table, and the names stay unique.
+    osprey_user: (t, knex) => {
+
+        t.bigIncrements('maxuserid').primary();
+        t.string('userid', 30).notNullable().unique();
         t.string('passwordhash', 300);
         t.string('personid', 30);
         t.string('displayname', 100);
@@ -18,22 +24,28 @@ const tables: Record<string, (t: Knex.CreateTableBuilder) => void> = {
         t.string('insertsite', 8);
         t.string('defaultorg', 8);
         t.string('langcode', 4).notNullable().defaultTo('EN');
-        t.bigInteger('created').notNullable();
+        // Set by the database, so a user the write engine makes (POST os/mxapimaxuser) has it too.
+        t.bigInteger('created').notNullable().defaultTo(nowMs(knex));
         // Moves whenever the user's password or status is set, and differs between a deleted user and one made
         // later under the same name (src/auth/users.ts): sessions and remembered logins made under another end.
         t.string('credstamp', 24).notNullable().defaultTo('');
+        t.bigInteger('rowstamp').notNullable().defaultTo(1);
     },
     osprey_group: (t) => {
 
-        t.string('groupname', 30).primary();
+        t.bigIncrements('maxgroupid').primary();
+        t.string('groupname', 30).notNullable().unique();
         t.string('description', 100);
         t.boolean('isadmin').notNullable().defaultTo(false);
+        t.bigInteger('rowstamp').notNullable().defaultTo(1);
     },
     osprey_groupuser: (t) => {
 
+        t.bigIncrements('groupuserid').primary();
         t.string('groupname', 30).notNullable().references('osprey_group.groupname').onDelete('CASCADE');
         t.string('userid', 30).notNullable().references('osprey_user.userid').onDelete('CASCADE');
-        t.primary(['groupname', 'userid']);
+        t.unique(['groupname', 'userid']);
+        t.bigInteger('rowstamp').notNullable().defaultTo(1);
     },
     osprey_session: (t) => {
 
@@ -209,13 +221,58 @@ const upgrades: readonly { readonly table: string; readonly done: (knex: Knex) =
     }
 ];
 
+// The user tables of a database made before they were served as structures (issue 37) get their numeric ids (each
+// row numbered) and rowstamps, keeping every row. PostgreSQL adds the columns in place. SQLite cannot add a generated
+// column, so it rebuilds the three tables by its own recipe (new table, copy, drop, rename), with foreign keys off
+// so that dropping the old user table does not cascade to sessions and memberships; the triggers that went with the
+// old tables are made again at every start (credential-stamp.ts).
+const servedUserTables = [['osprey_user', 'maxuserid'], ['osprey_group', 'maxgroupid'], ['osprey_groupuser', 'groupuserid']] as const;
+
+const upgradeUserTables = async (knex: Knex): Promise<boolean> => {
+
+    if (await knex.schema.hasColumn('osprey_user', 'maxuserid')) {
+        return false;
+    }
+
+    if (isPostgres(knex)) {
+        await knex.transaction(async (trx) => {
+
+            for (const [table, id] of servedUserTables) {
+                await trx.raw('alter table ?? add column ?? bigserial not null unique, add column rowstamp bigint not null default 1', [table, id]);
+            }
+
+            await trx.raw(`alter table osprey_user alter column created set default ${nowMs(trx).toQuery()}`);
+        });
+        return true;
+    }
+
+    await knex.raw('pragma foreign_keys = off');
+    try {
+        await knex.transaction(async (trx) => {
+
+            for (const [table] of servedUserTables) {
+                const columns = Object.keys(await trx(table).columnInfo());
+                await trx.schema.createTable(`${table}__new`, (t) => tables[table]!(t, trx));
+                await trx.raw(`insert into ?? (${columns.map(() => '??').join(', ')}) select ${columns.map(() => '??').join(', ')} from ??`, [`${table}__new`, ...columns, ...columns, table]);
+                await trx.schema.dropTable(table);
+                await trx.schema.renameTable(`${table}__new`, table);
+            }
+        });
+    }
+    finally {
+        await knex.raw('pragma foreign_keys = on');
+    }
+
+    return true;
+};
+
 // Answers whether it changed anything.
 export const createSystemTables = async (knex: Knex): Promise<boolean> => {
 
     let changed = false;
     for (const [name, build] of Object.entries(tables)) {
         if (!await knex.schema.hasTable(name)) {
-            await knex.schema.createTable(name, build);
+            await knex.schema.createTable(name, (t) => build(t, knex));
             await created[name]?.(knex);
             changed = true;
         }
@@ -228,6 +285,8 @@ export const createSystemTables = async (knex: Knex): Promise<boolean> => {
             changed = true;
         }
     }
+
+    changed = await upgradeUserTables(knex) || changed;
 
     // The one row of credential stamps (credential-stamp.ts): inserted where it is missing, so a start that finds it
     // writes nothing.

@@ -18,13 +18,19 @@ const demoUsers = [
     { userid: 'SMITH', password: 'smith', personid: 'SMITH', displayname: 'Anne Smith', primaryemail: 'asmith@eagle.example', defsite: 'BEDFORD', insertsite: 'BEDFORD', defaultorg: 'EAGLENA', groups: ['EVERYONE', 'SUPERVISORS'] }
 ];
 
-// Creates the groups, the demo users (demo mode, empty database) and the configured administrator; refuses
-// to go on without any administrator. Answers whether the database had no users before (a fresh install).
-export const ensureUsers = async (users: Users, options: OspreyOptions): Promise<boolean> => {
+// The groups every installation has (the osprey command makes them too, before the first administrator).
+export const ensureGroups = async (users: Users): Promise<void> => {
 
     for (const group of groups) {
         await users.ensureGroup(group.groupname, group.description, group.isadmin);
     }
+};
+
+// Creates the groups, the demo users (demo mode, empty database) and the configured administrator; refuses
+// to go on without any administrator. Answers whether the database had no users before (a fresh install).
+export const ensureUsers = async (users: Users, options: OspreyOptions): Promise<boolean> => {
+
+    await ensureGroups(users);
 
     const fresh = !await users.exists('MAXADMIN') && await users.countAdministrators() === 0;
     if (fresh && options.demo) {

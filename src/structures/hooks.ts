@@ -42,6 +42,12 @@ export interface StructureHooks {
     /** Records are created, deleted and their secrets read with a credential login only, never with an API key
      * (a leaked key must not mint, read or revoke keys): a 403 otherwise. */
     readonly credentialOnly?: boolean;
+    /** Every write of the records (create, update, delete, bulk) needs a credential login: a 403 with an API key
+     * (users and groups: a leaked key must not make an administrator with a password it knows). */
+    readonly credentialWrites?: boolean;
+    /** Runs in a write's transaction before its work, and answers the check run after it, before the commit: a
+     * check that throws refuses what the write did (the last active administrator kept: src/users/rules.ts). */
+    readonly invariant?: (db: Db) => Promise<(db: Db) => Promise<void>>;
     /** How a secret attribute of a row renders for this user: its value, or undefined (null, hidden). */
     readonly reveal?: (attr: Attribute, row: Row, user: UserProfile, osprey: Osprey) => string | undefined;
 }

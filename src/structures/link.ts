@@ -3,6 +3,7 @@ import type { Problem } from './problems';
 import { eachObject, Registry, type BusinessObject, type Structure } from './registry';
 import { reservedTable } from './reserved-tables';
 import { checkSecretUses } from './secret-uses';
+import { servedSystemTables } from '../users/tables';
 
 
 export type Report = (path: string, message: string) => void;
@@ -28,13 +29,14 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
         for (const object of eachObject(structure.root)) {
             const prefix = object === structure.root ? '' : `children.${object.path.split('.').slice(1).join('.children.')}.`;
             checkObject(object, prefix, report, domains, def);
-            const reserved = reservedTable(object.table);
+            const reserved = reservedTable(object);
             if (reserved) {
                 report(`${prefix}table`, reserved);
             }
 
             const owner = tables.get(object.table);
-            if (owner && owner !== structure.name) {
+            // A served user table's rows are one business object's wherever it appears (GROUPUSER of a user and of a group).
+            if (owner && owner !== structure.name && !servedSystemTables.has(object.table)) {
                 report(`${prefix}table`, `table "${object.table}" is already used by ${owner}; each table belongs to one structure`);
             }
 

@@ -1,4 +1,6 @@
 import { systemTableNames } from '../db/system-tables';
+import { servedSystemTables } from '../users/tables';
+import type { BusinessObject } from './registry';
 
 
 // Tables a structure may not name (issue 34): Osprey's own (its users and their password hashes, sessions,
@@ -9,10 +11,22 @@ import { systemTableNames } from '../db/system-tables';
 
 const prefixes = ['osprey_', 'sqlite_', 'pg_'];
 
-// Why the table is not a structure's to name; undefined when it may be.
-export const reservedTable = (table: string): string | undefined => {
+// Why the table of the object is not a structure's to name; undefined when it may be. The user tables are the
+// exception (src/users/tables.ts): served as their own business objects, with their credentials secret.
+export const reservedTable = (object: Pick<BusinessObject, 'table' | 'name' | 'attributes'>): string | undefined => {
 
+    const { table } = object;
     const name = table.toLowerCase();
+    const served = servedSystemTables.get(name);
+    if (served) {
+        if (object.name !== served.object) {
+            return `table "${table}" is Osprey's table of business object ${served.object}; a structure names it only as that object, not as ${object.name}`;
+        }
+
+        const open = served.secrets.filter((column) => object.attributes.get(column)?.secret !== true);
+        return open.length ? `${served.object} must declare ${open.join(' and ')} with \`secret: true\`: they hold credentials` : undefined;
+    }
+
     if (systemTableNames.includes(name)) {
         return `table "${table}" is one of Osprey's own tables (${systemTableNames.join(', ')}); a structure cannot name it`;
     }

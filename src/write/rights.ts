@@ -1,5 +1,7 @@
 import { requireCredentials, requireRight, type Right } from '../auth/access';
 import type { UserProfile } from '../auth/users';
+import { maximoError } from '../errors/maximo-error';
+import { hooksOf } from '../structures/hooks';
 import type { Registry, Structure } from '../structures/registry';
 
 
@@ -70,12 +72,17 @@ export const cascadeOf = (registry: Registry, structure: Structure): Structure[]
     return [...reached.values()];
 };
 
-// A delete needs the delete right (and, for API keys, a credential login) on every structure it deletes records of.
+// A delete needs the delete right (and, for API keys, a credential login) on every structure it deletes records of;
+// any write of users and groups (credentialWrites) needs a credential login.
 export const requireRights = (writer: Writer, registry: Registry, structure: Structure, rights: readonly Right[]): void => {
 
     for (const right of rights) {
         for (const each of right === 'delete' ? cascadeOf(registry, structure) : [structure]) {
             requireRight(writer.user, each, right);
+            if (writer.apiKey && hooksOf(each.root).credentialWrites) {
+                throw maximoError('forbidden', `User ${writer.user.userid} signed in with an API key; ${each.name} records are written with a credential login (maxauth, Basic, _lid/_lpwd or a session), not with an API key: a leaked key must not make users or change their passwords, status or groups.`);
+            }
+
             if (right === 'delete') {
                 requireCredentials({ apiKey: writer.apiKey, user: writer.user }, each, 'deleted');
             }

@@ -6,6 +6,7 @@ import { databaseInputError } from '../db/errors';
 import { transaction } from '../db/transaction';
 import { attributeError, batchedError } from '../errors/maximo-error';
 import type { ResourceRequest } from '../request';
+import { hooksOf } from '../structures/hooks';
 import type { Structure } from '../structures/registry';
 import { notifyCommit } from './after-commit';
 import { contentGone } from '../attachments/documents';
@@ -94,7 +95,10 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
                 await recordTransactionId(db, transactionKey(settings, ctx.transactionId), ctx.now.getTime(), settings.retentionMs);
             }
 
-            return { result: await work(scope), scope };
+            const check = await hooksOf(structure.root).invariant?.(db);
+            const result = await work(scope);
+            await check?.(db);
+            return { result, scope };
         }, { grouped: settings.grouped === true, single: settings.single === true });
     }
     catch (error) {

@@ -35,7 +35,7 @@ for (const database of testDatabases) {
                 const info = byKey.oslcInfoService;
                 expect((await info.getWhoAmI() as { userName: string }).userName).to.equal('WILSON');
                 expect((await info.getSystemInfo() as { database: { kind: string } }).database.kind).to.equal(database.name);
-                expect((await info.getApiMetadataDocument() as unknown[]).length).to.equal(6);
+                expect((await info.getApiMetadataDocument() as unknown[]).length).to.equal(8);
                 expect(await byKey.workOrder.count('status="APPR"')).to.equal(await wilson.workOrder.count('status="APPR"'));
 
                 // MAXADMIN manages everyone's keys.

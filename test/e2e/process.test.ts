@@ -57,7 +57,7 @@ for (const database of testDatabases) {
                 expect((await info.getInstalledProducts() as { member: { name: string }[] }).member[0]!.name).to.equal('Osprey');
                 expect((await info.getServerMembers() as { member: { thisServer: boolean }[] }).member[0]!.thisServer).to.be.true();
                 expect((await info.getLicenses() as { member: unknown[] }).member).to.have.length(1);
-                expect((await info.getApiMetadataDocument() as unknown[]).length).to.equal(6);
+                expect((await info.getApiMetadataDocument() as unknown[]).length).to.equal(8);
 
                 const apiHome = await rawGet(running.port, '/maximo/api/whoami', { maxauth: Buffer.from('maxadmin:maxadmin').toString('base64') });
                 expect(JSON.parse(apiHome.body).userName).to.equal('MAXADMIN');
@@ -116,7 +116,7 @@ experiment('starting the server', { timeout: 60_000 }, () => {
         const Child = await import('node:child_process');
         const ok = Child.spawnSync(process.execPath, [Path.join(root, 'dist', 'src', 'validate.js'), Path.join(root, 'structures')], { encoding: 'utf8' });
         expect(ok.status).to.equal(0);
-        expect(ok.stdout).to.contain('6 object structures and 7 domains are valid');
+        expect(ok.stdout).to.contain('8 object structures and 8 domains are valid');
         const bad = Child.spawnSync(process.execPath, [Path.join(root, 'dist', 'src', 'validate.js'), Path.join(fixtures, 'three-mistakes')], { encoding: 'utf8' });
         expect(bad.status).to.equal(1);
         expect(bad.stderr).to.contain('(3 problems)');

@@ -463,6 +463,16 @@ access:
             expect(() => loadRegistry(dir), table).to.throw(new RegExp(`mxsteal\\.yaml at table: table "${table}" `));
         }
 
+        // The user tables are served (MXAPIMAXUSER, MXAPIMAXGROUP), as their own business objects only, and the
+        // columns that hold credentials secret.
+        for (const [table, object] of [['osprey_user', 'MAXUSER'], ['osprey_group', 'MAXGROUP'], ['osprey_groupuser', 'GROUPUSER']]) {
+            const dir = copies({ from: 'secrets', add: { 'mxsteal.yaml': steal(table) } });
+            expect(() => loadRegistry(dir), table).to.throw(new RegExp(`table "${table}" is Osprey's table of business object ${object}; a structure names it only as that object, not as STEAL`));
+        }
+
+        const open = copies({ from: 'secrets', add: { 'mxsteal.yaml': steal('osprey_user', 'MAXUSER') } });
+        expect(() => loadRegistry(open)).to.throw(/mxsteal\.yaml at table: MAXUSER must declare passwordhash and credstamp with `secret: true`: they hold credentials/);
+
         // Named by the object alone, in any case, the table is still Osprey's.
         for (const object of ['OSPREY_USER', 'OSPREY_SESSION', 'PG_SHADOW']) {
             const dir = copies({ from: 'secrets', add: { 'mxsteal.yaml': steal(undefined, object) } });
@@ -478,8 +488,8 @@ access:
     for (const database of testDatabases) {
         test(`a server does not start with one (${database.name})`, async () => {
 
-            const dir = copies({ from: 'secrets', add: { 'mxsteal.yaml': steal('osprey_user') } });
-            await expect(startTestServer(database, { demo: false, structures: dir })).to.reject(/table "osprey_user" is one of Osprey's own tables/);
+            const dir = copies({ from: 'secrets', add: { 'mxsteal.yaml': steal('osprey_session') } });
+            await expect(startTestServer(database, { demo: false, structures: dir })).to.reject(/table "osprey_session" is one of Osprey's own tables/);
         });
     }
 });

@@ -46,7 +46,7 @@ experiment('structure loading', () => {
     test('the demo structures and the valid fixture load', () => {
 
         const demo = loadRegistry(demoStructures);
-        expect(demo.list().map((structure) => structure.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
+        expect(demo.list().map((structure) => structure.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIMAXGROUP', 'MXAPIMAXUSER', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
         expect(demo.domain('WOSTATUS')!.values.length).to.equal(8);
         const registry = loadRegistry(Path.join(fixtures, 'valid'));
         const pump = registry.get('mxTestPump')!;

@@ -21,7 +21,7 @@ const information = async (t: Context) => {
     const members = await info.getServerMembers();
     expect(members.member.filter((member: any) => member.thisServer)).to.have.length(1);
     expect((await info.getLicenses()).member[0].component).to.equal('Osprey');
-    expect((await info.getApiMetadataDocument()).map((entry: any) => entry.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
+    expect((await info.getApiMetadataDocument()).map((entry: any) => entry.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIMAXGROUP', 'MXAPIMAXUSER', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
     t.works('OslcInfoService.fetchApiHomeDocument', 'OslcInfoService.getSystemInfo', 'OslcInfoService.getWhoAmI', 'OslcInfoService.getInstalledProducts', 'OslcInfoService.getServerMembers', 'OslcInfoService.getLicenses', 'OslcInfoService.getApiMetadataDocument');
 };
 
@@ -108,10 +108,10 @@ const permissions = async (t: Context) => {
 
     // The singleton takes the HTTP client of the client built last.
     t.client('wilson');
-    expect(await PermissionService.listAllowedApps()).to.equal(['APIKEY', 'ASSET', 'INBOX', 'LOCATION', 'PERSON', 'WOTRACK']);
+    expect(await PermissionService.listAllowedApps()).to.equal(['APIKEY', 'ASSET', 'INBOX', 'LOCATION', 'PERSON', 'USER', 'WOTRACK']);
     expect(await PermissionService.getAllowedAppOptions('wotrack')).to.equal({ WOTRACK: ['READ', 'INSERT', 'SAVE', 'DELETE', 'changeStatus'] });
     const all = await PermissionService.getAllowedAppOptions();
-    expect(all).to.equal({ APIKEY: ['READ', 'INSERT', 'DELETE'], ASSET: ['READ'], INBOX: ['READ'], LOCATION: ['READ'], PERSON: ['READ'], WOTRACK: ['READ', 'INSERT', 'SAVE', 'DELETE', 'changeStatus'] });
+    expect(all).to.equal({ APIKEY: ['READ', 'INSERT', 'DELETE'], ASSET: ['READ'], INBOX: ['READ'], LOCATION: ['READ'], PERSON: ['READ'], SECURGROUP: [], USER: ['READ'], WOTRACK: ['READ', 'INSERT', 'SAVE', 'DELETE', 'changeStatus'] });
     t.client('maxadmin');
     expect((await PermissionService.getAllowedAppOptions('ASSET')).ASSET).to.equal(['READ', 'INSERT', 'SAVE', 'DELETE']);
     const unknown = await expectError(() => PermissionService.getAllowedAppOptions('NOAPP'));

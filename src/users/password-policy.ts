@@ -1,0 +1,45 @@
+import { maximoError } from '../errors/maximo-error';
+import commonPasswords from './common-passwords.json';
+
+
+// What a new password must be (issue 37): at least OSPREY_PASSWORD_MIN_LENGTH characters (default 8), not one of
+// the most common passwords (common-passwords.json, compared without case), and not the user's own id. Checked
+// wherever a password is set by a person: MXAPIMAXUSER's passwordinput and the osprey command.
+
+const common = new Set((commonPasswords as string[]).map((word) => word.toLowerCase()));
+
+// Why the password is refused, naming the rule; undefined when it may be set.
+export const passwordProblem = (userid: string, password: string, minLength: number): string | undefined => {
+
+    if ([...password].length < minLength) {
+        return `The password is too short: it must have at least ${minLength} characters (OSPREY_PASSWORD_MIN_LENGTH).`;
+    }
+
+    const lower = password.toLowerCase();
+    if (lower === userid.toLowerCase()) {
+        return 'The password cannot be the user ID.';
+    }
+
+    if (common.has(lower)) {
+        return 'The password is one of the most common passwords; choose another.';
+    }
+};
+
+// The password, checked (a 400 naming the rule it breaks); `check`, Maximo's passwordcheck, must match when given.
+export const checkNewPassword = (userid: string, password: unknown, check: unknown, minLength: number): string => {
+
+    if (typeof password !== 'string') {
+        throw maximoError('badRequest', 'passwordinput must be a string: the new password.', { attribute: 'passwordinput' });
+    }
+
+    if (check !== undefined && check !== password) {
+        throw maximoError('badRequest', 'passwordcheck does not match passwordinput: the new password must be typed the same twice.', { attribute: 'passwordcheck' });
+    }
+
+    const problem = passwordProblem(userid, password, minLength);
+    if (problem) {
+        throw maximoError('badRequest', problem, { attribute: 'passwordinput' });
+    }
+
+    return password;
+};
