@@ -31,6 +31,8 @@ const elsewhere: { starts: string; test: string; reads: string }[] = [
     { starts: 'npm install && npm start', test: 'test/e2e/npm-start.test.ts', reads: 'SIGTERM' },
     // A production build replaces node_modules, which the suite runs from: run by hand on a clone, as recorded there.
     { starts: 'npm ci && npm run build', test: 'docs/production.md', reads: 'npm prune --omit=dev' },
+    // The osprey command runs in the checkout on a database of its own (DATABASE_URL), not the demo server's.
+    { starts: 'printf \'%s\\n\' \'Juniper-Cliff-73\' | npm run --silent osprey', test: 'test/e2e/readme-users.test.ts', reads: '### Users and groups' },
     { starts: 'mkdir osprey-hello', test: 'test/e2e/plugin-package.test.ts', reads: '### A plugin in its own folder' },
     { starts: 'DATABASE_URL=postgres://', test: 'test/e2e/readme-examples.test.ts', reads: 'every PostgreSQL experiment' },
     { starts: '# OSPREY_CORS_ORIGINS=', test: 'test/http/readme-browsers.test.ts', reads: '### Browsers and proxies' },

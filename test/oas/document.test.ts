@@ -96,7 +96,7 @@ onEachDatabase(lab, 'the OpenAPI document of the demo', (t) => {
             expect(document.openapi).to.equal('3.1.0');
             expect(document.servers).to.equal([{ url: `/maximo/${home}` }]);
             expectEveryRoute(t, home, document);
-            expect(document.tags.map((tag: { name: string }) => tag.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
+            expect(document.tags.map((tag: { name: string }) => tag.name)).to.equal(['MXAPIAPIKEY', 'MXAPIASSET', 'MXAPILOCATION', 'MXAPIMAXGROUP', 'MXAPIMAXUSER', 'MXAPIPERSON', 'MXAPIWFASSIGNMENT', 'MXAPIWODETAIL']);
             // The health check is served from the context root and needs no login.
             expect(document.paths['/health']!.servers).to.equal([{ url: '/maximo' }]);
             expect(document.paths['/health']!.get.security).to.equal([]);
@@ -177,7 +177,7 @@ onEachDatabase(lab, 'the OpenAPI document of the demo', (t) => {
         await expectValid(one);
         expect(one.tags.map((tag: { name: string }) => tag.name)).to.equal(['MXAPIASSET']);
         expect(one.servers).to.equal([{ url: '/maximo/api' }]);
-        expect(two.paths['/oas/{os}']!.get.parameters[0].schema.enum).to.equal(['mxapiapikey', 'mxapiasset', 'mxapilocation', 'mxapiperson', 'mxapiwfassignment', 'mxapiwodetail', 'api']);
+        expect(two.paths['/oas/{os}']!.get.parameters[0].schema.enum).to.equal(['mxapiapikey', 'mxapiasset', 'mxapilocation', 'mxapimaxuser', 'mxapiperson', 'mxapiwfassignment', 'mxapiwodetail', 'api']);
         expect(two.paths['/apimeta/{os}']!.get.parameters[0].schema.enum).to.not.include('api');
         const all = await documentOf(t, '/maximo/oslc/oas/api?lean=1', wilson);
         expect(all).to.equal(await documentOf(t, '/maximo/oslc/oas', wilson));
