@@ -96,11 +96,11 @@ experiment('workflows in YAML', () => {
 `)
         }));
         const at = (path: string) => problems.filter((problem) => problem.startsWith(`mxapiwodetail.yaml at workflows.WOBAD.nodes.${path}:`)).map((problem) => problem.split(': ').slice(1).join(': '));
-        expect(at('task.task.groups.0')).to.equal(['"workflows.WOBAD.nodes.task.task.groups[0]" contains an invalid value']);
+        expect(at('task.task.groups.0')).to.equal(['"groups[0]" contains an invalid value']);
         expect(at('task.task.groups.1')[0]).to.contain('fails to match the required pattern');
         expect(at('task')).to.equal(['"task" missing required peer "negative"']);
-        expect(at('both')).to.equal(['"workflows.WOBAD.nodes.both" contains a conflict between exclusive peers [if, status, set, action, task]']);
-        expect(at('none')).to.equal(['"workflows.WOBAD.nodes.none" must contain at least one of [if, status, set, action, task]']);
+        expect(at('both')).to.equal(['"both" contains a conflict between exclusive peers [if, status, set, action, task]']);
+        expect(at('none')).to.equal(['"none" must contain at least one of [if, status, set, action, task]']);
     });
 
     test('an unreachable node, an unknown start, a task without the assignment structure, a workflow named twice', () => {

@@ -1,0 +1,62 @@
+import * as Yaml from 'yaml';
+
+
+// Where in its file a problem is: the line and column of the node its path names, read from the parsed
+// document's ranges. A path that goes further than the file (a required key left out) points at the deepest
+// node it reaches, the mapping the key is missing from.
+
+export interface Position {
+    readonly line: number;
+    readonly column: number;
+}
+
+interface Found {
+    readonly node: Yaml.Node | null;
+    readonly key: Yaml.Node | null;
+}
+
+const child = (node: unknown, segment: string): Found | undefined => {
+
+    if (Yaml.isMap(node)) {
+        const pair = node.items.find((item) => Yaml.isScalar(item.key) && String(item.key.value) === segment);
+        return pair ? { node: pair.value as Yaml.Node | null, key: pair.key as Yaml.Node } : undefined;
+    }
+
+    if (Yaml.isSeq(node) && /^\d+$/.test(segment)) {
+        const item = node.items[Number(segment)] as Yaml.Node | undefined;
+        return item ? { node: item, key: null } : undefined;
+    }
+
+    return undefined;
+};
+
+// `onKey`: point at the key rather than its value (a key that is not allowed). `within`: the 1-based column of
+// the problem in a one-line string value (a where's parser names one), counted from its first character.
+export const positionOf = (document: Yaml.Document, lines: Yaml.LineCounter, path: readonly string[], onKey = false, within?: number): Position | undefined => {
+
+    let found: Found = { node: document.contents as Yaml.Node | null, key: null };
+    let reached = true;
+    for (const segment of path) {
+        const next = child(found.node, segment);
+        if (!next) {
+            reached = false;
+            break;
+        }
+
+        found = next;
+    }
+
+    const target = (onKey || !found.node) && found.key ? found.key : found.node ?? found.key;
+    if (!target?.range) {
+        return undefined;
+    }
+
+    let offset = target.range[0];
+    if (reached && within !== undefined && Yaml.isScalar(target) && !String(target.value).includes('\n')) {
+        const quoted = target.type === 'QUOTE_DOUBLE' || target.type === 'QUOTE_SINGLE';
+        offset += (quoted ? 1 : 0) + within - 1;
+    }
+
+    const { line, col } = lines.linePos(offset);
+    return { line, column: col };
+};
