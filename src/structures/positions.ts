@@ -51,10 +51,12 @@ export const positionOf = (document: Yaml.Document, lines: Yaml.LineCounter, pat
         return undefined;
     }
 
+    // Into the value only where its text is the source's, on one line: a plain or quoted scalar (a block scalar
+    // or one folded over lines points at its start).
     let offset = target.range[0];
-    if (reached && within !== undefined && Yaml.isScalar(target) && !String(target.value).includes('\n')) {
-        const quoted = target.type === 'QUOTE_DOUBLE' || target.type === 'QUOTE_SINGLE';
-        offset += (quoted ? 1 : 0) + within - 1;
+    const inline = Yaml.isScalar(target) && ['PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE'].includes(target.type!) && lines.linePos(target.range[0]).line === lines.linePos(target.range[1]).line;
+    if (reached && within !== undefined && inline) {
+        offset += (target.type === 'PLAIN' ? 0 : 1) + within - 1;
     }
 
     const { line, col } = lines.linePos(offset);

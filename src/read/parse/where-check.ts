@@ -119,6 +119,9 @@ export const checkWhere = (where: string | undefined, path: string, report: Repo
     return parsed;
 };
 
+// The column of a parameter in a where's text (the parsed where keeps the columns of names, not of values).
+const columnOf = (where: string, param: string): number => new RegExp(`:${param}\\b`, 'i').exec(where)!.index + 1;
+
 // The objects of a structure whose attributes name a lookup: the record a lookup's `:name` parameters come from.
 const lookupUsers = (structure: Structure, lookup: string): BusinessObject[] => [...eachObject(structure.root)].filter((object) => [...object.attributes.values()].some((attr) => attr.lookup === lookup));
 
@@ -134,7 +137,7 @@ export const checkStructureWheres: StructureCheck = (structure, registry, report
         for (const param of parsed ? parameterNames(parsed) : []) {
             for (const object of lookupUsers(structure, name)) {
                 if (!object.attributes.has(param)) {
-                    report(path, `:${param} is not an attribute of ${object.name}, whose ${[...object.attributes.values()].filter((attr) => attr.lookup === name).map((attr) => attr.name).join(', ')} the lookup checks${didYouMean(param, object.attributes.keys())}`);
+                    report(path, `:${param} is not an attribute of ${object.name}, whose ${[...object.attributes.values()].filter((attr) => attr.lookup === name).map((attr) => attr.name).join(', ')} the lookup checks${didYouMean(param, object.attributes.keys())}`, columnOf(lookup.where!, param));
                 }
             }
         }
@@ -145,7 +148,7 @@ export const checkStructureWheres: StructureCheck = (structure, registry, report
         const parsed = checkWhere(query.where, path, report, { registry, structure });
         for (const param of parsed ? parameterNames(parsed) : []) {
             if (!Object.hasOwn(query.params, param)) {
-                report(path, `:${param} is not declared under savedQueries.${name}.params${didYouMean(param, Object.keys(query.params))}`);
+                report(path, `:${param} is not declared under savedQueries.${name}.params${didYouMean(param, Object.keys(query.params))}`, columnOf(query.where, param));
             }
         }
     }
