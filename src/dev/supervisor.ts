@@ -12,6 +12,8 @@ import * as Path from 'node:path';
 export interface SupervisorOptions {
     /** The structures folder watched. */
     readonly dir: string;
+    /** The folder of the compiled entry points, main.js and validate.js (dist/src). */
+    readonly dist: string;
     /** The environment of the server and of the checks (OSPREY_STRUCTURES is set to `dir`). */
     readonly env?: NodeJS.ProcessEnv;
     /** Where the supervisor's lines and the server's output go. */
@@ -20,11 +22,10 @@ export interface SupervisorOptions {
     readonly debounceMs?: number;
 }
 
-const dist = Path.join(__dirname, '..');
-
 export class Supervisor {
 
     readonly #dir: string;
+    readonly #dist: string;
     readonly #env: NodeJS.ProcessEnv;
     readonly #out: NodeJS.WritableStream;
     readonly #debounceMs: number;
@@ -38,6 +39,7 @@ export class Supervisor {
     constructor(options: SupervisorOptions) {
 
         this.#dir = Path.resolve(options.dir);
+        this.#dist = options.dist;
         this.#env = { ...options.env ?? process.env, OSPREY_STRUCTURES: this.#dir };
         this.#out = options.out ?? process.stdout;
         this.#debounceMs = options.debounceMs ?? 200;
@@ -58,6 +60,12 @@ export class Supervisor {
         this.#watcher?.close();
         await this.#reloading;
         await this.#stopServer();
+    }
+
+    /** The process id of the server running, if one is. */
+    get serverPid(): number | undefined {
+
+        return this.#server?.pid;
     }
 
     /** Resolves when the reloads asked so far are done (tests wait on it). */
@@ -102,7 +110,7 @@ export class Supervisor {
         }
 
         await this.#stopServer();
-        this.#server = Child.spawn(process.execPath, [Path.join(dist, 'main.js')], { env: this.#env, stdio: ['ignore', 'pipe', 'pipe'] });
+        this.#server = Child.spawn(process.execPath, [Path.join(this.#dist, 'main.js')], { env: this.#env, stdio: ['ignore', 'pipe', 'pipe'] });
         this.#server.stdout!.pipe(this.#out, { end: false });
         this.#server.stderr!.pipe(this.#out, { end: false });
         const server = this.#server;
@@ -120,7 +128,7 @@ export class Supervisor {
 
         return new Promise((resolve) => {
 
-            const child = Child.spawn(process.execPath, [Path.join(dist, 'validate.js'), this.#dir], { env: this.#env, stdio: ['ignore', 'pipe', 'pipe'] });
+            const child = Child.spawn(process.execPath, [Path.join(this.#dist, 'validate.js'), this.#dir], { env: this.#env, stdio: ['ignore', 'pipe', 'pipe'] });
             let output = '';
             child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
             child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
