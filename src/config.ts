@@ -196,7 +196,7 @@ export const validateOptions = (raw: Record<string, unknown>, source: (key: stri
         const lines = error.details.map((detail) => {
 
             const keys = detail.path.length ? [String(detail.path[0])] : [...(detail.context?.present ?? []), ...(detail.context?.missing ?? [])] as string[];
-            const suggestion = detail.type === 'object.unknown' ? didYouMean(keys[0]!, Object.keys(optionsSchema.describe().keys ?? {})) : '';
+            const suggestion = detail.type === 'object.unknown' ? didYouMean(keys[0]!, Object.keys(optionsSchema.describe().keys!)) : '';
             return `- ${keys.map(source).join(', ')}: ${detail.message}${suggestion}`;
         });
         throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -94,6 +94,12 @@ experiment('npm run dev', { timeout: 120_000 }, () => {
             process.kill(supervisor.serverPid!, 'SIGKILL');
             await waitFor('the server stopped (SIGKILL)');
             expect(supervisor.serverPid).to.not.exist();
+
+            // Files that are valid but that the database cannot be migrated to: the new server says why and stops.
+            edit(Path.join(dir, 'mxapiperson.yaml'), (yaml) => yaml.replace(/^titel:/m, 'title:'));
+            edit(Path.join(dir, 'mxapiasset.yaml'), (yaml) => yaml.replace('assettype: { type: upper, length: 16', 'assettype: { type: integer'));
+            await waitFor('the server stopped (exit code 1)');
+            expect(text()).to.contain('The database cannot be migrated');
         }
         finally {
             await supervisor.close();

@@ -15,11 +15,11 @@ export interface SupervisorOptions {
     /** The folder of the compiled entry points, main.js and validate.js (dist/src). */
     readonly dist: string;
     /** The environment of the server and of the checks (OSPREY_STRUCTURES is set to `dir`). */
-    readonly env?: NodeJS.ProcessEnv;
+    readonly env: NodeJS.ProcessEnv;
     /** Where the supervisor's lines and the server's output go. */
-    readonly out?: NodeJS.WritableStream;
+    readonly out: NodeJS.WritableStream;
     /** How long the folder must be still before a reload (editors write a file in several steps). */
-    readonly debounceMs?: number;
+    readonly debounceMs: number;
 }
 
 export class Supervisor {
@@ -34,28 +34,27 @@ export class Supervisor {
     #timer?: NodeJS.Timeout;
     #server?: Child.ChildProcess;
     #reloading: Promise<void> = Promise.resolve();
-    #closed = false;
 
     constructor(options: SupervisorOptions) {
 
         this.#dir = Path.resolve(options.dir);
         this.#dist = options.dist;
-        this.#env = { ...options.env ?? process.env, OSPREY_STRUCTURES: this.#dir };
-        this.#out = options.out ?? process.stdout;
-        this.#debounceMs = options.debounceMs ?? 200;
+        this.#env = { ...options.env, OSPREY_STRUCTURES: this.#dir };
+        this.#out = options.out;
+        this.#debounceMs = options.debounceMs;
     }
 
     /** Checks the folder, starts the server if it is valid, and watches the folder. */
     async start(): Promise<void> {
 
-        this.#watcher = Fs.watch(this.#dir, (event, fileName) => this.#change(fileName));
+        // Linux and macOS name the file that changed.
+        this.#watcher = Fs.watch(this.#dir, (event, fileName) => this.#change(String(fileName)));
         await this.#load('start');
     }
 
     /** Stops watching and stops the server. */
     async close(): Promise<void> {
 
-        this.#closed = true;
         clearTimeout(this.#timer);
         this.#watcher?.close();
         await this.#reloading;
@@ -79,14 +78,14 @@ export class Supervisor {
         this.#out.write(`[osprey dev] ${line}\n`);
     }
 
-    #change(fileName: string | null) {
+    #change(fileName: string) {
 
         // Only YAML files are structures; an editor's swap and backup files are not.
-        if (fileName !== null && !/\.ya?ml$/i.test(fileName)) {
+        if (!/\.ya?ml$/i.test(fileName)) {
             return;
         }
 
-        this.#changed.add(fileName ?? 'a file');
+        this.#changed.add(fileName);
         clearTimeout(this.#timer);
         this.#timer = setTimeout(() => {
 
@@ -96,11 +95,8 @@ export class Supervisor {
         }, this.#debounceMs);
     }
 
+    // A load that runs when the supervisor is closed may start a server: close() waits for it, then stops it.
     async #load(what: string): Promise<void> {
-
-        if (this.#closed) {
-            return;
-        }
 
         const check = await this.#validate();
         if (!check.ok) {

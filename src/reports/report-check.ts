@@ -1,4 +1,4 @@
-import { checkWhere } from '../read/parse/where-check';
+import { checkWhere } from '../read/compile/where-check';
 import type { StructureCheck } from '../structures/link';
 import { own } from '../structures/own';
 import { reportLayout } from './columns';
@@ -36,7 +36,7 @@ export const checkReports: StructureCheck = (structure, registry, report) => {
         }
 
         // A column through a relation to a structure that is not there waits for it (the link check said so).
-        if ((def.columns ?? []).some((column) => {
+        if (def.columns!.some((column) => {
 
             const relation = own(structure.def.relations, column.split('.')[0]!);
             return relation !== undefined && !registry.get(relation.structure);

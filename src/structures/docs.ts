@@ -14,7 +14,7 @@ export interface Description {
     readonly keys?: Record<string, Description>;
     readonly patterns?: readonly { readonly rule?: Description }[];
     readonly items?: readonly Description[];
-    readonly matches?: readonly { readonly schema?: Description }[];
+    readonly matches?: readonly { readonly schema?: Description; readonly then?: Description; readonly otherwise?: Description }[];
     readonly shared?: readonly Description[];
     readonly allow?: readonly unknown[];
     readonly examples?: readonly unknown[];
@@ -30,19 +30,22 @@ export interface Section {
     readonly form?: string;
 }
 
+// The forms of alternatives: tried in turn (schema), or chosen by a condition (then, otherwise).
+const forms = (item: Description): Description[] => item.matches!.flatMap((match) => [match.schema, match.then, match.otherwise]).filter((form) => form !== undefined);
+
 const flow = (value: unknown) => Yaml.stringify(value, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim();
 
 const typeOf = (item: Description): string => {
 
     if (item.type === 'alternatives') {
-        return [...new Set((item.matches ?? []).map((match) => typeOf(match.schema ?? {})))].join(' or ');
+        return [...new Set(forms(item).map(typeOf))].join(' or ');
     }
 
-    if (item.flags?.only && item.allow) {
-        return `one of ${item.allow.map((value) => `\`${String(value)}\``).join(', ')}`;
+    if (item.flags?.only) {
+        return `one of ${item.allow!.map((value) => `\`${String(value)}\``).join(', ')}`;
     }
 
-    return item.type === 'object' ? 'mapping' : item.type === 'array' ? 'list' : item.type ?? '';
+    return item.type === 'object' ? 'mapping' : item.type === 'array' ? 'list' : item.type!;
 };
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -53,20 +56,21 @@ const row = (name: string, item: Description) => {
     // Joi describes `.default()` on an object as {special: 'deep'}: the defaults of its keys.
     const given = item.flags?.default;
     const fallback = given === undefined ? '' : JSON.stringify(given) === '{"special":"deep"}' ? 'each key\'s' : `\`${cell(flow(given))}\``;
-    const example = item.examples?.length ? `\`${name}: ${cell(flow(item.examples[0]))}\`` : '';
-    return `| \`${name}\` | ${cell(typeOf(item))} | ${required} | ${fallback} | ${cell(item.flags?.description ?? '')} | ${example} |`;
+    // Every key has a description and an example (test/structures/reference.test.ts).
+    const example = `\`${name}: ${cell(flow(item.examples![0]))}\``;
+    return `| \`${name}\` | ${cell(typeOf(item))} | ${required} | ${fallback} | ${cell(item.flags!.description!)} | ${example} |`;
 };
 
 // Every mapping of a schema, depth first, by its path in a file (NAME: any name; []: any item of a list).
-export const sections = (root: Description, base = ''): Section[] => {
+export const sections = (root: Description): Section[] => {
 
-    const shared = new Map((root.shared ?? []).map((item) => [item.flags?.id ?? '', item]));
+    const shared = new Map((root.shared ?? []).map((item) => [item.flags!.id!, item]));
     const found: Section[] = [];
     const seen = new Map<string, string>();
-    const visit = (item: Description, path: string, linked: ReadonlyMap<string, string>, form?: string): void => {
+    const visit = (item: Description, path: string, linked: ReadonlyMap<string, string>, firstKey?: string): void => {
 
         if (item.type === 'link') {
-            const id = item.link?.ref?.path?.[0] ?? '';
+            const id = item.link!.ref!.path![0]!;
             const first = linked.get(id);
             if (first !== undefined) {
                 return void found.push({ path, description: item, sameAs: first });
@@ -76,12 +80,12 @@ export const sections = (root: Description, base = ''): Section[] => {
         }
 
         if (item.type === 'alternatives') {
-            const mappings = (item.matches ?? []).filter((match) => match.schema!.keys).length;
-            return (item.matches ?? []).forEach((match) => visit(match.schema!, path, linked, mappings > 1 ? Object.keys(match.schema!.keys ?? {})[0] : undefined));
+            const mappings = forms(item).filter((one) => one.keys).length;
+            return forms(item).forEach((one) => visit(one, path, linked, mappings > 1 ? Object.keys(one.keys!)[0] : undefined));
         }
 
         if (item.type === 'array') {
-            return (item.items ?? []).forEach((entry) => visit(entry, `${path}[]`, linked));
+            return item.items!.forEach((entry) => visit(entry, `${path}[]`, linked));
         }
 
         for (const pattern of item.patterns ?? []) {
@@ -99,13 +103,13 @@ export const sections = (root: Description, base = ''): Section[] => {
         }
 
         seen.set(shape, path);
-        found.push({ path, description: item, ...form ? { form } : {} });
+        found.push({ path, description: item, ...firstKey ? { form: firstKey } : {} });
         for (const [name, child] of Object.entries(item.keys)) {
             visit(child, path ? `${path}.${name}` : name, linked);
         }
     };
 
-    visit(root, base, new Map());
+    visit(root, '', new Map());
     return found;
 };
 

@@ -17,9 +17,8 @@ import { didYouMean } from './suggest';
 // What a file holds once parsed: its document and lines (to place problems), and, when it failed, the structure
 // it was meant to declare (its file name's), so that other files' references to it are left unchecked.
 interface FileState {
-    readonly document?: Yaml.Document;
-    readonly lines?: Yaml.LineCounter;
-    failed?: string;
+    readonly parsed?: { readonly document: Yaml.Document; readonly lines: Yaml.LineCounter };
+    readonly failed?: string;
 }
 
 const joiOptions: Joi.ValidationOptions = { abortEarly: false, errors: { label: 'key' } };
@@ -48,8 +47,9 @@ const syntaxProblem = (file: string, error: Yaml.YAMLError): Problem => {
 
     const [first, ...rest] = error.message.split('\n');
     const message = first!.replace(/ at line \d+, column \d+:?$/, '');
-    const [position] = error.linePos ?? [];
-    return { file, path: '', message, ...position ? { line: position.line, column: position.col } : {}, excerpt: rest.join('\n').replace(/^\n+/, '') };
+    // The parser places every error it reports when given a line counter.
+    const [position] = error.linePos!;
+    return { file, path: '', message, line: position.line, column: position.col, excerpt: rest.join('\n').replace(/^\n+/, '') };
 };
 
 // A file holds either one object structure (`name:` at the top) or domains (`domains:` at the top).
@@ -69,7 +69,7 @@ const readFile = (dir: string, fileName: string, structures: Structure[], domain
 
     const lines = new Yaml.LineCounter();
     const document = Yaml.parseDocument(text, { prettyErrors: true, lineCounter: lines });
-    const state: FileState = { document, lines };
+    const state: FileState = { parsed: { document, lines } };
     if (document.errors.length) {
         problems.push(...document.errors.map((error) => syntaxProblem(file, error)));
         return { ...state, failed: meant };
@@ -133,11 +133,11 @@ const readFile = (dir: string, fileName: string, structures: Structure[], domain
 const placed = (problem: Problem, files: ReadonlyMap<string, FileState>): Problem => {
 
     const state = files.get(problem.file);
-    if (problem.line !== undefined || !state?.document || !state.lines) {
+    if (problem.line !== undefined || !state?.parsed) {
         return problem;
     }
 
-    const position = positionOf(state.document, state.lines, problem.path ? problem.path.split('.') : [], problem.onKey, problem.within);
+    const position = positionOf(state.parsed.document, state.parsed.lines, problem.path ? problem.path.split('.') : [], problem.onKey, problem.within);
     return position ? { ...problem, ...position } : problem;
 };
 

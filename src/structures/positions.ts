@@ -17,17 +17,13 @@ interface Found {
 
 const child = (node: unknown, segment: string): Found | undefined => {
 
+    // The keys of a structure file are plain scalars; a path's number is an item of a list.
     if (Yaml.isMap(node)) {
-        const pair = node.items.find((item) => Yaml.isScalar(item.key) && String(item.key.value) === segment);
+        const pair = node.items.find((item) => String((item.key as Yaml.Scalar).value) === segment);
         return pair ? { node: pair.value as Yaml.Node | null, key: pair.key as Yaml.Node } : undefined;
     }
 
-    if (Yaml.isSeq(node) && /^\d+$/.test(segment)) {
-        const item = node.items[Number(segment)] as Yaml.Node | undefined;
-        return item ? { node: item, key: null } : undefined;
-    }
-
-    return undefined;
+    return Yaml.isSeq(node) ? { node: node.items[Number(segment)] as Yaml.Node, key: null } : undefined;
 };
 
 // `onKey`: point at the key rather than its value (a key that is not allowed). `within`: the 1-based column of

@@ -10,7 +10,7 @@ interface Described {
     readonly keys?: Record<string, Described>;
     readonly patterns?: readonly { readonly rule?: Described }[];
     readonly items?: readonly Described[];
-    readonly matches?: readonly { readonly schema?: Described; readonly then?: Described }[];
+    readonly matches?: readonly { readonly schema?: Described; readonly then?: Described; readonly otherwise?: Described }[];
     readonly shared?: readonly (Described & { flags?: { id?: string } })[];
     readonly flags?: { readonly id?: string };
     readonly link?: { readonly ref?: { readonly path?: readonly string[] } };
@@ -19,12 +19,12 @@ interface Described {
 const expand = (description: Described, shared: ReadonlyMap<string, Described>): Described[] => {
 
     if (description.type === 'link') {
-        const target = shared.get(description.link?.ref?.path?.[0] ?? '');
-        return target ? expand(target, shared) : [];
+        return expand(shared.get(description.link!.ref!.path![0]!)!, shared);
     }
 
     if (description.type === 'alternatives') {
-        return (description.matches ?? []).flatMap((match) => (match.schema ? expand(match.schema, shared) : []));
+        // Each form: tried in turn (schema), or chosen by a condition (then, otherwise).
+        return description.matches!.flatMap((match) => [match.schema, match.then, match.otherwise]).filter((item) => item !== undefined).flatMap((item) => expand(item, shared));
     }
 
     return [description];
@@ -38,16 +38,16 @@ const step = (description: Described, segment: string): Described[] => {
     }
 
     if (description.type === 'array') {
-        return [...description.items ?? []];
+        return [...description.items!];
     }
 
-    return (description.patterns ?? []).flatMap((pattern) => (pattern.rule ? [pattern.rule] : []));
+    return (description.patterns ?? []).map((pattern) => pattern.rule!);
 };
 
 export const keysAt = (schema: Joi.Schema, path: readonly (string | number)[]): string[] => {
 
     const root = schema.describe() as Described;
-    const shared = new Map((root.shared ?? []).map((item) => [item.flags?.id ?? '', item]));
+    const shared = new Map((root.shared ?? []).map((item) => [item.flags!.id!, item]));
     let current = expand(root, shared);
     for (const segment of path) {
         current = current.flatMap((description) => step(description, String(segment))).flatMap((description) => expand(description, shared));

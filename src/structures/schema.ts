@@ -54,16 +54,19 @@ const objectKeys = {
         .example({ woactivity: { object: 'WOACTIVITY', uniqueColumn: 'woactivityid', primaryKey: ['taskid'], join: { wonum: 'parent', siteid: 'siteid' }, attributes: {} } })
 };
 
-export const childSchema = Joi.alternatives(
-    Joi.object({
+// A child is the attachments of the record when it says `attachments`, else a child object: chosen by that key
+// rather than tried in turn, so that a mistake in a child is reported as itself, not as "matches no type".
+export const childSchema = Joi.alternatives().conditional('.attachments', {
+    is: Joi.exist(),
+    then: Joi.object({
         attachments: Joi.boolean().valid(true).required().description('the doclinks child: attachments of the record').example(true),
         maxSize: byteSize.description('the largest document attached to one of these records (bytes, or e.g. 20mb); at most OSPREY_MAX_ATTACHMENT').example('20mb')
     }),
-    Joi.object({
+    otherwise: Joi.object({
         ...objectKeys,
         join: joinSchema.required()
     })
-).id('child').description('a child object, or the attachments of the record');
+}).id('child').description('a child object, or the attachments of the record');
 
 const relationSchema = Joi.object({
     structure: Joi.string().required().description('the object structure related to').example('MXAPIASSET'),

@@ -36,7 +36,7 @@ export const nearest = (name: string, known: Iterable<string>): string | undefin
     let best = Math.max(1, Math.floor(name.length / 3)) + 1;
     for (const candidate of known) {
         const distance = editDistance(folded, candidate.toLowerCase());
-        if (distance < best && candidate !== name) {
+        if (distance < best) {
             best = distance;
             found = candidate;
         }

@@ -5,9 +5,11 @@ import * as Path from 'node:path';
 
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
+import * as Yaml from 'yaml';
 
 import { ConfigError, loadOptions } from '../../src/config';
 import { loadRegistry } from '../../src/load-registry';
+import { positionOf } from '../../src/structures/positions';
 import { StructureError } from '../../src/structures/problems';
 import { editDistance, nearest } from '../../src/structures/suggest';
 import { fixtureCopies } from '../helpers/fixtures';
@@ -56,6 +58,8 @@ const demoCopy = (edit: (text: string, file: string) => string): string => {
 
     return dir;
 };
+
+const edit = (file: string, change: (text: string) => string) => Fs.writeFileSync(file, change(Fs.readFileSync(file, 'utf8')));
 
 const run = (script: string, dir: string): Promise<{ code: number | null; stderr: string }> => new Promise((resolve) => {
 
@@ -128,6 +132,42 @@ experiment('writing structures', { timeout: 60_000 }, () => {
         expect(message).to.contain(`- ${at(pump, 'descripton')} at access.owner: "descripton" is not a stored attribute of PUMP; did you mean "description"?`);
         expect(message).to.contain(`- ${at(pump, 'TSTATU }')} at lookups.kind.domain: domain "TSTATU" does not exist; did you mean "TSTATUS"?`);
         expect(message).to.contain(`- ${at(pump, 'jobnm')} at lookups.job.value: "jobnm" is not an attribute of MXTESTJOB; did you mean "jobnum"?`);
+
+        // A name that is there but cannot be used so has no suggestion.
+        const stored = copyFixture({ edit: (text, file) => (file === 'mxtestpump.yaml' ? `${text.replace('  ratedkw: { type: integer, index: true }', '  ratedkw: { type: integer, index: true }\n  memo: { type: aln, persistent: false }')}indexes: [[memo]]\naccess: { owner: memo }\n` : text) });
+        const refused = refusal(stored);
+        expect(refused).to.contain('at indexes.0.0: "memo" is not a persistent attribute and cannot be indexed\n');
+        expect(refused).to.endWith('at access.owner: "memo" is not a stored attribute of PUMP');
+    });
+
+    test('a key that is not allowed in a list\'s item or a domains file gets the key meant; a file that cannot be read or is empty is named', () => {
+
+        const dir = copyFixture({
+            edit: (text, file) => (file === 'domains.yaml' ? text.replace('    values:', '    valuse:') : file === 'mxtestpump.yaml' ? `${text}reports:\n  - { name: a.rptdesign, title: A, titel: A, columns: [pumpnum] }\n` : text),
+            add: { 'empty.yaml': '' }
+        });
+        // The keys of a child: of either of its forms (an object, or `attachments: true`).
+        edit(Path.join(dir, 'mxtestpump.yaml'), (text) => text.replace('    object: PUMPSEAL', '    object: PUMPSEAL\n    tabel: seal').replace('      sealnum: { type: integer, required: true }', '      sealnum: { type: integer, requried: true }').replace('statuses:', 'lookups:\n  other: { structure: MXTESTJBO, value: x, where: "x=1" }\nstatuses:'));
+        Fs.mkdirSync(Path.join(dir, 'folder.yaml'));
+        const message = refusal(dir);
+        expect(message).to.contain(`- ${at(Path.join(dir, 'domains.yaml'), 'valuse')} at domains.TSTATUS.valuse: "valuse" is not allowed; did you mean "values"?`);
+        expect(message).to.contain(`- ${at(Path.join(dir, 'mxtestpump.yaml'), 'titel')} at reports.0.titel: "titel" is not allowed; did you mean "title"?`);
+        expect(message).to.contain(`- ${Path.join(dir, 'empty.yaml')}: the file must hold a mapping`);
+        expect(message).to.contain(`- ${Path.join(dir, 'folder.yaml')}: the file cannot be read (EISDIR)`);
+        expect(message).to.contain(`- ${at(Path.join(dir, 'mxtestpump.yaml'), 'tabel')} at children.seal.tabel: "tabel" is not allowed; did you mean "table"?`);
+        expect(message).to.contain(`- ${at(Path.join(dir, 'mxtestpump.yaml'), 'requried')} at children.seal.attributes.sealnum.requried: "requried" is not allowed; did you mean "required"?`);
+        // A lookup of a structure that is not there: its where is parsed, not resolved.
+        expect(message).to.contain('at lookups.other.structure: structure "MXTESTJBO" does not exist; did you mean "MXTESTJOB"?');
+        expect(message).to.not.contain('lookups.other.where');
+    });
+
+    test('a problem\'s path that goes on past a value is placed at the value', () => {
+
+        const lines = new Yaml.LineCounter();
+        const document = Yaml.parseDocument('name: MXONE\nlist: [a, b]\n', { lineCounter: lines });
+        expect(positionOf(document, lines, ['name', 'deeper'])).to.equal({ line: 1, column: 7 });
+        expect(positionOf(document, lines, ['list', '1'])).to.equal({ line: 2, column: 11 });
+        expect(positionOf(document, lines, ['list', '5'])).to.not.exist();
     });
 
     test('a syntax error shows the parser\'s excerpt under its file:line:column', () => {
@@ -149,7 +189,7 @@ experiment('writing structures', { timeout: 60_000 }, () => {
         const message = refusal(dir);
         const job = Path.join(dir, 'mxtestjob.yaml');
         const pump = Path.join(dir, 'mxtestpump.yaml');
-        expect(message).to.contain(`- ${job}:`);
+        expect(message).to.contain(`- ${job}:14:1: `);
         expect(message).to.contain(`- ${at(pump, 'colour')} at colour: "colour" is not allowed`);
         // A file with only keys that are not allowed is still linked in the same run.
         expect(message).to.contain(`- ${at(pump, 'pumpnumber')} at primaryKey.1: "pumpnumber" is not an attribute; did you mean "pumpnum"?`);
@@ -157,12 +197,14 @@ experiment('writing structures', { timeout: 60_000 }, () => {
         expect(message).to.contain(`- ${job}:1:1: the structure in this file did not load, so these references to it are not checked: ${pump} at relations.jobs.structure`);
         expect(message.match(/did not load/g)).to.have.length(1);
 
-        // A file whose schema fails is left out of the links likewise, by the name it declares.
+        // A file whose schema fails is left out of the links likewise, by the name it declares, or else by its file's.
         const both = copyFixture({ edit: (text, file) => (file === 'mxtestjob.yaml' ? text.replace('uniqueColumn: jobid', 'uniqueColumn: 7') : text) });
         const second = refusal(both);
         expect(second).to.contain(`at uniqueColumn: "uniqueColumn" must be a string`);
         expect(second).to.contain(`the structure in this file did not load, so these references to it are not checked: ${Path.join(both, 'mxtestpump.yaml')} at relations.jobs.structure`);
         expect(second).to.not.contain('does not exist');
+        const nameless = copyFixture({ edit: (text, file) => (file === 'mxtestjob.yaml' ? text.replace('name: MXTESTJOB\n', '') : text.replace('statuses:', 'lookups:\n  job: { structure: MXTESTJOB, value: jobnum }\nstatuses:')) });
+        expect(refusal(nameless)).to.contain(`the structure in this file did not load, so these references to it are not checked: ${Path.join(nameless, 'mxtestpump.yaml')} at relations.jobs.structure; ${Path.join(nameless, 'mxtestpump.yaml')} at lookups.job.structure`);
     });
 
     experiment('a where with a typo', () => {
@@ -224,6 +266,18 @@ experiment('writing structures', { timeout: 60_000 }, () => {
             const message = refusal(dir);
             expect(message).to.not.contain('WITHJOBS');
             expect(message).to.contain('did not load');
+        });
+
+        test('names what a name through a child or a relation could have meant, and a value of the wrong type', () => {
+
+            const dir = copyFixture({
+                edit: (text, file) => (file === 'mxtestpump.yaml' ? `${text}savedQueries:\n  A: { title: A, where: "not status=\\"NEW\\" and seal{sealnm=1}" }\n  B: { title: B, where: "jobs.jobnm=\\"1\\"" }\n  C: { title: C, where: "nothere.x=1" }\n  D: { title: D, where: "flow=\\"fast\\"" }\n` : text)
+            });
+            const message = refusal(dir);
+            expect(message).to.contain('at savedQueries.A.where: sealnm is not an attribute of PUMPSEAL; did you mean "sealnum"?');
+            expect(message).to.contain('at savedQueries.B.where: jobnm is not an attribute of JOB; did you mean "jobnum"?');
+            expect(message).to.contain('at savedQueries.C.where: nothere is not an attribute, child object or relationship of PUMP\n');
+            expect(message).to.contain('at savedQueries.D.where: flow is a number; "fast" is not');
         });
     });
 

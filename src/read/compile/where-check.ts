@@ -4,15 +4,16 @@ import type { Report, StructureCheck } from '../../structures/link';
 import { eachObject, type BusinessObject, type Registry, type Structure } from '../../structures/registry';
 import { own } from '../../structures/own';
 import { didYouMean } from '../../structures/suggest';
-import { applyWhere } from '../compile/compile-where';
-import type { Where } from './ast';
-import { parameterNames } from './params';
-import { QueryError } from './query-error';
-import { parseWhere } from './where';
+import type { Where } from '../parse/ast';
+import { parameterNames } from '../parse/params';
+import type { QueryError } from '../parse/query-error';
+import { parseWhere } from '../parse/where';
+import { declaredAttribute } from '../plan/attribute-names';
+import { applyWhere } from './compile-where';
 
 
 // Query text in YAML is parsed at load and its names resolved against the structure with the compiler a request
-// uses (../compile/compile-where.ts), so a typo in a where stops the start and `npm run validate` instead of
+// uses (./compile-where.ts), so a typo in a where stops the start and `npm run validate` instead of
 // failing a client's request (a create that sets a looked-up attribute would get a 400 it did not cause).
 
 // A knex that only builds SQL: it never connects.
@@ -27,15 +28,8 @@ const anyParams: Readonly<Record<string, unknown>> = new Proxy({}, {
 // The names a name in a where could have meant on the object the compiler's message names.
 const namesOf = (registry: Registry, objectName: string): string[] => {
 
-    for (const structure of registry.list()) {
-        for (const object of eachObject(structure.root)) {
-            if (object.name === objectName) {
-                return [...object.attributes.keys(), ...object.children.keys(), ...object === structure.root ? Object.keys(structure.def.relations) : []];
-            }
-        }
-    }
-
-    return [];
+    const names = (structure: Structure, object: BusinessObject) => [...object.attributes.keys(), ...object.children.keys(), ...object === structure.root ? Object.keys(structure.def.relations) : []];
+    return registry.list().flatMap((structure) => [...eachObject(structure.root)].filter((object) => object.name === objectName).flatMap((object) => names(structure, object)));
 };
 
 // The parser's message without what file:line:column and the path already say (the parameter, the column).
@@ -80,9 +74,9 @@ export const followsMissing = (where: Where, registry: Registry, structure: Stru
     }
 };
 
-/** The where's text parsed and, when `on` is given, its names resolved against that structure; each problem
- * reported at its column in the text. Returns the parsed where, if it parsed. */
-export const checkWhere = (where: string | undefined, path: string, report: Report, on?: { registry: Registry; structure: Structure; object?: BusinessObject }): Where | undefined => {
+/** The where's text parsed and, when `on` is given, its names resolved against that structure's records; each
+ * problem reported at its column in the text. Returns the parsed where, if it parsed. */
+export const checkWhere = (where: string | undefined, path: string, report: Report, on?: { registry: Registry; structure: Structure }): Where | undefined => {
 
     if (where === undefined) {
         return undefined;
@@ -97,23 +91,19 @@ export const checkWhere = (where: string | undefined, path: string, report: Repo
         return undefined;
     }
 
-    const object = on?.object ?? on?.structure.root;
-    if (!on || followsMissing(parsed, on.registry, object === on.structure.root ? on.structure : undefined, object!)) {
+    if (!on || followsMissing(parsed, on.registry, on.structure, on.structure.root)) {
         return parsed;
     }
 
     try {
-        const query = builder({ q0: object!.table });
-        applyWhere(query, { registry: on.registry, kind: 'sqlite', parameter: 'where', params: anyParams, structure: object === on.structure.root ? on.structure : undefined, object: object!, alias: 'q0', aliases: { next: 0 }, reach: undefined }, parsed);
+        const query = builder({ q0: on.structure.root.table });
+        applyWhere(query, { registry: on.registry, kind: 'sqlite', parameter: 'where', params: anyParams, structure: on.structure, object: on.structure.root, alias: 'q0', aliases: { next: 0 }, reach: undefined }, parsed);
         // knex runs the callbacks of grouped terms (and, or, not, EXISTS) when it builds the SQL.
         query.toSQL();
     }
     catch (error) {
-        if (!(error instanceof QueryError)) {
-            throw error;
-        }
-
-        report(path, explained(error, on.registry), error.position);
+        // The compiler refuses with a QueryError at a column of the text.
+        report(path, explained(error as QueryError, on.registry), (error as QueryError).position);
     }
 
     return parsed;
@@ -136,7 +126,7 @@ export const checkStructureWheres: StructureCheck = (structure, registry, report
         const parsed = checkWhere(lookup.where, path, report, target ? { registry, structure: target } : undefined);
         for (const param of parsed ? parameterNames(parsed) : []) {
             for (const object of lookupUsers(structure, name)) {
-                if (!object.attributes.has(param)) {
+                if (!declaredAttribute(object, param)) {
                     report(path, `:${param} is not an attribute of ${object.name}, whose ${[...object.attributes.values()].filter((attr) => attr.lookup === name).map((attr) => attr.name).join(', ')} the lookup checks${didYouMean(param, object.attributes.keys())}`, columnOf(lookup.where!, param));
                 }
             }
