@@ -1,10 +1,11 @@
 import * as Fs from 'node:fs';
+import * as Os from 'node:os';
 import * as Path from 'node:path';
 
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
-import { referenceFile } from '../../src/docs';
+import { referenceFile, writeReference } from '../../src/docs';
 import { sections, yamlReference, type Description } from '../../src/structures/docs';
 import { domainFileSchema, structureSchema } from '../../src/structures/schema';
 import { root } from '../helpers/server';
@@ -18,6 +19,13 @@ experiment('the YAML reference', () => {
     test('is the one generated from the schema (run npm run docs after changing the schema)', () => {
 
         expect(Fs.readFileSync(Path.join(root, referenceFile), 'utf8')).to.equal(yamlReference());
+        // What npm run docs writes.
+        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-docs-'));
+        Fs.mkdirSync(Path.join(dir, 'docs'));
+        writeReference(dir);
+        const written = Fs.readFileSync(Path.join(dir, referenceFile), 'utf8');
+        Fs.rmSync(dir, { recursive: true });
+        expect(written).to.equal(yamlReference());
     });
 
     test('gives every key of every mapping a description and an example', () => {
