@@ -4,6 +4,8 @@ import * as Path from 'node:path';
 import Joi from 'joi';
 import * as Yaml from 'yaml';
 
+import { didYouMean } from './structures/suggest';
+
 
 export interface LicenseEntry {
     component: string;
@@ -200,7 +202,8 @@ export const validateOptions = (raw: Record<string, unknown>, source: (key: stri
         const lines = error.details.map((detail) => {
 
             const keys = detail.path.length ? [String(detail.path[0])] : [...(detail.context?.present ?? []), ...(detail.context?.missing ?? [])] as string[];
-            return `- ${keys.map(source).join(', ')}: ${detail.message}`;
+            const suggestion = detail.type === 'object.unknown' ? didYouMean(keys[0]!, Object.keys(optionsSchema.describe().keys!)) : '';
+            return `- ${keys.map(source).join(', ')}: ${detail.message}${suggestion}`;
         });
         throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
     }

@@ -1,4 +1,4 @@
-import { checkStructureWheres } from './read/parse/where-check';
+import { checkStructureWheres } from './read/compile/where-check';
 import { checkReports } from './reports/report-check';
 import { loadStructures } from './structures/load';
 import type { Registry } from './structures/registry';

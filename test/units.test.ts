@@ -1,12 +1,8 @@
-import * as Fs from 'node:fs';
-import * as Path from 'node:path';
-
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import * as fc from 'fast-check';
 
 import { createKnex, databaseVersion, isPostgres, pgTypes } from '../src/db/knex';
-import { withFormatDocs } from '../src/docs';
 import { toMaximoBody } from '../src/errors/edge';
 import { attributeError, batchedError } from '../src/errors/maximo-error';
 import { formatDatetime, toDb, toJson, typeTable, type TypedAttribute } from '../src/structures/types';
@@ -122,15 +118,5 @@ experiment('database connections', () => {
         expect(isPostgres(pg)).to.be.true();
         expect(isPostgres(knex)).to.be.false();
         await pg.destroy();
-    });
-});
-
-experiment('the README', () => {
-
-    test('its YAML reference is the one generated from the schema (run npm run docs after changing it)', () => {
-
-        const readme = Fs.readFileSync(Path.join(__dirname, '..', 'README.md'), 'utf8');
-        expect(withFormatDocs(readme)).to.equal(readme);
-        expect(readme).to.contain('| `uniqueColumn` | string | yes |');
     });
 });

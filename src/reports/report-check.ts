@@ -1,4 +1,4 @@
-import { checkWhere } from '../read/parse/where-check';
+import { checkWhere } from '../read/compile/where-check';
 import type { StructureCheck } from '../structures/link';
 import { own } from '../structures/own';
 import { reportLayout } from './columns';
@@ -28,10 +28,19 @@ export const checkReports: StructureCheck = (structure, registry, report) => {
             }
         }
 
-        checkWhere(def.where, `reports.${i}.where`, report);
+        checkWhere(def.where, `reports.${i}.where`, report, { registry, structure });
         // A plugin's renderer (`handler`) is checked when the server starts, once the plugins have registered
         // (src/reports/renderers.ts); its records render with the columns it declares, if any.
         if (def.handler && !def.columns) {
+            return;
+        }
+
+        // A column through a relation to a structure that is not there waits for it (the link check said so).
+        if (def.columns!.some((column) => {
+
+            const relation = own(structure.def.relations, column.split('.')[0]!);
+            return relation !== undefined && !registry.get(relation.structure);
+        })) {
             return;
         }
 

@@ -3,19 +3,35 @@ import type { Problem } from './problems';
 import { eachObject, Registry, type BusinessObject, type Structure } from './registry';
 import { reservedTable } from './reserved-tables';
 import { checkSecretUses } from './secret-uses';
+import { didYouMean } from './suggest';
 import { servedSystemTables } from '../users/tables';
 
 
-export type Report = (path: string, message: string) => void;
+// `within`: the 1-based column of the problem inside the string value at `path` (a where's parser names one).
+export type Report = (path: string, message: string, within?: number) => void;
 
 // A check of one structure that belongs to another layer (query text, report definitions): the caller passes
 // it in, so that loading the YAML does not depend on the query parser or the reports.
 export type StructureCheck = (structure: Structure, registry: Registry, report: Report) => void;
 
 // Cross-file checks: every name a structure uses (keys, joins, relations, lookups, domains) must exist.
-export const linkStructures = (structures: readonly Structure[], domains: ReadonlyMap<string, DomainDef>, checks: readonly StructureCheck[]): Problem[] => {
+// `failed`: the structures of files that did not load (name → file). A reference to one is not checked, and not
+// reported as missing; the failed file says once which references wait for it.
+export const linkStructures = (structures: readonly Structure[], domains: ReadonlyMap<string, DomainDef>, checks: readonly StructureCheck[], failed: ReadonlyMap<string, string> = new Map()): Problem[] => {
 
     const problems: Problem[] = [];
+    const waiting = new Map<string, string[]>();
+    const missing = (name: string, from: Structure, path: string, message: string) => {
+
+        const file = failed.get(name.toUpperCase());
+        if (file) {
+            waiting.set(file, [...waiting.get(file) ?? [], `${from.file} at ${path}`]);
+            return;
+        }
+
+        problems.push({ file: from.file, path, message: `${message}${didYouMean(name, [...byName.keys(), ...failed.keys()])}` });
+    };
+
     const byName = new Map(structures.map((structure) => [structure.name, structure]));
     const tables = new Map<string, string>();
     // The checks passed in resolve names as requests do (report columns follow relations); a name no
@@ -23,7 +39,7 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
     const registry = new Registry(structures, domains);
 
     for (const structure of structures) {
-        const report = (path: string, message: string) => problems.push({ file: structure.file, path, message });
+        const report: Report = (path, message, within) => problems.push({ file: structure.file, path, message, ...within === undefined ? {} : { within } });
         const def = structure.def;
 
         for (const object of eachObject(structure.root)) {
@@ -49,11 +65,11 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
             for (const [name, child] of object.children) {
                 for (const [parentAttr, childAttr] of Object.entries(child.join)) {
                     if (!object.attributes.has(parentAttr)) {
-                        report(`${prefix}children.${name}.join.${parentAttr}`, `join attribute "${parentAttr}" is not an attribute of ${object.name}`);
+                        report(`${prefix}children.${name}.join.${parentAttr}`, `join attribute "${parentAttr}" is not an attribute of ${object.name}${didYouMean(parentAttr, object.attributes.keys())}`);
                     }
 
                     if (!child.object.attributes.has(childAttr)) {
-                        report(`${prefix}children.${name}.join.${parentAttr}`, `join attribute "${childAttr}" is not an attribute of ${child.object.name}`);
+                        report(`${prefix}children.${name}.join.${parentAttr}`, `join attribute "${childAttr}" is not an attribute of ${child.object.name}${didYouMean(childAttr, child.object.attributes.keys())}`);
                     }
                 }
 
@@ -69,33 +85,33 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
         for (const [name, relation] of Object.entries(def.relations)) {
             const target = byName.get(relation.structure.toUpperCase());
             if (!target) {
-                report(`relations.${name}.structure`, `structure "${relation.structure}" does not exist`);
+                missing(relation.structure, structure, `relations.${name}.structure`, `structure "${relation.structure}" does not exist`);
                 continue;
             }
 
             for (const [local, remote] of Object.entries(relation.join)) {
                 if (!structure.root.attributes.has(local)) {
-                    report(`relations.${name}.join.${local}`, `"${local}" is not an attribute of ${structure.name}`);
+                    report(`relations.${name}.join.${local}`, `"${local}" is not an attribute of ${structure.name}${didYouMean(local, structure.root.attributes.keys())}`);
                 }
 
                 if (!target.root.attributes.has(remote)) {
-                    report(`relations.${name}.join.${local}`, `"${remote}" is not an attribute of ${target.name}`);
+                    report(`relations.${name}.join.${local}`, `"${remote}" is not an attribute of ${target.name}${didYouMean(remote, target.root.attributes.keys())}`);
                 }
             }
         }
 
         for (const [name, lookup] of Object.entries(def.lookups)) {
             if (lookup.domain && !domains.has(lookup.domain)) {
-                report(`lookups.${name}.domain`, `domain "${lookup.domain}" does not exist`);
+                report(`lookups.${name}.domain`, `domain "${lookup.domain}" does not exist${didYouMean(lookup.domain, domains.keys())}`);
             }
 
             if (lookup.structure) {
                 const target = byName.get(lookup.structure.toUpperCase());
                 if (!target) {
-                    report(`lookups.${name}.structure`, `structure "${lookup.structure}" does not exist`);
+                    missing(lookup.structure, structure, `lookups.${name}.structure`, `structure "${lookup.structure}" does not exist`);
                 }
                 else if (!target.root.attributes.has(lookup.value!)) {
-                    report(`lookups.${name}.value`, `"${lookup.value}" is not an attribute of ${target.name}`);
+                    report(`lookups.${name}.value`, `"${lookup.value}" is not an attribute of ${target.name}${didYouMean(lookup.value!, target.root.attributes.keys())}`);
                 }
             }
         }
@@ -108,6 +124,10 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
         }
     }
 
+    for (const [file, references] of waiting) {
+        problems.push({ file, path: '', message: `the structure in this file did not load, so these references to it are not checked: ${references.join('; ')}` });
+    }
+
     return problems;
 };
 
@@ -115,7 +135,7 @@ const checkObject = (object: BusinessObject, prefix: string, report: Report, dom
 
     const unique = object.attributes.get(object.uniqueColumn);
     if (!unique) {
-        report(`${prefix}uniqueColumn`, `"${object.uniqueColumn}" is not an attribute`);
+        report(`${prefix}uniqueColumn`, `"${object.uniqueColumn}" is not an attribute${didYouMean(object.uniqueColumn, object.attributes.keys())}`);
     }
     else if (!['bigint', 'integer'].includes(unique.type)) {
         report(`${prefix}attributes.${object.uniqueColumn}.type`, `the unique column must be bigint or integer, not ${unique.type}`);
@@ -124,7 +144,7 @@ const checkObject = (object: BusinessObject, prefix: string, report: Report, dom
     object.primaryKey.forEach((key, index) => {
 
         if (!object.attributes.has(key)) {
-            report(`${prefix}primaryKey.${index}`, `"${key}" is not an attribute`);
+            report(`${prefix}primaryKey.${index}`, `"${key}" is not an attribute${didYouMean(key, object.attributes.keys())}`);
         }
         else if (!object.attributes.get(key)!.persistent) {
             report(`${prefix}primaryKey.${index}`, `"${key}" is not persistent and cannot be a key`);
@@ -135,18 +155,18 @@ const checkObject = (object: BusinessObject, prefix: string, report: Report, dom
         object.indexes[i]!.forEach((name, j) => {
 
             if (!object.attributes.get(name)?.persistent) {
-                report(`${prefix}indexes.${i}.${j}`, `"${name}" is not a persistent attribute and cannot be indexed`);
+                report(`${prefix}indexes.${i}.${j}`, `"${name}" is not a persistent attribute and cannot be indexed${object.attributes.has(name) ? '' : didYouMean(name, object.attributes.keys())}`);
             }
         });
     }
 
     for (const attr of object.attributes.values()) {
         if (attr.domain && !domains.has(attr.domain)) {
-            report(`${prefix}attributes.${attr.name}.domain`, `domain "${attr.domain}" does not exist`);
+            report(`${prefix}attributes.${attr.name}.domain`, `domain "${attr.domain}" does not exist${didYouMean(attr.domain, domains.keys())}`);
         }
 
         if (attr.lookup && !def.lookups[attr.lookup]) {
-            report(`${prefix}attributes.${attr.name}.lookup`, `lookup "${attr.lookup}" is not declared under lookups`);
+            report(`${prefix}attributes.${attr.name}.lookup`, `lookup "${attr.lookup}" is not declared under lookups${didYouMean(attr.lookup, Object.keys(def.lookups))}`);
         }
     }
 };
@@ -155,7 +175,7 @@ const checkOwner = (structure: Structure, report: Report) => {
 
     const owner = structure.def.access.owner;
     if (owner && !structure.root.attributes.get(owner)?.persistent) {
-        report('access.owner', `"${owner}" is not a stored attribute of ${structure.root.name}`);
+        report('access.owner', `"${owner}" is not a stored attribute of ${structure.root.name}${structure.root.attributes.has(owner) ? '' : didYouMean(owner, structure.root.attributes.keys())}`);
     }
 };
 
@@ -164,7 +184,7 @@ const checkStatuses = (structure: Structure, report: Report, domains: ReadonlyMa
     const def = structure.def;
     const statusAttr = structure.root.attributes.get(def.statusAttribute);
     if (def.statuses && !statusAttr) {
-        report('statusAttribute', `"${def.statusAttribute}" is not an attribute, but statuses are declared`);
+        report('statusAttribute', `"${def.statusAttribute}" is not an attribute, but statuses are declared${didYouMean(def.statusAttribute, structure.root.attributes.keys())}`);
     }
 
     const domain = statusAttr?.domain ? domains.get(statusAttr.domain) : undefined;
@@ -173,13 +193,13 @@ const checkStatuses = (structure: Structure, report: Report, domains: ReadonlyMa
         for (const [from, targets] of Object.entries(def.statuses)) {
             for (const status of [from, ...targets]) {
                 if (!known.has(status)) {
-                    report(`statuses.${from}`, `status "${status}" is not a value of domain ${statusAttr!.domain}`);
+                    report(`statuses.${from}`, `status "${status}" is not a value of domain ${statusAttr!.domain}${didYouMean(status, known)}`);
                 }
             }
         }
     }
 
     if (def.statusHistory && !structure.root.children.has(def.statusHistory)) {
-        report('statusHistory', `"${def.statusHistory}" is not a child of ${structure.name}`);
+        report('statusHistory', `"${def.statusHistory}" is not a child of ${structure.name}${didYouMean(def.statusHistory, structure.root.children.keys())}`);
     }
 };

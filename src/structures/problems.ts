@@ -2,6 +2,15 @@ export interface Problem {
     readonly file: string;
     readonly path: string;
     readonly message: string;
+    /** Where in the file (1-based), when the file parsed far enough to tell. */
+    readonly line?: number;
+    readonly column?: number;
+    /** The YAML parser's own excerpt of the lines, with a caret under the spot. */
+    readonly excerpt?: string;
+    /** Where the position is found: on the key the path ends in rather than its value (a key not allowed),
+     * or this many characters into a one-line string value (the column a where's parser names). */
+    readonly onKey?: boolean;
+    readonly within?: number;
 }
 
 // Thrown when structure files are wrong: it carries every problem found, not just the first.
@@ -16,4 +25,11 @@ export class StructureError extends Error {
     }
 }
 
-export const formatProblem = (problem: Problem): string => `- ${problem.file}${problem.path ? ` at ${problem.path}` : ''}: ${problem.message}`;
+// One line per problem, `file:line:column at path: message`, as editors and terminals link file positions; the
+// parser's excerpt, if any, below it, indented.
+export const formatProblem = (problem: Problem): string => {
+
+    const where = problem.line === undefined ? '' : `:${problem.line}:${problem.column}`;
+    const excerpt = problem.excerpt ? `\n${problem.excerpt.replace(/\n+$/, '').split('\n').map((line) => `    ${line}`).join('\n')}` : '';
+    return `- ${problem.file}${where}${problem.path ? ` at ${problem.path}` : ''}: ${problem.message}${excerpt}`;
+};

@@ -1,8 +1,10 @@
 import type { Where } from '../read/parse/ast';
+import type { QueryError } from '../read/parse/query-error';
 import { parseWhere } from '../read/parse/where';
 import type { NodeDef, WorkflowDef } from '../structures/definition';
 import type { Report, StructureCheck } from '../structures/link';
 import { own } from '../structures/own';
+import { didYouMean } from '../structures/suggest';
 import type { BusinessObject, Registry, Structure } from '../structures/registry';
 import { assignmentAttributes, assignmentStructure, memoAttribute, routesOf } from './model';
 
@@ -33,7 +35,8 @@ const checkNames = (where: Where, object: BusinessObject, structure: Structure |
                 const relation = owner?.root === current ? own(owner.def.relations, name) : undefined;
                 const next = child?.object ?? (relation ? registry.get(relation.structure) : undefined);
                 if (!next) {
-                    return `${name} is not a child object or relationship of ${current.name}`;
+                    const known = [...current.children.keys(), ...owner?.root === current ? Object.keys(owner.def.relations) : []];
+                    return `${name} is not a child object or relationship of ${current.name}${didYouMean(name, known)}`;
                 }
 
                 owner = child ? undefined : next as Structure;
@@ -44,8 +47,9 @@ const checkNames = (where: Where, object: BusinessObject, structure: Structure |
                 return checkNames(where.where, current, owner, registry);
             }
 
-            const attr = current.attributes.get(names[names.length - 1]!);
-            return attr?.persistent ? undefined : `${names.join('.')} is not a stored attribute of ${current.name}`;
+            const last = names[names.length - 1]!;
+            const attr = current.attributes.get(last);
+            return attr?.persistent ? undefined : `${names.join('.')} is not a stored attribute of ${current.name}${attr ? '' : didYouMean(last, current.attributes.keys())}`;
         }
     }
 };
@@ -59,7 +63,8 @@ const checkCondition = (text: string, structure: Structure, registry: Registry, 
         }
     }
     catch (error) {
-        report(path, (error as Error).message);
+        // The parser names the column of the mistake in the condition's text: the problem is placed there.
+        report(path, (error as QueryError).message, (error as QueryError).position);
     }
 };
 

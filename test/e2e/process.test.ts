@@ -98,9 +98,9 @@ experiment('starting the server', { timeout: 60_000 }, () => {
         const { code, output } = await runToExit({ OSPREY_STRUCTURES: Path.join(fixtures, 'three-mistakes'), DATABASE_URL: 'sqlite::memory:', OSPREY_DATA: dataDir() });
         expect(code).to.equal(1);
         expect(output).to.contain('Object structures are not valid (3 problems)');
-        expect(output).to.contain('mxbroken.yaml at attributes.brokennum.type');
-        expect(output).to.contain('mxbroken.yaml at attributes.description.length');
-        expect(output).to.contain('mxbroken.yaml at attributes.status.colour');
+        expect(output).to.contain('mxbroken.yaml:7:22 at attributes.brokennum.type: "type" must be one of');
+        expect(output).to.contain('mxbroken.yaml:8:37 at attributes.description.length');
+        expect(output).to.contain('mxbroken.yaml:9:26 at attributes.status.colour');
         expect(output).to.not.contain('    at ');
     });
 

@@ -44,6 +44,29 @@ experiment('workflows in YAML', () => {
         expect(registry.get('MXAPIWFASSIGNMENT')!.def.access.owner).to.equal('assigncode');
     });
 
+    test('a misspelt name in a condition is named with the name meant', () => {
+
+        const dir = copyFixture({
+            from: demo, edit: withWorkflows(`\
+  WOTYPO:
+    condition: 'statsu="WAPPR"'
+    start: first
+    nodes:
+      first: { if: 'woactivty.taskid=1', then: second }
+      second: { if: 'memo="x"', then: third }
+      third: { if: 'woactivity.nohop.x=1', then: fourth }
+      fourth: { status: APPR }
+`)
+        });
+        const problems = problemsOf(dir);
+        expect(problems).to.include([
+            'mxapiwodetail.yaml at workflows.WOTYPO.condition: statsu is not a stored attribute of WORKORDER; did you mean "status"?',
+            'mxapiwodetail.yaml at workflows.WOTYPO.nodes.first.if: woactivty is not a child object or relationship of WORKORDER; did you mean "woactivity"?',
+            'mxapiwodetail.yaml at workflows.WOTYPO.nodes.second.if: memo is not a stored attribute of WORKORDER',
+            'mxapiwodetail.yaml at workflows.WOTYPO.nodes.third.if: nohop is not a child object or relationship of WOACTIVITY'
+        ]);
+    });
+
     test('a route to an unknown node, an unknown status, a bad condition or assignee, a loop without a task: each named with its file and node', () => {
 
         const dir = copyFixture({
@@ -96,11 +119,11 @@ experiment('workflows in YAML', () => {
 `)
         }));
         const at = (path: string) => problems.filter((problem) => problem.startsWith(`mxapiwodetail.yaml at workflows.WOBAD.nodes.${path}:`)).map((problem) => problem.split(': ').slice(1).join(': '));
-        expect(at('task.task.groups.0')).to.equal(['"workflows.WOBAD.nodes.task.task.groups[0]" contains an invalid value']);
+        expect(at('task.task.groups.0')).to.equal(['"groups[0]" contains an invalid value']);
         expect(at('task.task.groups.1')[0]).to.contain('fails to match the required pattern');
         expect(at('task')).to.equal(['"task" missing required peer "negative"']);
-        expect(at('both')).to.equal(['"workflows.WOBAD.nodes.both" contains a conflict between exclusive peers [if, status, set, action, task]']);
-        expect(at('none')).to.equal(['"workflows.WOBAD.nodes.none" must contain at least one of [if, status, set, action, task]']);
+        expect(at('both')).to.equal(['"both" contains a conflict between exclusive peers [if, status, set, action, task]']);
+        expect(at('none')).to.equal(['"none" must contain at least one of [if, status, set, action, task]']);
     });
 
     test('an unreachable node, an unknown start, a task without the assignment structure, a workflow named twice', () => {
