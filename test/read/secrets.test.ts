@@ -472,7 +472,7 @@ access:
         }
 
         const open = copies({ from: 'secrets', add: { 'mxsteal.yaml': steal('osprey_user', 'MAXUSER') } });
-        expect(() => loadRegistry(open)).to.throw(/mxsteal\.yaml at table: MAXUSER must declare passwordhash and credstamp with `secret: true`: they hold credentials/);
+        expect(() => loadRegistry(open)).to.throw(/mxsteal\.yaml:\d+:\d+ at table: MAXUSER must declare passwordhash and credstamp with `secret: true`: they hold credentials/);
 
         // Named by the object alone, in any case, the table is still Osprey's.
         for (const object of ['OSPREY_USER', 'OSPREY_SESSION', 'PG_SHADOW']) {

@@ -283,7 +283,7 @@ experiment('writing structures', { timeout: 60_000 }, () => {
 
     test('the shipped structures and the fixtures validate', () => {
 
-        expect(loadRegistry(demoStructures).list()).to.have.length(6);
+        expect(loadRegistry(demoStructures).list()).to.have.length(8);
         for (const name of ['valid', 'authz', 'secrets']) {
             expect(loadRegistry(Path.join(root, 'test', 'fixtures', 'structures', name)).list().length).to.be.above(0);
         }
