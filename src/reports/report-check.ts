@@ -1,7 +1,7 @@
 import { checkWhere } from '../read/parse/where-check';
 import type { StructureCheck } from '../structures/link';
 import { own } from '../structures/own';
-import { reportLayout } from './columns';
+import { columnName, reportLayout, type ReportLayout } from './columns';
 
 
 // Report definitions are checked at load, with the same layout a request renders, so that a report that
@@ -20,7 +20,7 @@ export const checkReports: StructureCheck = (structure, registry, report) => {
         }
 
         names.add(def.name);
-        for (const [j, column] of (def.columns ?? []).entries()) {
+        for (const [j, column] of (def.columns ?? []).map(columnName).entries()) {
             const [first, second] = column.split('.');
             const relation = second && !second.startsWith('_db') ? own(structure.def.relations, first!) : undefined;
             if (!columnShape.test(column) || relation?.cardinality === 'many') {
@@ -35,11 +35,30 @@ export const checkReports: StructureCheck = (structure, registry, report) => {
             return;
         }
 
+        let layout: ReportLayout;
         try {
-            reportLayout(registry, structure, def);
+            layout = reportLayout(registry, structure, def);
         }
         catch (error) {
-            report(`reports.${i}.columns`, (error as Error).message);
+            return report(`reports.${i}.columns`, (error as Error).message);
+        }
+
+        layout.columns.forEach((column, j) => {
+
+            if (column.format !== undefined && column.family !== 'date' && column.family !== 'datetime') {
+                report(`reports.${i}.columns.${j}.format`, `${column.name} is not a date or datetime: only those have a format (YYYY-MM-DD HH:mm)`);
+            }
+        });
+
+        const columnNames = layout.columns.map((column) => column.name);
+        if (def.groupBy !== undefined && (!columnNames.includes(def.groupBy) || !structure.root.attributes.get(def.groupBy)?.persistent)) {
+            report(`reports.${i}.groupBy`, `${def.groupBy} is not one of the report's columns that is a stored attribute of ${structure.name} (${columnNames.join(', ')})`);
+        }
+
+        for (const [j, total] of (def.totals ?? []).entries()) {
+            if (!layout.columns.some((column) => column.name === total && column.numeric)) {
+                report(`reports.${i}.totals.${j}`, `${total} is not one of the report's numeric columns, which a total sums`);
+            }
         }
     });
 };
