@@ -17,6 +17,7 @@ import type { ReportDef } from '../structures/definition';
 import { own } from '../structures/own';
 import { parameterNames } from './parse/params';
 import { parseWhere } from './parse/where';
+import { declaredAttribute } from './plan/attribute-names';
 import { orderColumns, type OrderColumn } from './plan/ordering';
 import { renderColumns } from './plan/render-columns';
 import { everythingPlan } from './plan/select-plan';
@@ -213,7 +214,7 @@ export const generateReport = async (req: ResourceRequest, base: string): Promis
     const rows = filtered(req, structure, also ? { also } : {});
     const order = orderColumns(structure.root, read.orderBy);
     // Grouped records come ordered by their group first, then as asked.
-    const grouped = report.groupBy === undefined ? order : [{ attr: structure.root.attributes.get(report.groupBy)!, direction: 'asc' as const, nullable: true }, ...order.filter(({ attr }) => attr.name !== report.groupBy)];
+    const grouped = report.groupBy === undefined ? order : [{ attr: declaredAttribute(structure.root, report.groupBy)!, direction: 'asc' as const, nullable: true }, ...order.filter(({ attr }) => attr.name !== report.groupBy)];
     const documents = await reportDocuments(req, base, rows);
     const batches = recordBatches(req, base, layout, rows, grouped, documents);
     // The first page is read before the answer starts, so that a query the database refuses is still an error

@@ -1,4 +1,5 @@
 import { checkWhere } from '../read/parse/where-check';
+import { declaredAttribute } from '../read/plan/attribute-names';
 import type { StructureCheck } from '../structures/link';
 import { own } from '../structures/own';
 import { columnName, reportLayout, type ReportLayout } from './columns';
@@ -51,7 +52,7 @@ export const checkReports: StructureCheck = (structure, registry, report) => {
         });
 
         const columnNames = layout.columns.map((column) => column.name);
-        if (def.groupBy !== undefined && (!columnNames.includes(def.groupBy) || !structure.root.attributes.get(def.groupBy)?.persistent)) {
+        if (def.groupBy !== undefined && (!columnNames.includes(def.groupBy) || !declaredAttribute(structure.root, def.groupBy)?.persistent)) {
             report(`reports.${i}.groupBy`, `${def.groupBy} is not one of the report's columns that is a stored attribute of ${structure.name} (${columnNames.join(', ')})`);
         }
 
