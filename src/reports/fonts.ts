@@ -33,10 +33,35 @@ const fontFile = (name: FontName) => {
     return data;
 };
 
+interface Glyph {
+    readonly id: number;
+    readonly advanceWidth: number;
+    readonly codePoints: number[];
+}
+
+interface Position {
+    xAdvance: number;
+    yAdvance: number;
+    xOffset: number;
+    yOffset: number;
+    advanceWidth: number;
+}
+
+// pdfkit's embedded font (its EmbeddedFont) around fontkit's.
+export interface EmbeddedFont {
+    readonly font: { hasGlyphForCodePoint(code: number): boolean; glyphForCodePoint(code: number): Glyph };
+    readonly scale: number;
+    readonly id: string;
+    ascender: number;
+    ref(): unknown;
+    encode(text: string): [string[], Position[]];
+    layoutRun: (text: string) => { glyphs: Glyph[]; positions: Position[]; advanceWidth: number };
+}
+
 interface FontDocument {
     registerFont(name: string, data: Buffer): unknown;
     font(name: string): unknown;
-    readonly _font: { readonly font: { hasGlyphForCodePoint(code: number): boolean } };
+    readonly _font: EmbeddedFont;
 }
 
 export const registerFonts = (doc: FontDocument): void => {
@@ -65,11 +90,52 @@ export const fontOf = (covers: (code: number) => boolean, text: string, bold: bo
     return bold ? 'bold' : 'regular';
 };
 
+// Glyphs by their characters' advance widths, without OpenType shaping: fontkit's shaping of every new word
+// (its GSUB and GPOS lookups) was the larger part of a report's drawing, and a table of Latin, Greek, Cyrillic and
+// Japanese text needs none of it. What it gives up: kerning, ligatures and the placing of combining marks.
+const unshaped = (embedded: EmbeddedFont) => {
+
+    const glyphs = new Map<number, Glyph>();
+    embedded.layoutRun = (text) => {
+
+        const run = { glyphs: [] as Glyph[], positions: [] as Position[], advanceWidth: 0 };
+        for (const char of text) {
+            const code = char.codePointAt(0)!;
+            let glyph = glyphs.get(code);
+            if (!glyph) {
+                glyph = embedded.font.glyphForCodePoint(code);
+                glyphs.set(code, glyph);
+            }
+
+            const advance = glyph.advanceWidth * embedded.scale;
+            run.glyphs.push(glyph);
+            run.positions.push({ xAdvance: advance, yAdvance: 0, xOffset: 0, yOffset: 0, advanceWidth: advance });
+            run.advanceWidth += advance;
+        }
+
+        return run;
+    };
+};
+
+const fast = new WeakSet<EmbeddedFont>();
+
+// Selects a font of the document, drawn without shaping.
+export const useFont = (doc: FontDocument, name: FontName): EmbeddedFont => {
+
+    doc.font(name);
+    const embedded = doc._font;
+    if (!fast.has(embedded)) {
+        unshaped(embedded);
+        fast.add(embedded);
+    }
+
+    return embedded;
+};
+
 // Whether Noto Sans has a character, asked of the document's font once per character and remembered.
 export const coverage = (doc: FontDocument): ((code: number) => boolean) => {
 
-    doc.font('regular');
-    const font = doc._font.font;
+    const font = useFont(doc, 'regular').font;
     const known = new Map<number, boolean>();
     return (code) => {
 

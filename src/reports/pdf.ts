@@ -3,7 +3,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { slicer } from '../slices';
 import { sizeText, type DocumentsOfRecord, type ReportAttachment } from './attachments';
 import { columnValue, type ReportColumn } from './columns';
-import { coverage, fontOf, registerFonts } from './fonts';
+import { coverage, fontOf, registerFonts, useFont, type EmbeddedFont } from './fonts';
 import { datetimeText, defaultFormats, pdfCellText, type ReportFormats } from './format';
 import { columnWidths, wrap } from './table';
 
@@ -16,20 +16,23 @@ import { columnWidths, wrap } from './table';
 // one smaller indented line each, on the record's shading so that they read as part of it.
 //
 // The columns are as wide as the first page of records (500, read before the document starts) and their titles
-// need, or as the YAML declares (./table.ts). "of M" is known only at the end: the pages are kept (pdfkit's
-// bufferPages) and each footer is written once the last record is drawn, so the document flows to the client at
-// its end; its records still come a page of 500 at a time (docs/performance.md has the cost).
+// need, or as the YAML declares (./table.ts). "of M" is known only at the end, when the first pages are long
+// sent: each page's footer draws M as a form XObject (one object every page refers to) whose content is written
+// once the last page is done. Keeping the pages instead (pdfkit's bufferPages) to write their footers at the
+// end held 20,000 records' pages in memory: 290 MB more, and nothing sent until the end.
 
 interface Page {
     readonly width: number;
     readonly height: number;
     readonly margins: { top: number; bottom: number; left: number; right: number };
+    readonly xobjects: Record<string, unknown>;
 }
 
 // The part of pdfkit's document this module draws with (pdfkit ships no type definitions).
 interface PdfDocument extends Readable {
     readonly page: Page;
-    readonly _font: { readonly font: { hasGlyphForCodePoint(code: number): boolean } };
+    readonly _font: EmbeddedFont;
+    readonly _fontSize: number;
     registerFont(name: string, data: Buffer): this;
     font(name: string): this;
     fontSize(size: number): this;
@@ -37,9 +40,11 @@ interface PdfDocument extends Readable {
     text(text: string, x: number, y: number, options?: { lineBreak?: boolean }): this;
     widthOfString(text: string): number;
     addPage(): this;
-    switchToPage(index: number): this;
-    bufferedPageRange(): { start: number; count: number };
-    flushPages(): void;
+    ref(data: object): { data: Record<string, unknown>; end(content: string): void };
+    addContent(content: string): this;
+    save(): this;
+    restore(): this;
+    transform(a: number, b: number, c: number, d: number, e: number, f: number): this;
     rect(x: number, y: number, width: number, height: number): this;
     fill(color: string): this;
     moveTo(x: number, y: number): this;
@@ -118,7 +123,7 @@ interface Cell {
 export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batches: AsyncIterable<readonly Record<string, unknown>[]>, options: PdfOptions = {}): Readable => {
 
     const { documents } = options;
-    const doc = new PDFDocument({ size: 'A4', layout: columns.length > 5 ? 'landscape' : 'portrait', margin: 36, bufferPages: true, info: { Title: head.title, Creator: 'Osprey' } });
+    const doc = new PDFDocument({ size: 'A4', layout: columns.length > 5 ? 'landscape' : 'portrait', margin: 36, info: { Title: head.title, Creator: 'Osprey' } });
     registerFonts(doc);
     const covers = coverage(doc);
     const { left, right, top, bottom } = doc.page.margins;
@@ -133,7 +138,11 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
 
     const measure = (bold: boolean, points = size) => {
 
-        return (text: string) => doc.font(fontOf(covers, text, bold)).fontSize(points).widthOfString(text);
+        return (text: string) => {
+
+            useFont(doc, fontOf(covers, text, bold));
+            return doc.fontSize(points).widthOfString(text);
+        };
     };
 
     const plain = measure(false);
@@ -141,7 +150,8 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
 
     const draw = (text: string, x: number, at: number, bold: boolean, points = size) => {
 
-        doc.font(fontOf(covers, text, bold)).fontSize(points).text(text, x, at, { lineBreak: false });
+        useFont(doc, fontOf(covers, text, bold));
+        doc.fontSize(points).text(text, x, at, { lineBreak: false });
     };
 
     // The columns' widths from the first records' texts and the titles (a sum gets room for more digits).
@@ -171,8 +181,32 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
 
     let header = () => undefined as void;
 
+    // The number of pages, drawn on each page's footer and written at the end.
+    const pages = doc.ref({ Type: 'XObject', Subtype: 'Form', BBox: [0, -5, 100, 10] });
+    let page = 1;
+
+    // Written into the bottom margin, where pdfkit would otherwise start a new page.
+    const footer = () => {
+
+        const margin = doc.page.margins.bottom;
+        doc.page.margins.bottom = 0;
+        doc.fillColor('#555555');
+        const at = doc.page.height - margin + 12;
+        draw(head.footer.replace(/\s+/g, ' '), left, at, false, 7);
+        const number = `Page ${page} of `;
+        const x = left + usable - 60;
+        draw(number, x, at, false, 7);
+        // Where pdfkit put the text's baseline, in the page's own coordinates (pdfkit's run from the top).
+        const baseline = doc.page.height - at - doc._font.ascender / 1000 * doc._fontSize;
+        doc.page.xobjects.Pages = pages;
+        doc.save().transform(1, 0, 0, -1, 0, doc.page.height).addContent(`1 0 0 1 ${x + measure(false, 7)(number)} ${baseline} cm /Pages Do`).restore();
+        doc.page.margins.bottom = margin;
+    };
+
     const newPage = () => {
 
+        footer();
+        ++page;
         doc.addPage();
         y = top;
         header();
@@ -239,22 +273,13 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
         }
     };
 
-    // Written into the bottom margin of each page, once their number is known.
-    const footers = () => {
+    // The number of pages, once the last is done: its digits in Noto Sans, as the footers' text.
+    const pageCount = () => {
 
-        const { start, count } = doc.bufferedPageRange();
-        for (let i = start; i < start + count; ++i) {
-            doc.switchToPage(i);
-            const margin = doc.page.margins.bottom;
-            doc.page.margins.bottom = 0;
-            doc.fillColor('#555555');
-            const at = doc.page.height - margin + 12;
-            const footer = head.footer.replace(/\s+/g, ' ');
-            draw(footer, left, at, false, 7);
-            const number = `Page ${i + 1} of ${count}`;
-            draw(number, left + usable - measure(false, 7)(number), at, false, 7);
-            doc.page.margins.bottom = margin;
-        }
+        const font = useFont(doc, 'regular');
+        const [glyphs] = font.encode(String(page));
+        pages.data.Resources = { Font: { [font.id]: font.ref() } };
+        pages.end(`BT /${font.id} 7 Tf 0.333 0.333 0.333 rg [<${glyphs.join('')}>] TJ ET`);
     };
 
     // Piped at once, so the document flows only as fast as the client reads (and `drained` may watch its data).
@@ -336,8 +361,8 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
         }
 
         sums('Total', count, totals);
-        footers();
-        doc.flushPages();
+        footer();
+        pageCount();
         doc.end();
     };
 
