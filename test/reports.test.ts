@@ -52,7 +52,7 @@ experiment('the PDF renderer', () => {
     test('groups with subtotals, a sum first in the row, a row taller than a page over several pages, "Page N of M" on each', async () => {
 
         const qtyFirst = [columns[1]!, { ...columns[0]!, width: 60 }];
-        const records = [{ name: 'a', qty: 1 }, { name: 'a', qty: 2.25 }, { name: 'b', qty: 4 }, { name: 'tall '.repeat(2000), qty: 1 }];
+        const records = [{ name: null, qty: 0.5 }, { name: 'a', qty: 1 }, { name: 'a', qty: 2.25 }, { name: 'b', qty: 4 }, { name: 'tall '.repeat(2000), qty: 1 }];
         const batches = (async function* () {
 
             yield records;
@@ -65,12 +65,14 @@ experiment('the PDF renderer', () => {
             expect(text).to.contain(`Page ${i} of ${pages}`);
         }
 
+        expect(text).to.contain('Name: (none)');
+        expect(text).to.contain('Subtotal (none) (1 record)');
         expect(text).to.contain('Name: a');
         expect(text).to.contain('Subtotal a (2 records)');
         expect(text).to.contain('Subtotal b (1 record)');
         expect(text).to.contain('3.25');
-        expect(text).to.contain('Total (4 records)');
-        expect(text).to.contain('8.25');
+        expect(text).to.contain('Total (5 records)');
+        expect(text).to.contain('8.75');
         // Every word of the tall text in its row, its group's heading and its subtotal's label.
         expect(text.match(/tall/g)).to.have.length(3 * 2000);
     });
@@ -93,6 +95,7 @@ experiment('the PDF renderer', () => {
         expect(wrap(measure, 'one two three four', 9)).to.equal(['one two', 'three', 'four']);
         expect(wrap(measure, 'abcdefghijklmnopqrstuvwxyz', 10)).to.equal(['abcdefghij', 'klmnopqrst', 'uvwxyz']);
         expect(wrap(measure, 'a\nb', 10)).to.equal(['a', 'b']);
+        expect(wrap(measure, 'a\n\nb', 10)).to.equal(['a', '', 'b']);
         expect(wrap(measure, '東京ポンプ点検', 3)).to.equal(['東京ポ', 'ンプ点', '検']);
         expect(wrap(() => 5, 'xy', 1)).to.equal(['x', 'y']);
     });

@@ -123,7 +123,7 @@ interface Cell {
 export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batches: AsyncIterable<readonly Record<string, unknown>[]>, options: PdfOptions = {}): Readable => {
 
     const { documents } = options;
-    const doc = new PDFDocument({ size: 'A4', layout: columns.length > 5 ? 'landscape' : 'portrait', margin: 36, info: { Title: head.title, Creator: 'Osprey' } });
+    const doc = new PDFDocument({ size: 'A4', layout: columns.length > 5 ? 'landscape' : 'portrait', margin: 36, fontLayoutCache: false, info: { Title: head.title, Creator: 'Osprey' } });
     registerFonts(doc);
     const covers = coverage(doc);
     const { left, right, top, bottom } = doc.page.margins;

@@ -75,6 +75,19 @@ onEachDatabase(lab, 'a report laid out for a planner', { settings: { reportTimez
         expect(new Set(ends).size).to.equal(1);
     });
 
+    test('the heading names the report\'s parameters (the site), and only what the request gave', async () => {
+
+        const assets = await t.inject({ url: `${wos}?action=genreport&reportname=woassets.rptdesign&site=BEDFORD&oslc.where=${encodeURIComponent('wonum<"1010"')}`, headers: wilson });
+        expect(assets.statusCode).to.equal(200);
+        const lines = pdfText(assets.rawPayload, true).split('\n');
+        expect(lines.slice(0, 4)).to.equal(['Open work orders of a site with their assets', 'MXAPIWODETAIL · woassets.rptdesign', 'site = BEDFORD · where wonum<"1010"', lines[3]!]);
+        expect(lines[3]).to.match(/^Generated \d{4}-\d\d-\d\d \d\d:\d\d \(Asia\/Tokyo\) by WILSON$/);
+
+        const plain = pdfText((await t.inject({ url: `${wos}?action=genreport&reportname=woprint.rptdesign`, headers: wilson })).rawPayload, true).split('\n');
+        expect(plain[1]).to.equal('MXAPIWODETAIL · woprint.rptdesign');
+        expect(plain[2]).to.match(/^Generated /);
+    });
+
     test('a report of many pages says "Page N of M" on each', async () => {
 
         const res = await t.inject({ url: `${wos}?action=genreport&reportname=woplan.rptdesign&oslc.where=${encodeURIComponent('siteid="BEDFORD"')}`, headers: wilson });
