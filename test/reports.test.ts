@@ -83,9 +83,10 @@ experiment('the PDF renderer', () => {
 
             yield [];
         })();
-        const text = pdfText(await collect(pdfStream({ title: 'T', lines: [], footer: 'f' }, columns, batches)));
+        const text = pdfText(await collect(pdfStream({ title: 'T', lines: [], footer: 'f' }, columns, batches, { groupBy: 'name', totals: ['qty'] })));
         expect(text).to.contain('Quantity');
         expect(text).to.contain('Total (0 records)');
+        expect(text).to.not.contain('Subtotal');
     });
 
     test('wraps between words, a word wider than the width between its characters, Japanese anywhere', () => {

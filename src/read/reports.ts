@@ -7,7 +7,7 @@ import { maximoError } from '../errors/maximo-error';
 import { reportLayout, type ReportLayout } from '../reports/columns';
 import { csvLines } from '../reports/csv';
 import { jsonChunks } from '../reports/json';
-import { datetimeText, type ReportFormats } from '../reports/format';
+import { datetimeText, defaultFormats, type ReportFormats } from '../reports/format';
 import { pdfStream } from '../reports/pdf';
 import { flagOf } from '../http/flags';
 import { checkAttachment, reportDocuments, type ReportDocuments } from '../reports/attachments';
@@ -230,11 +230,9 @@ export const generateReport = async (req: ResourceRequest, base: string): Promis
     const now = new Date();
     const generated = now.toISOString();
     const listing = documents?.of;
-    const formats: ReportFormats = {
-        timeZone: report.timezone ?? req.osprey.options.reportTimezone,
-        dateFormat: report.dateFormat ?? 'YYYY-MM-DD',
-        datetimeFormat: report.datetimeFormat ?? 'YYYY-MM-DD HH:mm'
-    };
+    // The report's own patterns over the defaults, its zone over the server's.
+    const patterns = Object.entries({ dateFormat: report.dateFormat, datetimeFormat: report.datetimeFormat }).filter(([, pattern]) => pattern !== undefined);
+    const formats: ReportFormats = { ...defaultFormats, ...Object.fromEntries(patterns), timeZone: report.timezone ?? req.osprey.options.reportTimezone };
     const stream = formatName === 'csv' ? Readable.from(csvLines(layout.columns, records, { bom, formats, documents: listing }), { objectMode: false }) :
         formatName === 'json' ? Readable.from(jsonChunks({ reportname: report.name, title: report.title, structure: structure.name, generated, ...(where ? { where } : {}) }, layout.columns, records, listing), { objectMode: false }) :
             pdfStream({ title: report.title, lines: headLines(req, report, also?.params, formats, now, listing !== undefined), footer: `${report.title} · Osprey` }, layout.columns, records, { formats, groupBy: report.groupBy, totals: report.totals, documents: listing });

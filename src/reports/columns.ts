@@ -73,7 +73,8 @@ const column = (structure: Structure, registry: Registry, def: string | ReportCo
     const family = familyOf(attr, path);
     // An aggregate renders nested under its link (`woactivity._dbcount` → woactivity → _dbcount), without `rel.`.
     const at = related ? path : aggregate ? (path[0] === 'rel' ? path.slice(1) : path) : [name];
-    const scale = family === 'decimal' ? attr?.scale ?? typeTable[attr?.type ?? 'decimal'].defaultScale : undefined;
+    // decimal and amount both default to 2 places (../structures/types.ts), as an aggregate other than a count prints.
+    const scale = family === 'decimal' ? attr?.scale ?? typeTable.decimal.defaultScale : undefined;
     return { name, title, path: at, numeric: family === 'integer' || family === 'decimal', family, ...width === undefined ? {} : { width }, ...scale === undefined ? {} : { scale }, ...format === undefined ? {} : { format } };
 };
 

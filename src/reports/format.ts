@@ -63,10 +63,11 @@ export const datetimeText = (value: string | Date, pattern: string, timeZone: st
     return fill(pattern, zonedParts(instant, timeZone).parts);
 };
 
-// ISO 8601 in the zone, with its offset; records render UTC already, so the default zone costs nothing.
+// ISO 8601 in the zone, with its offset; records render datetimes in UTC already (…+00:00), so the default zone
+// costs nothing.
 export const isoDatetime = (value: string, timeZone: string): string => {
 
-    if (timeZone === 'UTC' && value.endsWith('+00:00')) {
+    if (timeZone === 'UTC') {
         return value;
     }
 

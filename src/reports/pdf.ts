@@ -260,16 +260,19 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
 
         const first = summed.indexOf(true);
         const text = `${label} (${count} ${count === 1 ? 'record' : 'records'})`;
-        const span = first > 0 ? xs[first]! - left : tableWidth();
-        const labelCell: Cell = { x: left, width: span, lines: wrap(strong, drawable(text), span - 2 * padding) };
+        const span = first > 0 ? xs[first]! - left : 0;
+        // A label wider than the columns before the first sum has a line of its own, as wide as the table.
+        const apart = first <= 0 || strong(text) > span - 2 * padding;
+        const labelCell: Cell = apart ? { x: left, width: tableWidth(), lines: wrap(strong, drawable(text), tableWidth() - 2 * padding) } : { x: left, width: span, lines: [text] };
         const sumCells: Cell[] = columns.flatMap((column, i) => (summed[i] ? [{ x: xs[i]!, width: widths[i]!, lines: wrap(strong, texts[i]!(values[i]), widths[i]! - 2 * padding), right: true }] : []));
         doc.moveTo(left, y).lineTo(left + tableWidth(), y).lineWidth(0.5).stroke('#999999');
-        if (first === 0) {
-            row([labelCell], { bold: true });
-            row(sumCells, { bold: true });
+        if (!apart) {
+            return row([labelCell, ...sumCells], { bold: true });
         }
-        else {
-            row([labelCell, ...sumCells], { bold: true });
+
+        row([labelCell], { bold: true });
+        if (sumCells.length) {
+            row(sumCells, { bold: true });
         }
     };
 
@@ -300,6 +303,12 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
         let groupKey: string | undefined;
         let groupCount = 0;
         let groupTotals = columns.map(() => 0);
+        const subtotal = () => {
+
+            sums(`Subtotal ${groupKey || '(none)'}`, groupCount, groupTotals);
+            y += 4;
+        };
+
         // Rendering is the slow part of a large report: it gives the event loop turns as it goes (src/slices.ts).
         const pause = slicer();
         for await (const records of batches) {
@@ -315,8 +324,7 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
                     const key = texts[group]!(values[group]);
                     if (!groupCount || key !== groupKey) {
                         if (groupCount) {
-                            sums(`Subtotal ${groupKey || '(none)'}`, groupCount, groupTotals);
-                            y += 4;
+                            subtotal();
                         }
 
                         groupKey = key;
@@ -356,8 +364,7 @@ export const pdfStream = (head: PdfHead, columns: readonly ReportColumn[], batch
         }
 
         if (group >= 0 && groupCount) {
-            sums(`Subtotal ${groupKey || '(none)'}`, groupCount, groupTotals);
-            y += 4;
+            subtotal();
         }
 
         sums('Total', count, totals);
