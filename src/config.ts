@@ -7,6 +7,18 @@ import * as Yaml from 'yaml';
 import { didYouMean } from './structures/suggest';
 
 
+// A time zone Intl knows (IANA: Europe/London, Asia/Tokyo, UTC).
+export const timeZone = Joi.string().custom((value: string, helpers) => {
+
+    try {
+        new Intl.DateTimeFormat('en', { timeZone: value });
+        return value;
+    }
+    catch {
+        return helpers.message({ custom: `{{#label}} is ${JSON.stringify(value)}, which is not a time zone (an IANA name such as Europe/London, Asia/Tokyo or UTC)` });
+    }
+});
+
 export interface LicenseEntry {
     component: string;
     license: string;
@@ -40,6 +52,8 @@ export interface OspreyOptions {
     maxWhereJoins: number;
     maxAnswerRows: number;
     maxBulkItems: number;
+    /** The time zone reports print datetimes in, unless a report's YAML names its own. */
+    reportTimezone: string;
     /** PostgreSQL: the longest a read's statement may run (0: no limit). */
     statementTimeoutMs: number;
     sqliteDriver: 'better-sqlite3' | 'sqlite3';
@@ -124,6 +138,7 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     maxWhereJoins: Joi.number().integer().min(1).default(32).description('OSPREY_MAX_WHERE_JOINS: relationships and child objects (EXISTS subqueries) one oslc.where follows in all'),
     maxBulkItems: Joi.number().integer().min(1).default(50000).description('OSPREY_MAX_BULK_ITEMS: items one BULK request may carry (more: a 400 before any is written)'),
     maxAnswerRows: Joi.number().integer().min(1).default(10000).description('OSPREY_MAX_ANSWER_ROWS: rows one answer renders, its records and their child and related rows'),
+    reportTimezone: timeZone.default('UTC').description('OSPREY_REPORT_TIMEZONE: the time zone (IANA: Europe/London, Asia/Tokyo) reports print datetimes in, unless a report\'s YAML names its `timezone`'),
     statementTimeoutMs: Joi.number().integer().min(0).default(30000).description('OSPREY_STATEMENT_TIMEOUT_MS: a read statement that runs longer is cancelled (0: never); on SQLite where its cost grows past a scan (relation terms, case-insensitive matching)'),
     sqliteDriver: Joi.string().valid('better-sqlite3', 'sqlite3').default('better-sqlite3').description('OSPREY_SQLITE_DRIVER: better-sqlite3 (fast, default) or sqlite3'),
     sqliteSynchronous: Joi.string().uppercase().valid('OFF', 'NORMAL', 'FULL', 'EXTRA').default('NORMAL').description('OSPREY_SQLITE_SYNCHRONOUS: SQLite durability; NORMAL survives a process crash, FULL also a power loss'),
@@ -171,6 +186,7 @@ const envNames: Record<string, keyof OspreyOptions> = {
     OSPREY_MAX_WHERE_JOINS: 'maxWhereJoins',
     OSPREY_MAX_ANSWER_ROWS: 'maxAnswerRows',
     OSPREY_MAX_BULK_ITEMS: 'maxBulkItems',
+    OSPREY_REPORT_TIMEZONE: 'reportTimezone',
     OSPREY_STATEMENT_TIMEOUT_MS: 'statementTimeoutMs',
     OSPREY_SQLITE_DRIVER: 'sqliteDriver',
     OSPREY_SQLITE_SYNCHRONOUS: 'sqliteSynchronous',

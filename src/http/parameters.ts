@@ -207,6 +207,7 @@ export const queryParameters: readonly Known[] = [
     { name: 'reportname', meaning: 'the report genreport renders', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
     { name: 'reportformat', meaning: 'pdf, csv or json', sentBy: { npm: 'ResourceService.generateReport' }, supported: ['genreport'] },
     { name: 'attachment', meaning: '1: each record of the report lists its attached documents (IBM\'s guide, report/BIRT.mdx)', sentBy: {}, supported: ['genreport'], check: isFlag('attachment') },
+    { name: 'bom', meaning: '1: a CSV report starts with a UTF-8 byte-order mark (0: without; by default as the report\'s YAML says)', sentBy: {}, supported: ['genreport'], check: isFlag('bom') },
     {
         name: 'app', meaning: 'the application whose signature options permission/allowedappoptions lists', sentBy: { npm: 'PermissionService.getAllowedAppOptions' }, supported: ['permission'],
         // The other permission questions take no application.

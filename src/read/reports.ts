@@ -7,7 +7,9 @@ import { maximoError } from '../errors/maximo-error';
 import { reportLayout, type ReportLayout } from '../reports/columns';
 import { csvLines } from '../reports/csv';
 import { jsonChunks } from '../reports/json';
+import { datetimeText, defaultFormats, type ReportFormats } from '../reports/format';
 import { pdfStream } from '../reports/pdf';
+import { flagOf } from '../http/flags';
 import { checkAttachment, reportDocuments, type ReportDocuments } from '../reports/attachments';
 import type { ReportRendererSpec } from '../reports/renderers';
 import type { ResourceRequest } from '../request';
@@ -15,6 +17,7 @@ import type { ReportDef } from '../structures/definition';
 import { own } from '../structures/own';
 import { parameterNames } from './parse/params';
 import { parseWhere } from './parse/where';
+import { declaredAttribute } from './plan/attribute-names';
 import { orderColumns, type OrderColumn } from './plan/ordering';
 import { renderColumns } from './plan/render-columns';
 import { everythingPlan } from './plan/select-plan';
@@ -38,7 +41,7 @@ export const listReports = (req: ResourceRequest, base: string): Row[] => {
     return structure.def.reports.map((report) => ({ reportname: report.name, description: report.title, genreport: `${base}?action=genreport&reportname=${encodeURIComponent(report.name)}` }));
 };
 
-const formats = {
+const formatTypes = {
     pdf: { type: 'application/pdf', extension: 'pdf' },
     csv: { type: 'text/csv; charset=utf-8', extension: 'csv' },
     json: { type: 'application/json; charset=utf-8', extension: 'json' }
@@ -70,7 +73,7 @@ const reportWhere = (req: ResourceRequest, report: ReportDef) => {
     }
 
     const where = parseWhere(report.where, `report ${report.name}`);
-    const params: Row = {};
+    const params: Record<string, string> = {};
     for (const name of parameterNames(where)) {
         const value = req.read.parameters[name];
         if (value === undefined) {
@@ -171,6 +174,24 @@ const rendered = async (req: ResourceRequest, base: string, report: ReportDef, r
     };
 };
 
+// The PDF's heading under its title: what it covers (the report's parameters, as `site = BEDFORD`, the
+// request's where and order), then when, in the report's time zone, and for whom.
+const headLines = (req: ResourceRequest, report: ReportDef, params: Record<string, string> | undefined, formats: ReportFormats, now: Date, listing: boolean): string[] => {
+
+    const { structure, read } = req;
+    const covers = [
+        ...Object.entries(params ?? {}).map(([name, value]) => `${name} = ${value}`),
+        ...read.where ? [`where ${read.where}`] : [],
+        ...read.orderBy ? [`order ${read.orderBy}`] : [],
+        ...report.groupBy ? [`grouped by ${report.groupBy}`] : []
+    ];
+    return [
+        `${structure.name} · ${report.name}${listing ? ' · with attachments' : ''}`,
+        ...covers.length ? [covers.join(' · ')] : [],
+        `Generated ${datetimeText(now, 'YYYY-MM-DD HH:mm', formats.timeZone)} (${formats.timeZone}) by ${req.user.userid}`
+    ];
+};
+
 export const generateReport = async (req: ResourceRequest, base: string): Promise<ReportDocument> => {
 
     const { structure, read } = req;
@@ -181,17 +202,21 @@ export const generateReport = async (req: ResourceRequest, base: string): Promis
     }
 
     const formatName = (read.reportFormat ?? 'pdf').toLowerCase();
-    const format = own(formats, formatName);
+    const format = own(formatTypes, formatName);
     if (!format) {
         throw maximoError('badRequest', `reportformat ${formatName} is not one of pdf, csv, json.`);
     }
 
+    // bom=1|0 (any other value is refused with the other parameters, src/http/parameters.ts), else the YAML's.
+    const bom = req.read.parameters.bom === undefined ? report.bom === true : flagOf(req.read.parameters.bom) === true;
     const layout = reportLayout(req.osprey.registry, structure, report, { user: req.user });
     const also = reportWhere(req, report);
     const rows = filtered(req, structure, also ? { also } : {});
     const order = orderColumns(structure.root, read.orderBy);
+    // Grouped records come ordered by their group first, then as asked.
+    const grouped = report.groupBy === undefined ? order : [{ attr: declaredAttribute(structure.root, report.groupBy)!, direction: 'asc' as const, nullable: true }, ...order.filter(({ attr }) => attr.name !== report.groupBy)];
     const documents = await reportDocuments(req, base, rows);
-    const batches = recordBatches(req, base, layout, rows, order, documents);
+    const batches = recordBatches(req, base, layout, rows, grouped, documents);
     // The first page is read before the answer starts, so that a query the database refuses is still an error
     // answer and not a document cut short.
     const first = await batches.next();
@@ -202,12 +227,15 @@ export const generateReport = async (req: ResourceRequest, base: string): Promis
     })();
 
     const where = read.where;
-    const generated = new Date().toISOString();
-    const user = req.user.userid;
+    const now = new Date();
+    const generated = now.toISOString();
     const listing = documents?.of;
-    const stream = formatName === 'csv' ? Readable.from(csvLines(layout.columns, records, listing), { objectMode: false }) :
+    // The report's own patterns over the defaults, its zone over the server's.
+    const patterns = Object.entries({ dateFormat: report.dateFormat, datetimeFormat: report.datetimeFormat }).filter(([, pattern]) => pattern !== undefined);
+    const formats: ReportFormats = { ...defaultFormats, ...Object.fromEntries(patterns), timeZone: report.timezone ?? req.osprey.options.reportTimezone };
+    const stream = formatName === 'csv' ? Readable.from(csvLines(layout.columns, records, { bom, formats, documents: listing }), { objectMode: false }) :
         formatName === 'json' ? Readable.from(jsonChunks({ reportname: report.name, title: report.title, structure: structure.name, generated, ...(where ? { where } : {}) }, layout.columns, records, listing), { objectMode: false }) :
-            pdfStream({ title: report.title, subtitle: `${structure.name} · ${report.name}${where ? ` · where ${where}` : ''}${listing ? ' · with attachments' : ''} · ${generated} · ${user}`, footer: `${report.title} · Osprey` }, layout.columns, records, listing);
+            pdfStream({ title: report.title, lines: headLines(req, report, also?.params, formats, now, listing !== undefined), footer: `${report.title} · Osprey` }, layout.columns, records, { formats, groupBy: report.groupBy, totals: report.totals, documents: listing });
     const file = `${report.name.replace(/\.rptdesign$/i, '')}.${format.extension}`;
     return { stream, type: format.type, disposition: `attachment; filename="${file}"` };
 };

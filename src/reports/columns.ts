@@ -2,10 +2,10 @@ import { parseSelect } from '../read/parse/select';
 import type { Reach } from '../read/plan/reach';
 import { planSelect, type SelectPlan } from '../read/plan/select-plan';
 import { declaredAttribute } from '../read/plan/attribute-names';
-import type { ReportDef } from '../structures/definition';
+import type { ReportColumnDef, ReportDef } from '../structures/definition';
 import type { Attribute, Registry, Structure } from '../structures/registry';
 import { own } from '../structures/own';
-import { typeTable } from '../structures/types';
+import { typeTable, type ColumnFamily } from '../structures/types';
 
 
 // A report's columns (`columns:` in the YAML) are oslc.select terms that give one value each: attributes of the
@@ -18,22 +18,21 @@ export interface ReportColumn {
     readonly title: string;
     /** Where the value sits in a rendered record. */
     readonly path: readonly string[];
-    /** A relative width for the PDF table. */
-    readonly width: number;
+    /** The PDF column's width in points, when the YAML declares it; else as wide as its content needs. */
+    readonly width?: number;
     readonly numeric: boolean;
+    /** How its values print (src/reports/format.ts): an aggregate counts (integer) or computes (decimal). */
+    readonly family: ColumnFamily;
+    /** A decimal's places: the attribute's scale (2 by default, and for aggregates other than a count). */
+    readonly scale?: number;
+    /** A date or datetime column's own pattern. */
+    readonly format?: string;
 }
 
 export interface ReportLayout {
     readonly plan: SelectPlan;
     readonly columns: readonly ReportColumn[];
 }
-
-const widthOf = (attr: Attribute | undefined, title: string) => {
-
-    const family = attr ? typeTable[attr.type].family : 'decimal';
-    const content = family === 'string' || family === 'text' ? Math.min(attr?.length ?? 30, 40) : family === 'datetime' ? 25 : 10;
-    return Math.max(content, Math.min(title.length, 24));
-};
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -50,25 +49,40 @@ const titleOf = (name: string, path: readonly string[], attr: Attribute | undefi
     return path.length === 1 ? title : `${capitalized(path[0]!)} ${title.toLowerCase()}`;
 };
 
-const column = (structure: Structure, registry: Registry, name: string): ReportColumn => {
+// A column as the YAML writes it: its name, or { name, title, width, format }.
+export const columnName = (def: string | ReportColumnDef): string => (typeof def === 'string' ? def : def.name);
 
+const familyOf = (attr: Attribute | undefined, path: readonly string[]): ColumnFamily => {
+
+    if (attr) {
+        return typeTable[attr.type].family;
+    }
+
+    return path[path.length - 1] === '_dbcount' ? 'integer' : 'decimal';
+};
+
+const column = (structure: Structure, registry: Registry, def: string | ReportColumnDef): ReportColumn => {
+
+    const { name, title: declared, width, format } = typeof def === 'string' ? { name: def } as ReportColumnDef : def;
     const path = name.split('.');
     const aggregate = path[path.length - 1]!.startsWith('_db');
     const related = path.length === 2 && !aggregate ? registry.get(own(structure.def.relations, path[0]!)?.structure ?? '') : undefined;
     // Only its title and width: the columns resolve through the select plan, checked at start (planOf).
     const attr = path.length === 1 ? declaredAttribute(structure.root, name) : related && declaredAttribute(related.root, path[1]!);
-    const title = titleOf(name, path, attr);
-    const family = attr ? typeTable[attr.type].family : 'decimal';
+    const title = declared ?? titleOf(name, path, attr);
+    const family = familyOf(attr, path);
     // An aggregate renders nested under its link (`woactivity._dbcount` → woactivity → _dbcount), without `rel.`.
     const at = related ? path : aggregate ? (path[0] === 'rel' ? path.slice(1) : path) : [name];
-    return { name, title, path: at, width: widthOf(attr, title), numeric: family === 'integer' || family === 'decimal' };
+    // decimal and amount both default to 2 places (../structures/types.ts), as an aggregate other than a count prints.
+    const scale = family === 'decimal' ? attr?.scale ?? typeTable.decimal.defaultScale : undefined;
+    return { name, title, path: at, numeric: family === 'integer' || family === 'decimal', family, ...width === undefined ? {} : { width }, ...scale === undefined ? {} : { scale }, ...format === undefined ? {} : { format } };
 };
 
 const layouts = new WeakMap<ReportDef, ReportLayout>();
 
 const planOf = (registry: Registry, structure: Structure, report: ReportDef, reach: Reach | undefined): SelectPlan => {
 
-    const names = report.columns ?? [];
+    const names = (report.columns ?? []).map(columnName);
     return planSelect(structure.root, parseSelect(names.join(','), `reports.${report.name}.columns`), { parameter: `reports.${report.name}.columns`, registry, structure, reach });
 };
 
@@ -79,7 +93,7 @@ export const reportLayout = (registry: Registry, structure: Structure, report: R
 
     let layout = layouts.get(report);
     if (!layout) {
-        layout = { plan: planOf(registry, structure, report, undefined), columns: (report.columns ?? []).map((name) => column(structure, registry, name)) };
+        layout = { plan: planOf(registry, structure, report, undefined), columns: (report.columns ?? []).map((def) => column(structure, registry, def)) };
         layouts.set(report, layout);
     }
 

@@ -1,9 +1,11 @@
 import { sizeText, type DocumentsOfRecord, type ReportAttachment } from './attachments';
 import type { ReportColumn } from './columns';
 import { columnValue } from './columns';
+import { csvCell, defaultFormats, type CellText, type ReportFormats } from './format';
 
 
-// RFC 4180 CSV: a header line of the column names, then one line per record, CRLF line ends. A field with a
+// RFC 4180 CSV: a header line of the column titles (the PDF's), optionally after a UTF-8 byte-order mark (which
+// spreadsheets need to read UTF-8 rather than their local code page), then one line per record, CRLF line ends. A field with a
 // comma, quote or line break is quoted. A text that a spreadsheet would run as a formula (it starts with =, +, -,
 // @, tab or carriage return) is prefixed with an apostrophe, as OWASP advises for CSV exports; numbers never are.
 
@@ -35,13 +37,16 @@ export const attachmentsField = (documents: readonly ReportAttachment[]): string
 
 // One line per record, built by concatenation: a report renders every one of its rows through here (the arrays
 // of fields and lines that map and join made were a tenth of a CSV report's time on the event loop).
-const csvBatch = (columns: readonly ReportColumn[], records: readonly Record<string, unknown>[], documents: DocumentsOfRecord | undefined): string => {
+const csvBatch = (columns: readonly ReportColumn[], cells: readonly (CellText | undefined)[], records: readonly Record<string, unknown>[], documents: DocumentsOfRecord | undefined): string => {
 
     let text = '';
     for (const record of records) {
         let line = '';
         for (let i = 0; i < columns.length; ++i) {
-            line += i ? `,${csvField(columnValue(record, columns[i]!))}` : csvField(columnValue(record, columns[i]!));
+            const value = columnValue(record, columns[i]!);
+            const cell = cells[i];
+            const field = cell ? cell(value) : csvField(value);
+            line += i ? `,${field}` : field;
         }
 
         if (documents) {
@@ -54,10 +59,18 @@ const csvBatch = (columns: readonly ReportColumn[], records: readonly Record<str
     return text;
 };
 
-export const csvLines = async function* (columns: readonly ReportColumn[], batches: AsyncIterable<readonly Record<string, unknown>[]>, documents?: DocumentsOfRecord): AsyncGenerator<string> {
+export interface CsvOptions {
+    readonly bom?: boolean;
+    readonly formats?: ReportFormats;
+    readonly documents?: DocumentsOfRecord | undefined;
+}
 
-    yield `${[...columns.map((column) => column.name), ...documents ? ['attachments'] : []].map(csvField).join(',')}\r\n`;
+export const csvLines = async function* (columns: readonly ReportColumn[], batches: AsyncIterable<readonly Record<string, unknown>[]>, options: CsvOptions = {}): AsyncGenerator<string> {
+
+    const { documents } = options;
+    const cells = columns.map((column) => csvCell(column, options.formats ?? defaultFormats));
+    yield `${options.bom ? '\ufeff' : ''}${[...columns.map((column) => column.title), ...documents ? ['Attachments'] : []].map(csvField).join(',')}\r\n`;
     for await (const records of batches) {
-        yield csvBatch(columns, records, documents);
+        yield csvBatch(columns, cells, records, documents);
     }
 };

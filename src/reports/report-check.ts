@@ -1,7 +1,8 @@
 import { checkWhere } from '../read/compile/where-check';
+import { declaredAttribute } from '../read/plan/attribute-names';
 import type { StructureCheck } from '../structures/link';
 import { own } from '../structures/own';
-import { reportLayout } from './columns';
+import { columnName, reportLayout, type ReportLayout } from './columns';
 
 
 // Report definitions are checked at load, with the same layout a request renders, so that a report that
@@ -20,7 +21,7 @@ export const checkReports: StructureCheck = (structure, registry, report) => {
         }
 
         names.add(def.name);
-        for (const [j, column] of (def.columns ?? []).entries()) {
+        for (const [j, column] of (def.columns ?? []).map(columnName).entries()) {
             const [first, second] = column.split('.');
             const relation = second && !second.startsWith('_db') ? own(structure.def.relations, first!) : undefined;
             if (!columnShape.test(column) || relation?.cardinality === 'many') {
@@ -38,17 +39,36 @@ export const checkReports: StructureCheck = (structure, registry, report) => {
         // A column through a relation to a structure that is not there waits for it (the link check said so).
         if (def.columns!.some((column) => {
 
-            const relation = own(structure.def.relations, column.split('.')[0]!);
+            const relation = own(structure.def.relations, columnName(column).split('.')[0]!);
             return relation !== undefined && !registry.get(relation.structure);
         })) {
             return;
         }
 
+        let layout: ReportLayout;
         try {
-            reportLayout(registry, structure, def);
+            layout = reportLayout(registry, structure, def);
         }
         catch (error) {
-            report(`reports.${i}.columns`, (error as Error).message);
+            return report(`reports.${i}.columns`, (error as Error).message);
+        }
+
+        layout.columns.forEach((column, j) => {
+
+            if (column.format !== undefined && column.family !== 'date' && column.family !== 'datetime') {
+                report(`reports.${i}.columns.${j}.format`, `${column.name} is not a date or datetime: only those have a format (YYYY-MM-DD HH:mm)`);
+            }
+        });
+
+        const columnNames = layout.columns.map((column) => column.name);
+        if (def.groupBy !== undefined && (!columnNames.includes(def.groupBy) || !declaredAttribute(structure.root, def.groupBy)?.persistent)) {
+            report(`reports.${i}.groupBy`, `${def.groupBy} is not one of the report's columns that is a stored attribute of ${structure.name} (${columnNames.join(', ')})`);
+        }
+
+        for (const [j, total] of (def.totals ?? []).entries()) {
+            if (!layout.columns.some((column) => column.name === total && column.numeric)) {
+                report(`reports.${i}.totals.${j}`, `${total} is not one of the report's numeric columns, which a total sums`);
+            }
         }
     });
 };

@@ -111,12 +111,25 @@ export interface WorkflowDef {
     nodes: Record<string, NodeDef>;
 }
 
+export interface ReportColumnDef {
+    name: string;
+    title?: string;
+    width?: number;
+    format?: string;
+}
+
 export interface ReportDef {
     name: string;
     title: string;
-    columns?: string[];
+    columns?: (string | ReportColumnDef)[];
     handler?: string;
     where?: string;
+    timezone?: string;
+    dateFormat?: string;
+    datetimeFormat?: string;
+    groupBy?: string;
+    totals?: string[];
+    bom?: boolean;
 }
 
 export interface AccessDef {

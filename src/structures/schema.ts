@@ -1,6 +1,6 @@
 import Joi from 'joi';
 
-import { byteSize } from '../config';
+import { byteSize, timeZone } from '../config';
 import { maximoTypeNames } from './types';
 
 
@@ -139,12 +139,29 @@ const workflowSchema = Joi.object({
     nodes: Joi.object().pattern(nodeName, nodeSchema).min(1).required().description('the steps, by name: each one of if, status, set, action or task').example({ submit: { status: 'WAPPR', next: 'review' } })
 });
 
+// A date pattern of YYYY, MM, DD, HH, mm and ss (src/reports/format.ts); anything else is printed as written.
+const datePattern = Joi.string().pattern(/YYYY|MM|DD|HH|mm|ss/).max(40)
+    .messages({ 'string.pattern.base': '{{#label}} is a date pattern of YYYY, MM, DD, HH, mm and ss (YYYY-MM-DD HH:mm), not {{#value}}' });
+
+const reportColumnSchema = Joi.alternatives(Joi.string(), Joi.object({
+    name: Joi.string().required().description('the value: an attribute, an attribute of a 1:1 relation or an aggregate').example('asset.description'),
+    title: Joi.string().min(1).max(100).description('the heading (PDF and CSV); the attribute\'s title by default').example('Asset'),
+    width: Joi.number().min(20).max(800).description('the column\'s width in points (1/72 in); a longer text wraps. By default as wide as its content needs').example(160),
+    format: datePattern.description('a date or datetime column\'s pattern, instead of the report\'s dateFormat or datetimeFormat').example('DD/MM/YYYY')
+})).description('a column: its name, or { name, title, width, format }');
+
 const reportSchema = Joi.object({
     name: Joi.string().pattern(/^[\w.-]+$/).required().description('the report\'s name, as asked for by reportname').example('woprint.rptdesign'),
     title: Joi.string().required().description('the title listed by ?action=listreports').example('Work order details'),
-    columns: Joi.array().items(Joi.string()).min(1).description('the columns in order: attributes, attributes of a 1:1 relation (asset.description) or aggregates (woactivity._dbcount)').example(['wonum', 'asset.description', 'woactivity._dbcount']),
+    columns: Joi.array().items(reportColumnSchema).min(1).description('the columns in order: attributes, attributes of a 1:1 relation (asset.description) or aggregates (woactivity._dbcount); each a name or { name, title, width, format }').example(['wonum', { name: 'description', width: 200 }, { name: 'reportdate', title: 'Reported', format: 'DD/MM/YYYY' }]),
     handler: Joi.string().description('a report renderer registered by a plugin instead of the column table').example('plainText'),
-    where: Joi.string().description('which records the report covers (oslc.where syntax, checked at start; :name parameters come from the query parameter name)').example('siteid=:site')
+    where: Joi.string().description('which records the report covers (oslc.where syntax, checked at start; :name parameters come from the query parameter name)').example('siteid=:site'),
+    timezone: timeZone.description('the time zone its datetimes print in (OSPREY_REPORT_TIMEZONE by default)').example('Europe/London'),
+    dateFormat: datePattern.description('how a date prints (YYYY-MM-DD by default)').example('DD/MM/YYYY'),
+    datetimeFormat: datePattern.description('how a datetime prints, in the report\'s time zone (YYYY-MM-DD HH:mm by default)').example('DD/MM/YYYY HH:mm'),
+    groupBy: Joi.string().description('a column (an attribute of the structure) whose values group the records, each group followed by its subtotals').example('siteid'),
+    totals: Joi.array().items(Joi.string()).min(1).unique().description('numeric columns summed per group and for the whole report (with the records counted)').example(['estdur']),
+    bom: Joi.boolean().default(false).description('true: the CSV starts with a UTF-8 byte-order mark (the request\'s bom=0|1 decides otherwise)').example(true)
 }).or('columns', 'handler');
 
 const accessSchema = Joi.object({

@@ -79,7 +79,7 @@ onEachDatabase(lab, 'reports with attachment=1', (t) => {
         expect(res.statusCode, res.payload).to.equal(200);
         expect(res.headers['content-disposition']).to.equal('attachment; filename="woprint.csv"');
         const rows = parseCsv(res.payload);
-        expect(rows[0]).to.equal(['wonum', 'siteid', 'description', 'status', 'worktype', 'assetnum', 'location', 'attachments']);
+        expect(rows[0]).to.equal(['Work Order', 'Site', 'Description', 'Status', 'Work Type', 'Asset', 'Location', 'Attachments']);
         expect(rows.slice(1).map((row) => [row[0], row[7]])).to.equal([
             [a.wonum, 'pump.bin (7 B); readme.txt (12.3 KB); Vendor manual (https://example.com/pump.pdf)'],
             [b.wonum, 'note.txt (5 B)'],
@@ -124,23 +124,22 @@ onEachDatabase(lab, 'reports with attachment=1', (t) => {
         expect(res.statusCode).to.equal(200);
         expect(res.headers['content-type']).to.equal('application/pdf');
         expect(res.headers['content-disposition']).to.equal('attachment; filename="woprint.pdf"');
-        const lines = pdfText(res.rawPayload).split('\n');
+        const lines = pdfText(res.rawPayload, true).split('\n').map((line) => line.trim()).filter(Boolean);
         expect(lines.some((line) => line.includes('with attachments'))).to.be.true();
-        // pdfkit writes WinAnsi: the bullet is 0x95.
         const minute = (iso: string) => iso.slice(0, 16).replace('T', ' ');
         const documentLines = [
-            `\x95 pump.bin · Attachments, application/octet-stream, 7 B · A pump · WILSON ${minute(pump.meta.created)}`,
-            `\x95 readme.txt · Attachments, text/plain, 12.3 KB · WILSON ${minute(readme.meta.created)}`,
-            '\x95 Vendor manual · URL https://example.com/pump.pdf · The vendor\'s manual · MAXADMIN 2024-01-02 03:04',
-            `\x95 note.txt · Attachments, text/plain, 5 B · WILSON ${minute(note.meta.created)}`
+            `• pump.bin · Attachments, application/octet-stream, 7 B · A pump · WILSON ${minute(pump.meta.created)}`,
+            `• readme.txt · Attachments, text/plain, 12.3 KB · WILSON ${minute(readme.meta.created)}`,
+            '• Vendor manual · URL https://example.com/pump.pdf · The vendor\'s manual · MAXADMIN 2024-01-02 03:04',
+            `• note.txt · Attachments, text/plain, 5 B · WILSON ${minute(note.meta.created)}`
         ];
         const at = (text: string) => lines.indexOf(text);
         expect(documentLines.map(at).every((index) => index > 0)).to.be.true();
-        // In the records' order, each under its record's row (after its cells, before the next record).
-        const order = [at(a.wonum), ...documentLines.slice(0, 3).map(at), at(b.wonum), at(documentLines[3]!), at(c.wonum)];
-        expect(order.every((position, i) => i === 0 || position > order[i - 1]!)).to.be.true();
-        expect(lines.slice(at(a.wonum), at(documentLines[0]!))).to.equal([a.wonum, 'BEDFORD', 'Pump with documents', 'WAPPR']);
-        expect(lines.slice(at(b.wonum), at(documentLines[3]!))).to.equal([b.wonum, 'BEDFORD', 'Valve with a note', 'WAPPR']);
+        // In the records' order, each under its record's row (the row's cells on one line, then its documents).
+        const row = (wo: { wonum: string }, description: string) => lines.findIndex((line) => new RegExp(`^${wo.wonum} +BEDFORD +${description} +WAPPR$`).test(line));
+        const order = [row(a, 'Pump with documents'), ...documentLines.slice(0, 3).map(at), row(b, 'Valve with a note'), at(documentLines[3]!), row(c, 'Nothing attached')];
+        expect(order[0]).to.be.above(0);
+        expect(order.every((position, i) => i === 0 || position === order[i - 1]! + 1)).to.be.true();
 
         const plain = pdfText((await t.inject({ url: genreport({ 'oslc.where': where }), headers: wilson })).rawPayload);
         expect(plain).to.contain(a.wonum);

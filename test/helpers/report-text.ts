@@ -1,4 +1,4 @@
-import * as Zlib from 'node:zlib';
+import * as ChildProcess from 'node:child_process';
 
 
 // Reading the reports genreport answers, for the tests: a CSV as rows of fields, a PDF's drawn text.
@@ -45,25 +45,13 @@ export const parseCsv = (text: string): string[][] => {
     return rows;
 };
 
-// The text a PDF draws: pdfkit writes each string as a TJ array of hex WinAnsi codes (between kerning numbers)
-// in Flate-compressed content streams.
-export const pdfText = (pdf: Buffer): string => {
+// The text a PDF draws, as poppler's pdftotext reads it (its glyphs mapped back to characters through the
+// embedded fonts' ToUnicode maps): with `layout`, each row of the table on one line, its columns in place.
+export const pdfText = (pdf: Buffer, layout = false): string => ChildProcess.execFileSync('pdftotext', [...layout ? ['-layout'] : [], '-', '-'], { input: pdf, maxBuffer: 256 * 1024 * 1024 }).toString('utf8');
 
-    const text: string[] = [];
-    const binary = pdf.toString('latin1');
-    for (const match of binary.matchAll(/stream\r?\n/g)) {
-        const start = match.index + match[0].length;
-        const end = binary.indexOf('endstream', start);
-        try {
-            const content = Zlib.inflateSync(pdf.subarray(start, end)).toString('latin1');
-            for (const [, array] of content.matchAll(/\[(.*?)\] TJ/g)) {
-                text.push([...array!.matchAll(/<([0-9a-f]*)>/g)].map(([, hex]) => Buffer.from(hex!, 'hex').toString('latin1')).join(''));
-            }
-        }
-        catch {
-            // Not a compressed content stream (fonts are not embedded, but be safe).
-        }
-    }
+// The words a PDF draws with where they end on their page (poppler's pdftotext -bbox), to tell how they align.
+export const pdfWords = (pdf: Buffer): { text: string; xMax: number }[] => {
 
-    return text.join('\n');
+    const html = ChildProcess.execFileSync('pdftotext', ['-bbox', '-', '-'], { input: pdf, maxBuffer: 256 * 1024 * 1024 }).toString('utf8');
+    return [...html.matchAll(/<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/g)].map(([, xMax, text]) => ({ text: text!, xMax: Number(xMax) }));
 };

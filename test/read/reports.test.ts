@@ -39,7 +39,8 @@ onEachDatabase(lab, 'reports', (t) => {
         expect(res.statusCode).to.equal(200);
         expect(res.result).to.equal([
             { reportname: 'woprint.rptdesign', description: 'Work order details', genreport: 'http://127.0.0.1:8080/maximo/oslc/os/mxapiwodetail?action=genreport&reportname=woprint.rptdesign' },
-            { reportname: 'woassets.rptdesign', description: 'Open work orders of a site with their assets', genreport: 'http://127.0.0.1:8080/maximo/oslc/os/mxapiwodetail?action=genreport&reportname=woassets.rptdesign' }
+            { reportname: 'woassets.rptdesign', description: 'Open work orders of a site with their assets', genreport: 'http://127.0.0.1:8080/maximo/oslc/os/mxapiwodetail?action=genreport&reportname=woassets.rptdesign' },
+            { reportname: 'woplan.rptdesign', description: 'Planned work by site', genreport: 'http://127.0.0.1:8080/maximo/oslc/os/mxapiwodetail?action=genreport&reportname=woplan.rptdesign' }
         ]);
         expect((await get('/maximo/api/os/mxapiperson?action=LISTREPORTS')).result).to.equal([]);
     });
@@ -53,7 +54,9 @@ onEachDatabase(lab, 'reports', (t) => {
         expect(res.headers['content-type']).to.equal('text/csv; charset=utf-8');
         expect(res.headers['content-disposition']).to.equal('attachment; filename="woprint.csv"');
         const rows = parseCsv(res.payload);
-        expect(rows[0]).to.equal(['wonum', 'siteid', 'description', 'status', 'worktype', 'assetnum', 'location']);
+        // The columns' titles, as the PDF heads them; no byte-order mark unless asked.
+        expect(res.payload.charCodeAt(0)).to.equal('W'.charCodeAt(0));
+        expect(rows[0]).to.equal(['Work Order', 'Site', 'Description', 'Status', 'Work Type', 'Asset', 'Location']);
         const stored = await t.server.app.osprey.knex('workorder').where({ siteid: 'BEDFORD' }).orderBy('workorderid').select('wonum', 'siteid', 'description', 'status', 'worktype', 'assetnum', 'location');
         expect(rows.length).to.equal(stored.length + 1);
         expect(rows.slice(1, 4)).to.equal(stored.slice(0, 3).map((row: Record<string, string | null>) => Object.values(row).map((value) => value ?? '')));
@@ -144,23 +147,27 @@ onEachDatabase(lab, 'reports', (t) => {
         expect(pdf.subarray(-6).toString()).to.contain('%%EOF');
         const pages = pdf.toString('latin1').match(/\/Type \/Page\n/g)!.length;
         expect(pages).to.be.within(2, 4);
-        const text = pdfText(pdf);
+        const text = pdfText(pdf, true);
         expect(text).to.contain('Work order details');
-        expect(text).to.contain('Work Order');
-        const lines = text.split('\n');
-        expect(lines).to.include(['1000', '1099']);
-        expect(lines).to.not.include('1100');
-        expect(text).to.contain(`Page ${pages}`);
+        // The titles, the longer ones on two lines (a column is no wider than its values or the title's half).
+        expect(text).to.match(/Work +Site +Description +Status +Work +Asset +Location\nOrder +Type\n/);
+        expect(text).to.contain('where wonum<"1100"');
+        const wonums = text.split('\n').map((line) => /^ *(\d{4}) /.exec(line)?.[1]).filter(Boolean);
+        expect(wonums).to.include(['1000', '1099']);
+        expect(wonums).to.not.include('1100');
+        expect(text).to.contain(`Page ${pages} of ${pages}`);
+        expect(text).to.match(/Total \(100 records\)/);
     });
 
     test('what cannot be a report is a clear 400, before any document starts', async () => {
 
         const cases: [string, string][] = [
             [`${wos}?action=genreport`, 'genreport needs reportname'],
-            [genreport({ reportname: 'nothere.rptdesign' }), 'woprint.rptdesign, woassets.rptdesign'],
+            [genreport({ reportname: 'nothere.rptdesign' }), 'woprint.rptdesign, woassets.rptdesign, woplan.rptdesign'],
             [`/maximo/oslc/os/mxapiperson?action=genreport&reportname=x`, 'it declares no reports'],
             [genreport({ reportformat: 'xlsx' }), 'not one of pdf, csv, json'],
             [genreport({ 'oslc.where': 'nosuch=1' }), 'BMXAA8744E'],
+            [genreport({ reportformat: 'csv', bom: 'yes please' }), 'bom is 1 or 0 (true or false), not yes please'],
             [genreport({ 'oslc.orderBy': '+nosuch' }), 'BMXAA8744E'],
             [`${wos}?action=genreport&reportname=woassets.rptdesign`, 'needs the parameter site'],
             [`${wos}?action=unheard`, 'has no action unheard']

@@ -108,6 +108,27 @@ experiment('structure loading', () => {
                 ['mxone.yaml', 'reports.2.columns', /.+/]
             ]
         },
+        {
+            name: 'report keys of a wrong kind: a bad zone or pattern, a column without its name, a bom not true or false',
+            files: { 'mxone.yaml': minimal('reports:\n  - { name: f.rptdesign, title: F, columns: [onenum], timezone: Mars/Olympus, dateFormat: "day", datetimeFormat: YYYY }\n  - { name: g.rptdesign, title: G, columns: [{ title: no name }], bom: maybe }\n') },
+            expected: [
+                ['mxone.yaml', 'reports.0.timezone', /"Mars\/Olympus", which is not a time zone/],
+                ['mxone.yaml', 'reports.0.dateFormat', /is a date pattern of YYYY, MM, DD, HH, mm and ss \(YYYY-MM-DD HH:mm\), not day/],
+                ['mxone.yaml', 'reports.1.columns.0.name', /required/],
+                ['mxone.yaml', 'reports.1.bom', /must be a boolean/]
+            ]
+        },
+        {
+            name: 'report layouts that cannot be: a format on a text, groupBy and totals beside the columns',
+            files: { 'mxone.yaml': minimal('relations:\n  same: { structure: MXONE, join: { onenum: onenum } }\nreports:\n  - name: e.rptdesign\n    title: E\n    columns: [{ name: onenum, format: YYYY }, status, { name: made, format: DD.MM.YYYY, title: Made, width: 90 }, same.status, qty, { name: day, format: DD.MM }]\n    groupBy: same.status\n    totals: [status, qty, nothere]\n  - { name: h.rptdesign, title: H, columns: [qty], groupBy: made }\n', '  made: { type: datetime }\n  qty: { type: decimal, scale: 3 }\n  day: { type: date }\n') },
+            expected: [
+                ['mxone.yaml', 'reports.0.columns.0.format', /onenum is not a date or datetime/],
+                ['mxone.yaml', 'reports.0.groupBy', /same.status is not one of the report's columns that is a stored attribute of MXONE \(onenum, status, made, same.status, qty, day\)/],
+                ['mxone.yaml', 'reports.0.totals.0', /status is not one of the report's numeric columns/],
+                ['mxone.yaml', 'reports.0.totals.2', /nothere is not one of the report's numeric columns/],
+                ['mxone.yaml', 'reports.1.groupBy', /made is not one of the report's columns/]
+            ]
+        },
         { name: 'a report without columns', files: { 'mxone.yaml': minimal('reports:\n  - { name: d.rptdesign, title: D }\n') }, expected: [['mxone.yaml', 'reports.0', /must contain at least one of \[columns, handler\]/]] },
         { name: 'duplicate structure', files: { 'mxone.yaml': minimal(), 'mxone.yml': minimal() }, expected: [['mxone.yml', 'name', /declared twice/]] },
         { name: 'duplicate table', files: { 'mxone.yaml': minimal(), 'mxtwo.yaml': minimal().replace('name: MXONE', 'name: MXTWO') }, expected: [['mxtwo.yaml', 'table', /already used by MXONE/]] },
