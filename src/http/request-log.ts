@@ -47,7 +47,7 @@ export const requestLogging = (server: Hapi.Server, log: Logger, registry: Regis
 
         const response = request.response as Hapi.ResponseObject | null;
         const status = response?.statusCode;
-        const raw = request.raw.req.url ?? '';
+        const raw = request.raw.req.url!;                 // a server's request always has its target
         const mark = raw.indexOf('?');
         const line: Record<string, unknown> = {
             msg: 'request',
@@ -59,11 +59,12 @@ export const requestLogging = (server: Hapi.Server, log: Logger, registry: Regis
             user: request.auth.credentials?.user?.userid,
             client: clientAddress(request, trustProxy)
         };
-        if (status !== undefined && status >= 400) {
+        // No status: the client left before its answer.
+        if (status! >= 400) {
             line.reasonCode = reasonOf(response!);
         }
 
-        log(status !== undefined && status >= 500 ? 'error' : 'info', line);
+        log(status! >= 500 ? 'error' : 'info', line);
         const statements = request.app.statements;
         if (debug && statements) {
             log('debug', { msg: 'request statements', requestId: request.app.requestId, statements: statements.count, sqlMs: Math.round(statements.ms * 10) / 10 });

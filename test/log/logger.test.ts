@@ -1,7 +1,10 @@
 import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 
+import type * as Hapi from '@hapi/hapi';
+
 import { queryRedactor } from '../../src/http/redact-query';
+import { requestLogging } from '../../src/http/request-log';
 import { loadRegistry } from '../../src/load-registry';
 import { announce, createLogger, formatOf, logs, type Logger } from '../../src/log/logger';
 import { demoStructures } from '../helpers/server';
@@ -80,6 +83,24 @@ experiment('the logger', () => {
         expect(lines.join('')).to.not.contain('\u001b[');
     });
 
+    test('writes to standard output when given no destination', () => {
+
+        const written: string[] = [];
+        const write = process.stdout.write;
+        process.stdout.write = ((text: string) => written.push(text) > 0) as typeof process.stdout.write;
+        try {
+            createLogger('info', { format: 'pretty' })('info', { msg: 'to a terminal' });
+            announce('pretty', 'Osprey stopped');
+        }
+        finally {
+            process.stdout.write = write;
+        }
+
+        expect(written).to.have.length(2);
+        expect(written[0]).to.contain('INFO: to a terminal');
+        expect(written[1]).to.equal('Osprey stopped\n');
+    });
+
     test('is pretty on a terminal and JSON otherwise, unless told', () => {
 
         const tty = process.stdout.isTTY;
@@ -118,7 +139,7 @@ experiment('the query of a request line', () => {
 
         const query = 'oslc.select=wonum,description&oslc.where=status%3D%22WAPPR%22&lean=1';
         expect(redact(query)).to.equal(query);
-        expect(redact('lean=1&%zz=1')).to.equal('lean=1&%zz=1');
+        expect(redact('lean=1&%zz=1&oslc.where=description%3D%22%E6%97%A5%22')).to.equal('lean=1&%zz=1&oslc.where=description%3D%22%E6%97%A5%22');
     });
 
     test('redacts credentials, secret attributes and values that name them, in any case or encoding', () => {
@@ -130,7 +151,49 @@ experiment('the query of a request line', () => {
         expect(redact('apikeyhash=00ff')).to.equal('apikeyhash=[redacted]');
         expect(redact('oslc.where=apikey%3D%22abc%22&lean=1')).to.equal('oslc.where=[redacted]&lean=1');
         expect(redact('oslc.where=apikey+=+"abc"')).to.equal('oslc.where=[redacted]');
+        // A malformed escape beside an encoded name does not hide it.
+        expect(redact('%zz=1&%5Flpwd=secret')).to.equal('%zz=1&%5Flpwd=[redacted]');
         // A name without a value holds nothing to hide.
         expect(redact('apikey&lean=1')).to.equal('apikey&lean=1');
+    });
+});
+
+experiment('the request line', () => {
+
+    // The 'response' handler, on a stand-in server that keeps it, for answers no route makes.
+    const handlerOf = () => {
+
+        const { lines, destination } = captured();
+        let handler: ((request: Hapi.Request) => void) | undefined;
+        const server = {
+            app: { osprey: { options: { trustProxy: 0 } } },
+            events: {
+                on: (name: unknown, listener: (request: Hapi.Request) => void) => {
+
+                    handler = name === 'response' ? listener : handler;
+                }
+            }
+        };
+        requestLogging(server as unknown as Hapi.Server, createLogger('info', { destination }), loadRegistry(demoStructures));
+        return { lines, handle: (response: unknown) => handler!({
+            app: { requestId: 'r-9' }, method: 'get', path: '/maximo/oslc/x', raw: { req: { url: '/maximo/oslc/x' } }, headers: {},
+            response, info: { received: Date.now(), remoteAddress: '10.0.0.7' }, auth: {}
+        } as unknown as Hapi.Request) };
+    };
+
+    test('writes what it has of an answer without a Maximo body, or without an answer (the client left)', () => {
+
+        const { lines, handle } = handlerOf();
+        handle({ statusCode: 404, source: null });
+        handle({ statusCode: 409, source: { message: 'a plugin\'s own body' } });
+        handle({ statusCode: 503, source: 'text' });
+        handle(null);
+        const written = lines.map((line) => JSON.parse(line));
+        expect(written.map(({ level, status, reasonCode, path, client }) => ({ level, status, reasonCode, path, client }))).to.equal([
+            { level: 'info', status: 404, reasonCode: undefined, path: '/maximo/oslc/x', client: '10.0.0.7' },
+            { level: 'info', status: 409, reasonCode: undefined, path: '/maximo/oslc/x', client: '10.0.0.7' },
+            { level: 'error', status: 503, reasonCode: undefined, path: '/maximo/oslc/x', client: '10.0.0.7' },
+            { level: 'info', status: undefined, reasonCode: undefined, path: '/maximo/oslc/x', client: '10.0.0.7' }
+        ]);
     });
 });
