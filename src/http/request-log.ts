@@ -65,8 +65,8 @@ export const requestLogging = (server: Hapi.Server, log: Logger, registry: Regis
         }
 
         log(status! >= 500 ? 'error' : 'info', line);
-        const statements = request.app.statements;
-        if (debug && statements) {
+        if (debug) {
+            const statements = request.app.statements!;         // every request's, at debug (src/log/statements.ts)
             log('debug', { msg: 'request statements', requestId: request.app.requestId, statements: statements.count, sqlMs: Math.round(statements.ms * 10) / 10 });
         }
     });

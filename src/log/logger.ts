@@ -34,7 +34,7 @@ const requestFields = ['requestId', 'method', 'path', 'status', 'ms', 'user', 'c
 // A request reads as `GET /maximo/oslc/os/mxapiwo?lean=1 200 12 ms WILSON 127.0.0.1 [id]`, any other event as its msg.
 const prettyMessage = (log: Record<string, unknown>): string => {
 
-    const msg = String(log.msg ?? '');
+    const msg = String(log.msg);
     if (msg !== 'request') {
         return log.requestId === undefined ? msg : `${msg} [${String(log.requestId)}]`;
     }

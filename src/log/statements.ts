@@ -15,6 +15,9 @@ interface Counting {
 
 const longest = 300;
 
+// The listener's events hapi dispatches as requests.
+const dispatched = new Set<string | symbol>(['request', 'checkContinue']);
+
 // With OSPREY_LOG=debug only: every statement a request runs is a debug line (its SQL, never its values, which
 // may be a password's digest or a key), and its request's count and time are on request.app.statements for the
 // request's own debug line (request-log.ts). Statements go through the knex clients' _query (db.ts runRows, and
@@ -46,14 +49,14 @@ export const countStatements = (server: Hapi.Server, log: Logger, knexes: readon
         };
     }
 
-    // Each request runs in a context of its own from the moment it arrives: the listener's 'request' event (a
+    // Each request runs in a context of its own from the moment it arrives: the listener's 'request' events (a
     // connection's request; hapi made its handler when the server was made) and the handlers hapi's core makes
     // for injected requests (server.inject, which plugins' server objects do not share) are wrapped. The
     // request's first step then names the context after it.
     const fresh = (): Counting => ({ statements: { count: 0, ms: 0 } });
     const listener = server.listener as unknown as { emit: (event: string | symbol, ...args: unknown[]) => boolean };
     const emit = listener.emit.bind(listener);
-    listener.emit = (event, ...args) => (event === 'request' ? storage.run(fresh(), () => emit(event, ...args)) : emit(event, ...args));
+    listener.emit = (event, ...args) => (dispatched.has(event) ? storage.run(fresh(), () => emit(event, ...args)) : emit(event, ...args));
     type Dispatch = (options?: object) => (req: unknown, res: unknown) => void;
     const core = (server as unknown as { _core: { _dispatch: Dispatch } })._core;
     const dispatch = core._dispatch.bind(core);
@@ -65,12 +68,9 @@ export const countStatements = (server: Hapi.Server, log: Logger, knexes: readon
 
     server.ext('onRequest', (request, h) => {
 
-        const counting = storage.getStore();
-        if (counting) {
-            counting.requestId = request.app.requestId;
-            request.app.statements = counting.statements;
-        }
-
+        const counting = storage.getStore()!;
+        counting.requestId = request.app.requestId;
+        request.app.statements = counting.statements;
         return h.continue;
     });
 };

@@ -21,34 +21,19 @@ export interface ChildChange {
     readonly children?: readonly ChildChange[];
 }
 
-// Values as compared: a date read back and a date written are the same instant; a number read back as text
-// (PostgreSQL's numeric) is the same number.
-const comparable = (value: unknown): unknown => {
+// Values as compared: a date read back (PostgreSQL's) and a date written are the same instant; a number read back
+// as text (PostgreSQL's numeric) is the same number.
+const comparable = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : String(value));
 
-    if (value instanceof Date) {
-        return value.toISOString();
-    }
-
-    return value === undefined || value === null ? null : String(value);
-};
+// The object without its undefined members.
+const compact = <T extends object>(object: T): Partial<T> => Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
 
 // The attributes of an update whose value differs from the row's before it.
 const changed = (current: Row, values: Row): Record<string, AttributeChange> | undefined => {
 
-    const found: Record<string, AttributeChange> = {};
-    let any = false;
-    for (const [name, after] of Object.entries(values)) {
-        const before = current[name] ?? null;
-        if (comparable(before) !== comparable(after)) {
-            found[name] = { before, after: after ?? null };
-            any = true;
-        }
-    }
-
-    return any ? found : undefined;
+    const found = Object.entries(values).filter(([name, after]) => comparable(current[name]) !== comparable(after));
+    return found.length ? Object.fromEntries(found.map(([name, after]) => [name, { before: current[name], after }])) : undefined;
 };
-
-const written = (values: Row): Row => Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== undefined));
 
 // A row's child rows that the plan adds, changes (with a change) or removes; none when there are none.
 const childChanges = (plan: Plan): ChildChange[] | undefined => {
@@ -62,17 +47,15 @@ const childChanges = (plan: Plan): ChildChange[] | undefined => {
         for (const each of plans) {
             const object = each.object.name;
             if (each.op === 'insert') {
-                const children = childChanges(each);
-                found.push({ object, operation: 'create', values: written(each.values), ...children ? { children } : {} });
+                found.push({ object, operation: 'create', values: each.values, ...compact({ children: childChanges(each) }) });
             }
             else if (each.op === 'delete') {
                 found.push({ object, operation: 'delete', key: keyOf(each.object, each.current) });
             }
             else {
-                const changes = changed(each.current, each.values);
-                const children = childChanges(each);
-                if (changes || children) {
-                    found.push({ object, operation: 'update', key: keyOf(each.object, each.current), ...changes ? { changes } : {}, ...children ? { children } : {} });
+                const what = compact({ changes: changed(each.current, each.values), children: childChanges(each) });
+                if (Object.keys(what).length) {
+                    found.push({ object, operation: 'update', key: keyOf(each.object, each.current), ...what });
                 }
             }
         }
@@ -85,7 +68,5 @@ const childChanges = (plan: Plan): ChildChange[] | undefined => {
 // after), and the child rows added, changed and removed; nothing for a delete (its key says it all).
 export const changesOf = (plan: Plan): { changes?: Record<string, AttributeChange>; children?: ChildChange[] } => {
 
-    const changes = plan.op === 'update' ? changed(plan.current, plan.values) : undefined;
-    const children = childChanges(plan);
-    return { ...changes ? { changes } : {}, ...children ? { children } : {} };
+    return compact({ changes: plan.op === 'update' ? changed(plan.current, plan.values) : undefined, children: childChanges(plan) });
 };

@@ -169,6 +169,7 @@ for (const database of testDatabases) {
             const now = Date.now();
             await knex('osprey_member').insert({ id: 'other-node', host: 'elsewhere', pid: 42, address: null, version: 'x', started: now, heartbeat: now + 60_000 });
             await members.beat();
+            await members.beat();
             expect(events()).to.equal(['info node joined']);
             // Beats stopped a while ago (not yet long enough to be purged).
             await knex('osprey_member').where({ id: 'other-node' }).update({ heartbeat: Date.now() - 2000 });
@@ -179,6 +180,23 @@ for (const database of testDatabases) {
             await knex('osprey_member').where({ id: 'other-node' }).delete();
             await members.beat();
             expect(events()).to.equal(['info node joined', 'warn node silent', 'info node joined', 'info node left']);
+        });
+
+        test('a second node on the same database finds the first, which hears of it joining and leaving', async () => {
+
+            // Its own heartbeat slow: the first's beats may wait while the second migrates, and must not look stale.
+            const second = await loggedServer(database, 'info', { databaseUrl: t.options.databaseUrl, heartbeatSeconds: 60 });
+            const id = second.t.server.app.osprey.members.id;
+            const { members } = t.server.app.osprey;
+            await members.beat();
+            expect(second.lines.find((line) => line.msg === 'node joined' && line.node === id)!.others as number).to.be.above(0);
+            expect(lines.filter((line) => line.node === id).map((line) => line.msg)).to.equal(['node joined']);
+            await second.t.stop();
+            await members.beat();
+            expect(lines.filter((line) => line.node === id).map((line) => line.msg)).to.equal(['node joined', 'node left']);
+            // The second found the schema as it is, and seeded nothing.
+            expect(second.lines.map((line) => line.msg)).to.include('schema up to date');
+            expect(second.lines.map((line) => line.msg)).to.not.include('demo data seeded');
         });
 
         test('writes what the server\'s own work reports as an error', () => {

@@ -79,6 +79,12 @@ onEachDatabase(lab, 'the commit a subscriber hears', (t) => {
         expect((await patch(wo.href, { wplabor: [{ wplaborid: labor.wplaborid, _action: 'Delete' }] })).statusCode).to.equal(204);
         expect(heard.at(-1)!.writes[0]!.children).to.equal([{ object: 'WPLABOR', operation: 'delete', key: { wplaborid: labor.wplaborid, wonum: wo.wonum, siteid: wo.siteid } }]);
 
+        // A date as it was read back (PostgreSQL: a Date) and as written compare by their instant.
+        expect((await patch(wo.href, { schedstart: '2030-01-02T03:04:05+00:00' })).statusCode).to.equal(204);
+        expect(Object.keys(heard.at(-1)!.writes[0]!.changes!)).to.equal(['schedstart']);
+        expect((await patch(wo.href, { schedstart: '2030-01-02T03:04:05+00:00' })).statusCode).to.equal(204);
+        expect(heard.at(-1)!.writes[0]!.changes).to.not.exist();
+
         // A body that changes nothing says so: no changes, no children.
         expect((await patch(wo.href, { description: (await firstWorkOrder()).description })).statusCode).to.equal(204);
         const same = heard.at(-1)!.writes[0]!;
