@@ -32,6 +32,8 @@ import { demoExamples, features as firstParty } from './features';
 import { parameterGate } from './http/parameters';
 import { refuseUnservedStructures, unservedRoutes } from './http/unserved';
 import { createLogger, requestLogging, type Logger } from './http/request-log';
+import { logs } from './log/logger';
+import { countStatements } from './log/statements';
 import { requestEdge } from './http/request-edge';
 import { loadRegistry } from './load-registry';
 import { checkReportRenderers, ReportRenderers } from './reports/renderers';
@@ -108,7 +110,7 @@ const checkpointApart = async (server: Hapi.Server, knex: Knex, options: OspreyO
 export const app: Hapi.Plugin<AppOptions> = {
     name: 'osprey',
     version,
-    register: async (server, { options, log = createLogger(options.logLevel), features, plugins = [] }) => {
+    register: async (server, { options, log = createLogger(options.logLevel, { format: options.logFormat }), features, plugins = [] }) => {
 
         const registry = loadRegistry(options.structures);
         const secret = loadSecret(options.secret, options.dataDir);
@@ -122,7 +124,11 @@ export const app: Hapi.Plugin<AppOptions> = {
             // and seed the demo (migration-lock.ts).
             await withMigrationLock(options.databaseUrl, log, async () => {
 
-                log('info', { msg: await migrate(knex, registry, kind) ? 'schema migrated' : 'schema up to date' });
+                const changed = await migrate(knex, registry, kind, (summary) => log('info', { msg: 'schema migrated', ...summary }));
+                if (!changed) {
+                    log('info', { msg: 'schema up to date' });
+                }
+
                 await stampCredentialChanges(knex, kind, registry.byObject(apiKeyObject)?.root.table);
                 await learnRewrites(knex, kind, [...new Set(registry.objects().map((object) => object.table))]);
                 if (kind === 'postgresql') {
@@ -133,9 +139,9 @@ export const app: Hapi.Plugin<AppOptions> = {
 
                 const fresh = await ensureUsers(users, options);
                 if (fresh && options.demo) {
-                    await seedDemoData(knex, registry);
+                    const seeded = await seedDemoData(knex, registry);
                     await analyzeAll(knex);
-                    log('info', { msg: 'demo data seeded' });
+                    log('info', { msg: 'demo data seeded', records: seeded });
                 }
                 else {
                     await optimizeStatistics(knex, kind);
@@ -175,13 +181,14 @@ export const app: Hapi.Plugin<AppOptions> = {
             users,
             apiKeys: new ApiKeys(knex, registry, secret),
             sessions: new Sessions(knex, options.sessionMinutes, secret),
-            members: new Members(knex, options.heartbeatSeconds, version),
+            members: new Members(knex, options.heartbeatSeconds, version, log),
             actions: new Actions(),
             reportRenderers: new ReportRenderers(),
             // A service routed as one Osprey does not provide (service/logging) answers 501 on its own route.
             services: new Services(new Set(unservedRoutes.flatMap((route) => (route.root ? [] : /^\/service\/([a-z0-9_.-]+)$/.exec(route.path)?.[1] ?? [])))),
             properties: new Properties(knex, db),
             attributeWrites: new AttributeWrites(engineWrites),
+            log,
             attachments: new Attachments(knex, options, (message) => server.log(['error', 'attachments'], message)),
             started: new Date(),
             version,
@@ -212,7 +219,11 @@ export const app: Hapi.Plugin<AppOptions> = {
         parameterGate(server, addedBy(new Set(plugins.map(pluginName))));
         server.ext('onPreResponse', errorEdge);
         requestEdge(server);
-        requestLogging(server, log);
+        requestLogging(server, log, registry);
+        if (logs(log, 'debug')) {
+            countStatements(server, log, [knex, reader]);
+        }
+
 
         // The write engine's housekeeping: an after-commit subscriber that fails is the server's to log (the write it
         // heard of stays committed), and transaction ids are forgotten after their retention.

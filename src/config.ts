@@ -64,7 +64,9 @@ export interface OspreyOptions {
     passwordMinLength: number;
     transactionRetentionHours: number;
     heartbeatSeconds: number;
-    logLevel: 'silent' | 'error' | 'info' | 'debug';
+    logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+    /** Pretty (coloured lines for a person) or JSON lines; unset: pretty on a terminal, JSON otherwise. */
+    logFormat?: 'pretty' | 'json';
     externalApiKeys: boolean;
     loginAttempts: number;
     loginLockMinutes: number;
@@ -148,7 +150,8 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     sessionMinutes: Joi.number().integer().min(1).default(30).description('OSPREY_SESSION_MINUTES: idle time after which a login session ends'),
     transactionRetentionHours: Joi.number().min(0).default(24).description('OSPREY_TRANSACTION_RETENTION_HOURS: how long a transactionid is remembered'),
     heartbeatSeconds: Joi.number().min(0.05).default(5).description('OSPREY_HEARTBEAT_SECONDS: how often a node reports itself in members'),
-    logLevel: Joi.string().valid('silent', 'error', 'info', 'debug').default('info').description('OSPREY_LOG: silent, error, info (one line per request) or debug'),
+    logLevel: Joi.string().valid('silent', 'error', 'warn', 'info', 'debug').default('info').description('OSPREY_LOG: silent, error, warn (lockouts, a node leaving), info (one line per request, and the server\'s events) or debug (each request\'s statements, the parameter gate, cache hits)'),
+    logFormat: Joi.string().valid('pretty', 'json').description('OSPREY_LOG_FORMAT: pretty (one coloured line per event) or json (one JSON object per line); unset: pretty when standard output is a terminal, else json'),
     externalApiKeys: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(false).description('OSPREY_EXTERNAL_APIKEYS: 1 lets administrators supply a key value (≥ 32 characters) when creating an API key'),
     loginAttempts: Joi.number().integer().min(1).default(10).description('OSPREY_LOGIN_ATTEMPTS: failed logins of one user (or 5× as many from one address) before 429'),
     loginLockMinutes: Joi.number().min(0.01).default(15).description('OSPREY_LOGIN_LOCK_MINUTES: how long failures count, and how long a 429 lasts'),
@@ -197,6 +200,7 @@ const envNames: Record<string, keyof OspreyOptions> = {
     OSPREY_TRANSACTION_RETENTION_HOURS: 'transactionRetentionHours',
     OSPREY_HEARTBEAT_SECONDS: 'heartbeatSeconds',
     OSPREY_LOG: 'logLevel',
+    OSPREY_LOG_FORMAT: 'logFormat',
     OSPREY_EXTERNAL_APIKEYS: 'externalApiKeys',
     OSPREY_LOGIN_ATTEMPTS: 'loginAttempts',
     OSPREY_LOGIN_LOCK_MINUTES: 'loginLockMinutes',

@@ -13,6 +13,7 @@ import type { Members } from './cluster/members';
 import type { OspreyOptions } from './config';
 import type { Db } from './db/db';
 import type { DatabaseKind } from './db/knex';
+import type { Logger } from './log/logger';
 import type { ObjectModel } from './db/models';
 import type { Registry } from './structures/registry';
 import type { Properties } from './services/properties';
@@ -54,6 +55,8 @@ export interface Osprey {
     readonly attachments: Attachments;
     /** Plugins' handlers of non-persistent attributes a write sends: `server.onAttributeWrite(object, attributes, handler)`. */
     readonly attributeWrites: AttributeWrites;
+    /** The server's log (src/log/logger.ts): events of its parts, beside the request lines. */
+    readonly log: Logger;
     readonly started: Date;
     readonly version: string;
     readonly products: { name: string; version: string; description: string }[];
@@ -87,6 +90,8 @@ declare module '@hapi/hapi' {
         mergeOverride?: boolean;
         /** A form login's j_redirect: where its browser goes back to (src/http/login-page.ts). */
         loginReturn?: string;
+        /** With OSPREY_LOG=debug: the statements the request ran and their time (src/log/statements.ts). */
+        statements?: { count: number; ms: number };
     }
 }
 

@@ -111,6 +111,7 @@ export { bulkWrite, type BulkResult } from './write/bulk';
 export type { WriteKind } from './write/rights';
 // After-commit hooks: what each committed write transaction of a server wrote, where events attach.
 export { onCommit, type Commit, type CommittedWrite, type CommittedAction, type CommitSubscriber } from './write/after-commit';
+export type { AttributeChange, ChildChange } from './write/changes';
 
 // ---- Actions: record and collection actions, web methods (issue 35)
 

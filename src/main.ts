@@ -6,7 +6,7 @@ import { ConfigError, loadOptions, type OspreyOptions } from './config';
 import { databaseKind, DriverError, sqliteFile } from './db/knex';
 import { MigrationError } from './db/migrate';
 import { NoAdministratorError } from './demo/users';
-import { createLogger } from './http/request-log';
+import { announce, createLogger, formatOf } from './log/logger';
 import { createServer } from './server';
 import { startFailure } from './start-failure';
 import { StructureError } from './structures/problems';
@@ -29,21 +29,21 @@ const main = async () => {
 
     const options = loadOptions(process.env, argValue('--config'));
     settings = options;
-    const log = createLogger(options.logLevel);
+    const format = formatOf({ format: options.logFormat });
+    const log = createLogger(options.logLevel, { format });
     const server = await createServer({ options, log });
     await server.start();
 
     const url = `${server.info.uri}/${options.contextRoot}`;
     const database = databaseKind(options.databaseUrl) === 'sqlite' ? `SQLite ${sqliteFile(options.databaseUrl)}` : `PostgreSQL ${options.databaseUrl.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}`;
     const structures = server.app.osprey.registry.list().length;
-    process.stdout.write([
+    announce(format, [
         `Osprey ${server.app.osprey.version} is listening on ${url}`,
         `  database:   ${database}`,
         `  structures: ${structures} from ${options.structures}`,
         `  try:        curl -H "maxauth: $(printf ${options.demo ? 'wilson:wilson' : 'USER:PASSWORD'} | base64)" ${url}/oslc/whoami`,
-        options.demo ? '  demo users: MAXADMIN / maxadmin (administrator), WILSON / wilson (planner), SMITH / smith (supervisor)' : '',
-        ''
-    ].filter((line, i, all) => line || i === all.length - 1).join('\n'));
+        options.demo ? '  demo users: MAXADMIN / maxadmin (administrator), WILSON / wilson (planner), SMITH / smith (supervisor)' : ''
+    ].filter(Boolean).join('\n'), { url, database, structures, node: server.app.osprey.members.id });
 
     let stopping = false;
     const stop = async (signal: string) => {
@@ -53,9 +53,9 @@ const main = async () => {
         }
 
         stopping = true;
-        process.stdout.write(`Osprey received ${signal}, draining requests\n`);
+        announce(format, `Osprey received ${signal}, draining requests`, { signal });
         await server.stop({ timeout: 10_000 });
-        process.stdout.write('Osprey stopped\n');
+        announce(format, 'Osprey stopped');
         process.exit(0);
     };
 

@@ -75,4 +75,23 @@ experiment('configuration', () => {
         expect(Fs.statSync(Path.join(dir, 'secret')).mode & 0o777).to.equal(0o600);
         expect(loadSecret('x'.repeat(32), dir)).to.not.equal(first);
     });
+
+    test('of nodes that generate the secret at the same moment, the first one\'s is everyone\'s', () => {
+
+        const dir = Path.join(tmp(), 'data');
+        const first = loadSecret(undefined, dir);
+        // Another node found no secret a moment ago: its link finds the first node's in place.
+        const nodeFs = require('node:fs') as typeof Fs;
+
+        const exists = nodeFs.existsSync;
+        nodeFs.existsSync = () => false;
+        try {
+            expect(loadSecret(undefined, dir)).to.equal(first);
+        }
+        finally {
+            nodeFs.existsSync = exists;
+        }
+
+        expect(Fs.readdirSync(dir)).to.equal(['secret']);
+    });
 });

@@ -7,6 +7,7 @@ import { memberId } from '../read/serialize/serialize';
 import type { SelectPlan } from '../read/plan/select-plan';
 import type { ResourceRequest } from '../request';
 import type { Row } from '../structures/registry';
+import { committed, type CommittedAction } from '../write/after-commit';
 import { recordHref, renderWritten, writeSelect } from '../write/answer';
 import type { WriteScope } from '../write/context';
 import { runWrite, throwErrors, writeSettingsOf } from '../write/transaction';
@@ -163,7 +164,7 @@ export const actIn = async (req: ResourceRequest, action: RegisteredAction, payl
     }
 
     // The after-commit subscribers (events) hear of the action beside what it wrote.
-    writeScope.actions.push({ structure, name: action.name, ...(record ? { id: memberId(structure.root, record), key: keyOf(structure.root, record) } : {}) });
+    writeScope.actions.push(committed<CommittedAction>(structure, { name: action.name, ...(record ? { id: memberId(structure.root, record), key: keyOf(structure.root, record) } : {}) }));
     const rendered = record && select ? await renderWritten(req, writeScope.db, select, await memberRow(writeScope.db, req.user, structure, req.id!)) : undefined;
     return { result, record: rendered, location: record ? recordHref(req, record) : undefined };
 };

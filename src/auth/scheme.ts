@@ -129,7 +129,13 @@ export const loginsOf = (server: Hapi.Server): Logins => {
         return counted;
     };
 
+    // The failure that locks a user or an address out is the server's event: a lock lasts the window (it lifts
+    // by itself then, at its retryAfter) or until an administrator lifts it (plugins/auth/locks.ts).
     const failed = async (counted: Attempt): Promise<never> => {
+
+        for (const lock of counted.locking()) {
+            osprey.log('warn', { msg: 'login lockout', key: lock.key, failures: lock.failures, retryAfter: lock.retryAfter });
+        }
 
         await sleep(counted.failed());
         throw maximoError('loginFailed');
@@ -159,6 +165,7 @@ export const loginsOf = (server: Hapi.Server): Logins => {
                 // Credentials checked right a moment ago are no guess: they count nothing, and clear the user's count.
                 const recent = possible ? await osprey.users.remembered(userid, password, state.stamp) : undefined;
                 if (recent) {
+                    osprey.log('debug', { msg: 'login remembered', user: recent.userid });
                     if (throttle.counting(state.failures, names[0]!)) {
                         await throttle.clear(names[0]!);
                     }
@@ -222,7 +229,16 @@ export const loginsOf = (server: Hapi.Server): Logins => {
             return await made.password(userid, password, address, state);
         },
         locks: () => throttle.locks(),
-        lift: (kind, name) => throttle.lift(kind === 'user' ? userKey(name) : addressKey(name)),
+        lift: async (kind, name) => {
+
+            const key = kind === 'user' ? userKey(name) : addressKey(name);
+            const lifted = await throttle.lift(key);
+            if (lifted) {
+                osprey.log('info', { msg: 'login lock lifted', key });
+            }
+
+            return lifted;
+        },
         purge: () => throttle.purge()
     };
     logins.set(osprey, made);

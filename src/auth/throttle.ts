@@ -34,6 +34,8 @@ export interface Attempt {
     failed(): number;
     /** A right one: the user's count is cleared and the address's attempt given back. */
     succeeded(): Promise<void>;
+    /** The names this attempt brought to their limit, should it fail: locked out from now (a lockout to log). */
+    locking(): Lock[];
 }
 
 // One lock as an administrator sees it.
@@ -134,6 +136,7 @@ export class LoginThrottle {
         }
 
         return {
+            locking: () => counted.filter(({ name, failures }) => failures === this.#limit(name)).map((row) => ({ key: row.name, failures: row.failures, retryAfter: this.#wait(row.name, row, now) })),
             failed: () => {
 
                 const user = counted.find(({ name }) => name.startsWith('user:'));

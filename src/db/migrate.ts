@@ -199,7 +199,13 @@ const finished = async (knex: Knex, kind: DatabaseKind, registry: Registry, inde
 // Creates missing tables, adds new columns and indexes; refuses (before touching anything) a change that
 // would lose data, and says what to do instead. A database already as the structures declare it is only read
 // (another node made it so), and none of its tables is locked: the answer is false.
-export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind): Promise<boolean> => {
+/** What a migration did, for the server's log: the tables created, and the columns added or widened by table. */
+export interface MigrationSummary {
+    created: string[];
+    altered: { table: string; added: string[]; widened: string[] }[];
+}
+
+export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind, migrated: (summary: MigrationSummary) => void = () => undefined): Promise<boolean> => {
 
     const systemChanged = await createSystemTables(knex);
     const metaRows = await knex<ColumnMeta>('osprey_column').select();
@@ -303,5 +309,11 @@ export const migrate = async (knex: Knex, registry: Registry, kind: DatabaseKind
         }
     });
 
+    // SQLite widens nothing (above); a table and its columns are named as the database has them.
+    const widened = (change: Change) => (kind === 'postgresql' ? change.widen.map((attr) => attr.name) : []);
+    migrated({
+        created: creates.map((object) => object.table),
+        altered: changes.filter((change) => change.add.length || widened(change).length).map((change) => ({ table: change.table, added: change.add.map((attr) => attr.name), widened: widened(change) }))
+    });
     return true;
 };

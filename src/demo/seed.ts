@@ -125,18 +125,22 @@ export const demoRows = (size: DemoSize = demoSize) => {
 };
 
 // Fills the demo structures that are loaded; tables of structures not present are skipped.
-export const seedDemoData = async (knex: Knex, registry: Registry, size: DemoSize = demoSize): Promise<void> => {
+// Answers the rows written, by table (for the server's log).
+export const seedDemoData = async (knex: Knex, registry: Registry, size: DemoSize = demoSize): Promise<Record<string, number>> => {
 
     const tables = new Set(registry.objects().map((object) => object.table));
     const rows = demoRows(size);
+    const written: Record<string, number> = {};
     await knex.transaction(async (trx) => {
 
         for (const [table, list] of Object.entries(rows)) {
             if (tables.has(table) && list.length) {
                 await trx.batchInsert(table, list, 100);
+                written[table] = list.length;
             }
         }
     });
+    return written;
 };
 
 // The word lists and dates the demo rows are made of, so the generator of large data sets

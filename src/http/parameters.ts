@@ -4,6 +4,7 @@ import { errorAnswer } from '../errors/edge';
 import { maximoError } from '../errors/maximo-error';
 import { flagOf } from './flags';
 import { jsonPayload, readJsonBody } from './json-body';
+import { logs } from '../log/logger';
 import { parameterNames } from '../read/parse/params';
 import { parseWhere } from '../read/parse/where';
 import type { Structure } from '../structures/registry';
@@ -597,9 +598,29 @@ export const parameterGate = (server: Hapi.Server, external: (route: Hapi.Reques
 
         routes = routeTable(server, external);
     });
+    // With OSPREY_LOG=debug each decision is a line: the route and the parameters' names (never their values).
+    const log = server.app.osprey.log;
+    const decided = (request: Hapi.Request, decision: string, reason?: string) => {
+
+        log('debug', { msg: 'parameter gate', requestId: request.app.requestId, route: request.route.settings.id ?? request.route.path, parameters: Object.keys(request.query), decision, reason });
+    };
+
     server.ext('onPreHandler', (request, h) => {
 
-        checkRequest(request, routes);
+        if (!logs(log, 'debug')) {
+            checkRequest(request, routes);
+            return h.continue;
+        }
+
+        try {
+            checkRequest(request, routes);
+        }
+        catch (error) {
+            decided(request, 'refused', (error as Error).message);
+            throw error;
+        }
+
+        decided(request, 'passed');
         return h.continue;
     });
     server.ext('onPreResponse', unroutedAction);

@@ -2,23 +2,15 @@ import * as Crypto from 'node:crypto';
 
 import type * as Hapi from '@hapi/hapi';
 
+import type { MaximoErrorBody } from '../errors/edge';
+import { logs, type Logger } from '../log/logger';
+import type { Registry } from '../structures/registry';
+import { clientAddress } from './client-address';
 import { header } from './headers';
+import { queryRedactor } from './redact-query';
 
 
-const levels = { silent: 0, error: 1, info: 2, debug: 3 } as const;
-
-export type Logger = (level: 'error' | 'info' | 'debug', event: Record<string, unknown>) => void;
-
-// One JSON line per event on stdout, so log shippers can parse it.
-export const createLogger = (level: keyof typeof levels, write: (line: string) => void = (line) => process.stdout.write(line + '\n')): Logger => {
-
-    return (eventLevel, event) => {
-
-        if (levels[eventLevel] <= levels[level]) {
-            write(JSON.stringify({ time: new Date().toISOString(), level: eventLevel, ...event }));
-        }
-    };
-};
+export { createLogger, type Logger } from '../log/logger';
 
 const validRequestId = /^[\w.:-]{1,100}$/;
 
@@ -36,28 +28,62 @@ export const assignRequestId = (request: Hapi.Request): void => {
     request.raw.res.setHeader('x-request-id', id);
 };
 
-// The request's log line when it is answered, and the internal errors hapi reports of it.
-export const requestLogging = (server: Hapi.Server, log: Logger): void => {
+// The Maximo reason code an error was answered with (errors/edge.ts made its body), e.g. BMXAA7901E.
+const reasonOf = (response: Hapi.ResponseObject): string | undefined => {
 
+    const source = response.source as MaximoErrorBody | null;
+    return source !== null && typeof source === 'object' ? source.Error?.reasonCode : undefined;
+};
+
+// The request's log line when it is answered, and the errors hapi reports of it and of the server. The line reads
+// only what the request already holds (its raw URL, not the URL object hapi would build for it) and skips the
+// query's redaction for a query that names no secret.
+export const requestLogging = (server: Hapi.Server, log: Logger, registry: Registry): void => {
+
+    const redact = queryRedactor(registry);
+    const trustProxy = server.app.osprey.options.trustProxy;
+    const debug = logs(log, 'debug');
     server.events.on('response', (request) => {
 
         const response = request.response as Hapi.ResponseObject | null;
         const status = response?.statusCode;
-        log(status && status >= 500 ? 'error' : 'info', {
+        const raw = request.raw.req.url!;                 // a server's request always has its target
+        const mark = raw.indexOf('?');
+        const line: Record<string, unknown> = {
             msg: 'request',
             requestId: request.app.requestId,
             method: request.method.toUpperCase(),
-            path: request.path,
+            path: mark < 0 ? request.path : `${request.path}?${redact(raw.slice(mark + 1))}`,
             status,
             ms: Date.now() - request.info.received,
-            user: request.auth.credentials?.user?.userid
-        });
+            user: request.auth.credentials?.user?.userid,
+            client: clientAddress(request, trustProxy)
+        };
+        // No status: the client left before its answer.
+        if (status! >= 400) {
+            line.reasonCode = reasonOf(response!);
+        }
+
+        log(status! >= 500 ? 'error' : 'info', line);
+        if (debug) {
+            const statements = request.app.statements!;         // every request's, at debug (src/log/statements.ts)
+            log('debug', { msg: 'request statements', requestId: request.app.requestId, statements: statements.count, sqlMs: Math.round(statements.ms * 10) / 10 });
+        }
     });
 
     server.events.on({ name: 'request', channels: 'app' }, (request, event) => {
 
         if (event.tags.includes('error')) {
             log('error', { msg: 'internal error', requestId: request.app.requestId, error: event.data });
+        }
+    });
+
+    // What the server's own work reports (checkpoints, statistics, after-commit subscribers, the sweeper).
+    server.events.on('log', (event) => {
+
+        if (event.tags.includes('error')) {
+            const error = event.error ?? event.data;
+            log('error', { msg: 'server error', tags: event.tags.filter((tag) => tag !== 'error'), error: error instanceof Error ? { message: error.message, stack: error.stack } : error });
         }
     });
 };

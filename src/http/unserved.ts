@@ -57,7 +57,7 @@ export interface UnservedRoute extends Unserved {
 }
 
 const scripts = 'automation scripts run Jython or JavaScript inside a Maximo server, and Osprey hosts no scripts';
-const logging = 'Osprey writes one JSON line per request to its standard output (OSPREY_LOG sets the level) and keeps no Maximo loggers or log files';
+const logging = 'Osprey writes one line per request and per server event to its standard output (JSON, or pretty on a terminal; OSPREY_LOG sets the level, OSPREY_LOG_FORMAT the format) and keeps no Maximo loggers or log files';
 const sites = 'Osprey keeps no site or organization records (siteid and orgid are attributes of the records), and no user is restricted to sites';
 
 export const unservedRoutes: readonly UnservedRoute[] = [

@@ -1,6 +1,7 @@
 import type { Osprey } from '../context';
 import type { UserProfile } from '../auth/users';
 import type { Row, Structure } from '../structures/registry';
+import type { AttributeChange, ChildChange } from './changes';
 import type { WriteKind } from './rights';
 
 
@@ -9,27 +10,45 @@ import type { WriteKind } from './rights';
 // never of one that rolled back. Subscribers belong to a server (its Osprey), not to the process: two servers in
 // one process (tests, an embedder) do not hear each other's writes.
 
-/** One record a committed transaction wrote. */
+/**
+ * One record a committed transaction wrote: its structure (by name in `os`), its id and key, what happened to it
+ * and, for an update, what changed. Made small to be handed on (a queue, a webhook): `structure`, the whole
+ * structure for a plugin's use, is not enumerable, so JSON.stringify leaves it out.
+ */
 export interface CommittedWrite {
     readonly structure: Structure;
+    /** The structure's name, as routes name it (MXAPIWODETAIL). */
+    readonly os: string;
     /** What the request asked of the record (a bulk item's AddChange is a sync). */
     readonly kind: WriteKind;
     /** What happened to it: a sync is a create or an update, an update whose body said `_action: Delete` a delete. */
     readonly operation: 'create' | 'update' | 'delete';
-    /** The record's id as its href ends with, and its primary key values. */
+    /** The record's id as its href ends with ({home}/os/{os}/{id}), and its primary key values. */
     readonly id: string;
     readonly key: Row;
+    /** An update: the attributes whose value changed, before and after (as stored); absent when none did. */
+    readonly changes?: Readonly<Record<string, AttributeChange>>;
+    /** The child rows the write added, changed or removed (src/write/changes.ts); absent when none. */
+    readonly children?: readonly ChildChange[];
 }
 
-/** An action a committed transaction ran (issue 35): what it wrote is among the writes. */
+/** An action a committed transaction ran (issue 35): what it wrote is among the writes. `structure` is not
+ * enumerable, as a write's. */
 export interface CommittedAction {
     readonly structure: Structure;
+    readonly os: string;
     /** As the client named it (`wsmethod:changeStatus`). */
     readonly name: string;
     /** The record it acted on: its id as its href ends with, and its primary key values; none for a collection action. */
     readonly id?: string;
     readonly key?: Row;
 }
+
+// A write or an action as subscribers get it: `structure` there for code, out of its JSON.
+export const committed = <T extends { os: string }>(structure: Structure, fields: Omit<T, 'structure' | 'os'>): T => {
+
+    return Object.defineProperty({ os: structure.name, ...fields }, 'structure', { value: structure, enumerable: false }) as unknown as T;
+};
 
 export interface Commit {
     readonly user: UserProfile;

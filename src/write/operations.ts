@@ -16,6 +16,8 @@ import { keyValues } from './plan/input';
 import { planInsert, planUpdate, type Plan } from './plan/plan';
 import type { WriteKind } from './rights';
 import { throwErrors } from './transaction';
+import { committed, type CommittedWrite } from './after-commit';
+import { changesOf } from './changes';
 
 
 // Create, update/merge, sync and delete of one record inside a write scope (one transaction), so that a single
@@ -43,10 +45,11 @@ const checkIfMatch = (req: ResourceRequest, structure: Structure, current: Row) 
 };
 
 // Tells the after-commit subscribers of the scope's transaction about a written row.
-export const noteWritten = (scope: WriteScope, kind: WriteKind, operation: 'create' | 'update' | 'delete', row: Row): void => {
+// `plan`: what the write planned, which says what it changed (changes.ts).
+export const noteWritten = (scope: WriteScope, kind: WriteKind, operation: 'create' | 'update' | 'delete', row: Row, plan?: Plan): void => {
 
     const root = scope.structure.root;
-    scope.written.push({ structure: scope.structure, kind, operation, id: memberId(root, row), key: keyOf(root, row) });
+    scope.written.push(committed<CommittedWrite>(scope.structure, { kind, operation, id: memberId(root, row), key: keyOf(root, row), ...plan ? changesOf(plan) : {} }));
 };
 
 // Applies a checked plan and renders the written record with the requested properties, in the transaction.
@@ -62,7 +65,7 @@ const finish = async (req: ResourceRequest, scope: WriteScope, kind: WriteKind, 
         await applyDocuments(scope, plan.object, row, plan.documents);
     }
 
-    noteWritten(scope, kind, operation, row);
+    noteWritten(scope, kind, operation, row, plan);
     const isNew = operation === 'create';
     return !applied || !select ? { row, isNew } : { row, record: await renderWritten(req, scope.db, select, row), isNew };
 };

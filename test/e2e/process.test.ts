@@ -36,11 +36,20 @@ for (const database of testDatabases) {
 
             const created = await database.create();
             const dir = dataDir();
-            const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: dir });
+            // The log's two formats, one on each database: the banner for a person, or its JSON line.
+            const pretty = database.name === 'sqlite';
+            const running = await startProcess({ DATABASE_URL: created.url, OSPREY_DATA: dir, OSPREY_LOG: 'info', OSPREY_LOG_FORMAT: pretty ? 'pretty' : 'json' });
             try {
                 expect(running.output()).to.contain(`is listening on http://127.0.0.1:${running.port}/maximo`);
-                expect(running.output()).to.contain(database.name === 'sqlite' ? 'database:   SQLite' : 'database:   PostgreSQL');
-                expect(running.output()).to.contain('WILSON / wilson');
+                if (pretty) {
+                    expect(running.output()).to.contain('database:   SQLite');
+                    expect(running.output()).to.contain('WILSON / wilson');
+                }
+                else {
+                    const started = JSON.parse(running.output().split('\n').find((line) => line.includes('is listening on'))!);
+                    expect(started).to.include({ level: 'info', url: `http://127.0.0.1:${running.port}/maximo`, structures: 6 });
+                    expect(started.database as string).to.startWith('PostgreSQL postgres://');
+                }
 
                 const login = await rawGet(running.port, '/maximo/oslc/login', { maxauth: Buffer.from('wilson:wilson').toString('base64') });
                 expect(login.status).to.equal(200);
@@ -68,6 +77,16 @@ for (const database of testDatabases) {
             }
 
             expect(running.output()).to.contain('draining requests');
+            // Each request is a line: pretty, or JSON (the whole output then is JSON lines).
+            if (pretty) {
+                expect(running.output()).to.match(/INFO: GET \/maximo\/oslc\/login 200 \d+ ms WILSON 127\.0\.0\.1 \[/);
+            }
+            else {
+                const lines = running.output().trim().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+                expect(lines.find((line) => line.msg === 'request' && line.path === '/maximo/oslc/login')).to.include({ status: 200, user: 'WILSON', client: '127.0.0.1' });
+                expect(lines.at(-1).msg).to.equal('Osprey stopped');
+            }
+
             expect(Fs.existsSync(Path.join(dir, 'secret'))).to.be.true();
         });
     });
