@@ -71,7 +71,7 @@ experiment('npm run dev', { timeout: 120_000 }, () => {
         try {
             await supervisor.start();
             await waitFor('is listening on');
-            expect(text()).to.contain(`[osprey dev] start: ${dir}: 6 object structures and 7 domains are valid`);
+            expect(text()).to.contain(`[osprey dev] start: ${dir}: 8 object structures and 8 domains are valid`);
             expect(await status(port, '/maximo/oslc/os/mxapiasset?oslc.select=newattr&oslc.pageSize=1')).to.equal(400);
 
             // An attribute added: the server restarts, and its column is migrated.

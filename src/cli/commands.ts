@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { userKey } from '../auth/throttle';
 import type { Users } from '../auth/users';
 import { normalUserid } from '../auth/userid';
-import { passwordProblem } from '../users/password-policy';
+import { passwordProblem, useridProblem } from '../users/password-policy';
 import { parseArgs, UsageError, type OptionSpec, type Parsed } from './args';
 
 
@@ -83,6 +83,11 @@ export const commands: Readonly<Record<string, Command>> = {
         run: async (context, [userid], options) => {
 
             const id = normalUserid(userid!);
+            const refused = useridProblem(id);
+            if (refused) {
+                throw new CommandError(refused);
+            }
+
             if (await context.users.exists(id)) {
                 throw new CommandError(`The user ${id} exists already: use \`user passwd\` for a new password.`);
             }

@@ -31,6 +31,8 @@ export class Members {
     /** The other nodes alive at the last beat, by id. */
     #others = new Map<string, Pick<Member, 'host' | 'pid'>>();
 
+    #beating: Promise<void> | undefined;
+
     constructor(knex: Knex, heartbeatSeconds: number, version: string, log: Logger = () => undefined) {
 
         this.#knex = knex;
@@ -47,7 +49,14 @@ export class Members {
         this.#log('info', { msg: 'node joined', node: this.id, host: Os.hostname(), pid: process.pid, address, others: this.#others.size });
         this.#timer = setInterval(() => {
 
-            this.beat().catch(() => undefined);     // a missed beat is retried on the next tick
+            // One beat at a time, and the node leaves after the one in flight: its statements then never meet a
+            // pool being destroyed (knex printed "Acquire connection error" at every stop).
+            if (!this.#beating) {
+                this.#beating = this.beat().catch(() => undefined).finally(() => {      // a missed beat is retried on the next tick
+
+                    this.#beating = undefined;
+                });
+            }
         }, this.#intervalMs);
         this.#timer.unref();
     }
@@ -84,6 +93,7 @@ export class Members {
     async leave(): Promise<void> {
 
         clearInterval(this.#timer);
+        await this.#beating;
         await this.#knex('osprey_member').where({ id: this.id }).delete();
         this.#log('info', { msg: 'node left', node: this.id, host: Os.hostname(), pid: process.pid });
     }

@@ -1,8 +1,9 @@
 import type { Registry } from '../structures/registry';
 
 
-// Query parameters that carry credentials (src/auth/credentials.ts).
-const credentialParameters = ['apikey', '_lid', '_lpwd'];
+// Query parameters that carry credentials (src/auth/credentials.ts), and anything naming a password: a form
+// login's j_password, a user's passwordinput and passwordcheck, sent in a query by mistake or in a where.
+const credentialParameters = ['apikey', '_lid', '_lpwd', 'password'];
 
 // The text with its escapes decoded. Where an escape is malformed, byte by byte, enough to read the ASCII names of
 // secrets: a malformed escape hides nothing.

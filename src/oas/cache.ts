@@ -13,7 +13,7 @@ import type { ListedRoute } from './document';
 
 const rights: readonly Right[] = ['read', 'insert', 'update', 'delete', 'actions'];
 
-export const rightsKey = (registry: Registry, user: UserProfile): string => registry.list().map((structure) => rights.map((right) => (isAllowed(user, structure, right) ? 1 : 0)).join('')).join('.');
+export const rightsKey = (registry: Registry, user: UserProfile): string => `${user.isAdmin ? 'admin' : 'user'}:${registry.list().map((structure) => rights.map((right) => (isAllowed(user, structure, right) ? 1 : 0)).join('')).join('.')}`;
 
 export class PartCache {
 

@@ -246,11 +246,12 @@ const addOperations = (input: DocumentInput, paths: PathItems, route: ListedRout
 const commonPaths = (input: DocumentInput): PathItems => {
 
     const paths: PathItems = {};
-    for (const route of input.routes.filter((candidate) => !candidate.root && !unlisted.has(candidate.id) && !operations[candidate.id]?.rights)) {
+    const mine = (id: string) => input.user.isAdmin || !operations[id]?.admin;
+    for (const route of input.routes.filter((candidate) => !candidate.root && !unlisted.has(candidate.id) && !operations[candidate.id]?.rights && mine(candidate.id))) {
         addOperations(input, paths, route, operations[route.id], { path: route.path });
     }
 
-    for (const route of input.routes.filter((candidate) => candidate.root && !unlisted.has(candidate.id) && !paths[candidate.path])) {
+    for (const route of input.routes.filter((candidate) => candidate.root && !unlisted.has(candidate.id) && !paths[candidate.path] && mine(candidate.id))) {
         addOperations(input, paths, route, operations[route.id], { path: route.path });
     }
 

@@ -24,6 +24,8 @@ export interface OperationEntry {
     readonly status?: number;
     /** No login (health, logouts, form logins). */
     readonly open?: boolean;
+    /** For administrators only: not in another user's document (the routes answer them 403). */
+    readonly admin?: boolean;
     readonly tag: string;
 }
 
@@ -64,8 +66,8 @@ export const operations: Readonly<Record<string, OperationEntry>> = {
     'info.license': info('The license'),
     'info.members': info('The live server members (nodes)'),
     'info.member': info('A server member ({id}, or thisserver)'),
-    'info.memberMetric': info('A metric of a server member', 'The metrics of the Maximo Management Interface that Osprey measures ({metric} may hold a /).'),
-    'info.mmi': info('The Maximo Management Interface'),
+    'info.memberMetric': { ...info('A metric of a server member', 'The metrics of the Maximo Management Interface that Osprey measures ({metric} may hold a /).'), admin: true },
+    'info.mmi': { ...info('The Maximo Management Interface'), admin: true },
     'info.structures': info('The object structures'),
     'info.errorMessage': info('The message of a reason code', 'Each error\'s extendedError.moreInfo names one.'),
     'info.apimeta': info('The object structures\' metadata'),
@@ -91,9 +93,9 @@ export const operations: Readonly<Record<string, OperationEntry>> = {
     'auth.formLoginRoot': { summary: 'Form login (j_username, j_password)', uses: ['formlogin'], body: 'form', answer: 'json', open: true, tag: login },
     'auth.logoutRoot': { summary: 'Log out (GET)', uses: ['logout'], answer: 'none', open: true, tag: login },
     'auth.logoutRootPost': { summary: 'Log out', uses: ['logout'], answer: 'none', open: true, tag: login },
-    'auth.locks': { summary: 'The login locks (administrators)', uses: ['loginlocks'], answer: 'json', tag: login },
-    'auth.liftUserLock': { summary: 'Lift a user\'s login lock (administrators)', uses: ['loginlocks'], answer: 'none', status: 204, tag: login },
-    'auth.liftAddressLock': { summary: 'Lift an address\'s login lock (administrators)', uses: ['loginlocks'], answer: 'none', status: 204, tag: login },
+    'auth.locks': { summary: 'The login locks (administrators)', admin: true, uses: ['loginlocks'], answer: 'json', tag: login },
+    'auth.liftUserLock': { summary: 'Lift a user\'s login lock (administrators)', admin: true, uses: ['loginlocks'], answer: 'none', status: 204, tag: login },
+    'auth.liftAddressLock': { summary: 'Lift an address\'s login lock (administrators)', admin: true, uses: ['loginlocks'], answer: 'none', status: 204, tag: login },
     'apikeys.get': { summary: 'Your API key, or a new one that never expires', uses: ['apitoken'], body: 'json', answer: 'json', tag: 'API keys' },
     'apikeys.create': { summary: 'A new API key ({"expiration": minutes}); the old one stops working', uses: ['apitoken'], body: 'json', answer: 'json', tag: 'API keys' },
     'apikeys.revoke': { summary: 'Revoke your API keys', uses: ['apitoken'], body: 'json', answer: 'none', status: 204, tag: 'API keys' },

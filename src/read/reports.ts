@@ -207,7 +207,12 @@ export const generateReport = async (req: ResourceRequest, base: string): Promis
         throw maximoError('badRequest', `reportformat ${formatName} is not one of pdf, csv, json.`);
     }
 
-    // bom=1|0 (any other value is refused with the other parameters, src/http/parameters.ts), else the YAML's.
+    // bom=1|0 (any other value is refused with the other parameters, src/http/parameters.ts), else the YAML's; only a
+    // CSV has one.
+    if (req.read.parameters.bom !== undefined && formatName !== 'csv') {
+        throw maximoError('badRequest', `bom is a CSV report's byte-order mark; a ${formatName} report has none: leave bom out, or ask for reportformat=csv.`);
+    }
+
     const bom = req.read.parameters.bom === undefined ? report.bom === true : flagOf(req.read.parameters.bom) === true;
     const layout = reportLayout(req.osprey.registry, structure, report, { user: req.user });
     const also = reportWhere(req, report);

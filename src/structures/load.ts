@@ -43,6 +43,8 @@ const joiProblems = (file: string, schema: Joi.Schema, error: Joi.ValidationErro
 };
 
 // The parser's message without its position (given as file:line:column) and its excerpt apart.
+const prototypeNames = new Set(['__proto__', 'constructor', 'prototype', 'hasownproperty', 'isprototypeof', 'propertyisenumerable', 'tolocalestring', 'tostring', 'valueof', '__definegetter__', '__definesetter__', '__lookupgetter__', '__lookupsetter__']);
+
 const syntaxProblem = (file: string, error: Yaml.YAMLError): Problem => {
 
     const [first, ...rest] = error.message.split('\n');
@@ -75,7 +77,37 @@ const readFile = (dir: string, fileName: string, structures: Structure[], domain
         return { ...state, failed: meant };
     }
 
-    const content = document.toJS() as unknown;
+    // Names a client sends index Maps, never plain objects; a key of the file that would reach a prototype
+    // (`__proto__` vanished into the object's prototype, `constructor` shadowed it) is refused where it is.
+    let prototypeKey: Problem | undefined;
+    Yaml.visit(document, {
+        Pair: (_, pair) => {
+
+            const key = Yaml.isScalar(pair.key) ? String(pair.key.value) : undefined;
+            if (!prototypeKey && key !== undefined && prototypeNames.has(key.toLowerCase()) && Yaml.isScalar(pair.key) && pair.key.range) {
+                const at = lines.linePos(pair.key.range[0]);
+                prototypeKey = { file, path: '', message: `"${key}" cannot be a name here: it is the name of a JavaScript object's own machinery; choose another`, line: at.line, column: at.col };
+                return Yaml.visit.BREAK;
+            }
+
+            return undefined;
+        }
+    });
+    if (prototypeKey) {
+        problems.push(prototypeKey);
+        return { ...state, failed: meant };
+    }
+
+    let content: unknown;
+    try {
+        // A few aliases are YAML; thousands (a "billion laughs" file) are an attack on whoever loads it.
+        content = document.toJS({ maxAliasCount: 1000 }) as unknown;
+    }
+    catch (error) {
+        problems.push({ file, path: '', message: `the YAML cannot be read: ${(error as Error).message}` });
+        return { ...state, failed: meant };
+    }
+
     if (!content || typeof content !== 'object' || Array.isArray(content)) {
         problems.push({ file, path: '', message: 'the file must hold a mapping with `name:` (an object structure) or `domains:`' });
         return { ...state, failed: meant };

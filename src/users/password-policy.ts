@@ -15,6 +15,15 @@ export const passwordProblem = (userid: string, password: string, minLength: num
         return `The password is too short: it must have at least ${minLength} characters (OSPREY_PASSWORD_MIN_LENGTH).`;
     }
 
+    // As MXAPIMAXUSER's passwordinput takes them (its length), whichever way the password comes.
+    if ([...password].length > 200) {
+        return 'The password is too long: it may have at most 200 characters.';
+    }
+
+    if (!password.trim()) {
+        return 'The password cannot be only spaces.';
+    }
+
     const lower = password.toLowerCase();
     if (lower === userid.toLowerCase()) {
         return 'The password cannot be the user ID.';
@@ -42,4 +51,14 @@ export const checkNewPassword = (userid: string, password: unknown, check: unkno
     }
 
     return password;
+};
+
+// A user ID made through the API or the osprey command: what every login can send and every listing shows as it
+// is (no space, colon, control or invisible character; ASCII, so that the structure's upper case and the login's
+// normalisation, src/auth/userid.ts, spell it alike), at most the column's 30 characters.
+export const useridPattern = /^[A-Z0-9][A-Z0-9_.@-]{0,29}$/;
+
+export const useridProblem = (userid: string): string | undefined => {
+
+    return useridPattern.test(userid) ? undefined : `The user ID ${JSON.stringify(userid.slice(0, 40))} is not allowed: a user ID has 1 to 30 of the letters A to Z, the digits and . _ @ -, starting with a letter or a digit (a space, a colon, a control or an invisible character could not be sent by a login or would hide in a listing).`;
 };

@@ -5,7 +5,7 @@ import type { Db } from '../db/db';
 import { maximoError } from '../errors/maximo-error';
 import { registerHooks } from '../structures/hooks';
 import type { AttributeWriteHandler } from '../write/attribute-writes';
-import { checkNewPassword } from './password-policy';
+import { checkNewPassword, useridProblem } from './password-policy';
 
 
 // The rules of users and groups served as structures (issue 37; the tables: tables.ts). Writes are the write
@@ -42,11 +42,29 @@ const keepAnAdministrator = async (db: Db) => {
     };
 };
 
+// A user the write made (or renamed) has a user ID a login can send and a listing shows as it is: the IDs before
+// the write and after it are compared (users are few; a write of users is an administrator's).
+const userRules = async (db: Db) => {
+
+    const administrators = await keepAnAdministrator(db);
+    const before = new Set(await db.query('osprey_user').pluck('userid') as string[]);
+    return async (after: Db) => {
+
+        await administrators(after);
+        for (const userid of await after.query('osprey_user').pluck('userid') as string[]) {
+            const problem = before.has(userid) ? undefined : useridProblem(userid);
+            if (problem) {
+                throw maximoError('badRequest', problem, { attribute: 'userid' });
+            }
+        }
+    };
+};
+
 // The hash and the credential stamp are secret attributes: never rendered (no reveal), and, as secrets, refused by
 // name in every select, filter, order and grouping (src/read/plan/attribute-names.ts). Users and groups are written
 // with a credential login only: a leaked API key of an administrator must not make an administrator it knows the
 // password of (and so mint keys, which needs a credential login); it may still read them, and unlock a user.
-registerHooks(userObject, { invariant: keepAnAdministrator, reveal: () => undefined, credentialWrites: true });
+registerHooks(userObject, { invariant: userRules, reveal: () => undefined, credentialWrites: true });
 registerHooks(groupObject, { invariant: keepAnAdministrator, credentialWrites: true });
 
 // A new password through passwordinput: checked against the policy (password-policy.ts), hashed into the row in the
@@ -82,9 +100,14 @@ export const registerUserRules = (osprey: Osprey): void => {
     // as the structure grants no group its actions.
     osprey.actions.register(users.name, 'wsmethod:unlock', {
         description: 'Let the user log in again now: lifts the lock that failed logins put on the user, on every node',
-        handler: async ({ record, db }) => {
+        handler: async ({ record, db, user }) => {
 
-            const unlocked = await db.query('osprey_loginfailure').where({ name: userKey(String(record!.userid)) }).delete();
+            const key = userKey(String(record!.userid));
+            const unlocked = await db.query('osprey_loginfailure').where({ name: key }).delete();
+            if (unlocked > 0) {
+                osprey.log('info', { msg: 'login lock lifted', key, by: user.userid });
+            }
+
             return { unlocked: unlocked > 0 };
         }
     });

@@ -1,7 +1,7 @@
 import type { Osprey } from '../context';
 import type { UserProfile } from '../auth/users';
 import type { Row, Structure } from '../structures/registry';
-import type { AttributeChange, ChildChange } from './changes';
+import type { AttributeChange, ChildChange } from './change-types';
 import type { WriteKind } from './rights';
 
 

@@ -1,25 +1,9 @@
 import { keyOf, type Row } from '../read/execute/find';
 import type { Plan } from './plan/plan';
+import type { AttributeChange, ChildChange } from './change-types';
 
 
-/** An attribute a write changed: its value before and after, as stored. */
-export interface AttributeChange {
-    readonly before: unknown;
-    readonly after: unknown;
-}
-
-/** A child row a write added, changed or removed, by its object (WPLABOR) and, but for one added, its key. */
-export interface ChildChange {
-    readonly object: string;
-    readonly operation: 'create' | 'update' | 'delete';
-    /** The row's key; a row added has none yet (its key may be generated): its `values` say what it holds. */
-    readonly key?: Row;
-    /** A row added: the attributes the write gave it. */
-    readonly values?: Row;
-    /** A row changed: the attributes that changed. */
-    readonly changes?: Readonly<Record<string, AttributeChange>>;
-    readonly children?: readonly ChildChange[];
-}
+export type { AttributeChange, ChildChange };
 
 // Values as compared: a date read back (PostgreSQL's) and a date written are the same instant; a number read back
 // as text (PostgreSQL's numeric) is the same number.

@@ -47,7 +47,7 @@ for (const database of testDatabases) {
                 }
                 else {
                     const started = JSON.parse(running.output().split('\n').find((line) => line.includes('is listening on'))!);
-                    expect(started).to.include({ level: 'info', url: `http://127.0.0.1:${running.port}/maximo`, structures: 6 });
+                    expect(started).to.include({ level: 'info', url: `http://127.0.0.1:${running.port}/maximo`, structures: 8 });
                     expect(started.database as string).to.startWith('PostgreSQL postgres://');
                 }
 

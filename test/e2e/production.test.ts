@@ -106,7 +106,7 @@ for (const database of testDatabases) {
             }
 
             expect(await portFreed(running.port)).to.be.true();
-            expect(running.output()).to.contain('Osprey received SIGTERM, draining requests\nOsprey stopped\n');
+            expect(running.output()).to.match(/Osprey received SIGTERM, draining requests[\s\S]*Osprey stopped/);
             // "stop the server first and copy osprey.sqlite with its osprey.sqlite-wal when one is left".
             expect(stopped).to.equal(database.name === 'sqlite' ? ['BACKED-UP', ...Array.from({ length: 20 }, (_, i) => `MORE-${i}`)].sort() : []);
         });

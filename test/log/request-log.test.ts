@@ -103,6 +103,8 @@ for (const database of testDatabases) {
                 { url: `${wos}?apikey=${key}&lean=1` },
                 { url: `${wos}?_lid=wilson&_lpwd=pw-in-the-query&lean=1` },
                 { url: `${wos}?oslc.where=apikey%3D%22${key}%22` },
+                { url: `/maximo/j_security_check?j_username=wilson&j_password=pw-in-a-form-query`, method: 'POST' },
+                { url: `/maximo/oslc/os/mxapimaxuser?passwordinput=pw-as-input&oslc.where=passwordcheck%3D%22pw-in-where%22` },
                 { url: `${wos}?lean=1`, headers: { ...maxauth('wilson', 'pw-in-maxauth'), authorization: `Basic ${Buffer.from('wilson:pw-in-basic').toString('base64')}`, cookie: 'JSESSIONID=cookie-token', apikey: key } }
             ];
             const ids: string[] = [];
@@ -111,9 +113,9 @@ for (const database of testDatabases) {
             }
 
             const paths = ids.map((id) => requestLine(lines, id).path);
-            expect(paths).to.equal([`${wos}?apikey=[redacted]&lean=1`, `${wos}?_lid=[redacted]&_lpwd=[redacted]&lean=1`, `${wos}?oslc.where=[redacted]`, `${wos}?lean=1`]);
+            expect(paths).to.equal([`${wos}?apikey=[redacted]&lean=1`, `${wos}?_lid=[redacted]&_lpwd=[redacted]&lean=1`, `${wos}?oslc.where=[redacted]`, '/maximo/j_security_check?j_username=wilson&j_password=[redacted]', '/maximo/oslc/os/mxapimaxuser?passwordinput=[redacted]&oslc.where=[redacted]', `${wos}?lean=1`]);
             const all = JSON.stringify(lines);
-            for (const secret of [key, 'pw-in-the-query', 'pw-in-maxauth', 'pw-in-basic', 'cookie-token', maxauth('wilson', 'pw-in-maxauth').maxauth]) {
+            for (const secret of [key, 'pw-in-the-query', 'pw-in-a-form-query', 'pw-as-input', 'pw-in-where', 'pw-in-maxauth', 'pw-in-basic', 'cookie-token', maxauth('wilson', 'pw-in-maxauth').maxauth]) {
                 expect(all).to.not.contain(secret);
             }
         });

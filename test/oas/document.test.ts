@@ -180,6 +180,14 @@ onEachDatabase(lab, 'the OpenAPI document of the demo', (t) => {
         expect(two.paths['/oas/{os}']!.get.parameters[0].schema.enum).to.equal(['mxapiapikey', 'mxapiasset', 'mxapilocation', 'mxapimaxuser', 'mxapiperson', 'mxapiwfassignment', 'mxapiwodetail', 'api']);
         expect(two.paths['/apimeta/{os}']!.get.parameters[0].schema.enum).to.not.include('api');
         const all = await documentOf(t, '/maximo/oslc/oas/api?lean=1', wilson);
+        // Routes for administrators only (login locks, the management interface) are not in another user's document.
+        for (const path of ['/loginlocks', '/loginlocks/users/{name}', '/mmi', '/members/{id}/{metric}']) {
+            expect(all.paths[path], path).to.not.exist();
+        }
+
+        const admins = await documentOf(t, '/maximo/oslc/oas/api', maxadmin);
+        expect(admins.paths['/loginlocks']).to.exist();
+        expect(admins.paths['/mmi']).to.exist();
         expect(all).to.equal(await documentOf(t, '/maximo/oslc/oas', wilson));
         expect(await documentOf(t, '/maximo/oslc/oas/api?os=mxapiasset', wilson)).to.equal(two.paths ? await documentOf(t, '/maximo/oslc/oas?os=mxapiasset', wilson) : {});
     });

@@ -168,6 +168,7 @@ onEachDatabase(lab, 'reports', (t) => {
             [genreport({ reportformat: 'xlsx' }), 'not one of pdf, csv, json'],
             [genreport({ 'oslc.where': 'nosuch=1' }), 'BMXAA8744E'],
             [genreport({ reportformat: 'csv', bom: 'yes please' }), 'bom is 1 or 0 (true or false), not yes please'],
+            [genreport({ reportformat: 'pdf', bom: '1' }), 'a pdf report has none'],
             [genreport({ 'oslc.orderBy': '+nosuch' }), 'BMXAA8744E'],
             [`${wos}?action=genreport&reportname=woassets.rptdesign`, 'needs the parameter site'],
             [`${wos}?action=unheard`, 'has no action unheard']

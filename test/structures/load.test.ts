@@ -145,6 +145,24 @@ experiment('structure loading', () => {
         });
     }
 
+    test('a name that reaches a prototype, an alias bomb and an alias before its anchor are problems with their place, not a crash', () => {
+
+        const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefg'[i]}`).join(', ')}]`), `name: [${Array(9).fill('*h').join(', ')}]`].join('\n');
+        const problems = problemsOf(folder({
+            'mxone.yaml': minimal('', '  __proto__: { type: aln }\n'),
+            'mxtwo.yaml': minimal('', '  constructor: { type: aln }\n').replace('MXONE', 'MXTWO').replace('ONE', 'TWO'),
+            'mxbomb.yaml': bomb,
+            'mxalias.yaml': 'name: MXALIAS\nextra: { <<: *x }\nx: &x { a: 1 }\n'
+        }));
+        const shown = problems.map((problem) => [Path.basename(problem.file), problem.line, problem.column, problem.message]);
+        expect(shown).to.equal([
+            ['mxalias.yaml', 1, 1, 'the YAML cannot be read: Unresolved alias (the anchor must be set before the alias): x'],
+            ['mxbomb.yaml', 1, 1, 'the YAML cannot be read: Excessive alias count indicates a resource exhaustion attack'],
+            ['mxone.yaml', 9, 3, '"__proto__" cannot be a name here: it is the name of a JavaScript object\'s own machinery; choose another'],
+            ['mxtwo.yaml', 9, 3, '"constructor" cannot be a name here: it is the name of a JavaScript object\'s own machinery; choose another']
+        ]);
+    });
+
     test('a missing or empty folder is reported', () => {
 
         expect(problemsOf('/nonexistent/structures')[0]!.message).to.contain('does not exist');

@@ -107,6 +107,9 @@ for (const database of testDatabases) {
 
             const refusals: [string[], string | undefined, number, string][] = [
                 [['user', 'add', 'tech1'], 'Birch-Meadow-16', 1, 'exists already'],
+                [['user', 'add', 'EVIL\n[22:00:00.000] INFO: forged'], 'Birch-Meadow-16', 1, 'is not allowed: a user ID has 1 to 30'],
+                [['user', 'add', 'A'.repeat(31)], 'Birch-Meadow-16', 1, 'is not allowed'],
+                [['user', 'add', 'tech3'], 'x'.repeat(201), 1, 'at most 200 characters'],
                 [['user', 'add', 'tech2', '--group', 'CREW', '--group', 'NOSUCH'], 'Birch-Meadow-16', 1, 'There is no group NOSUCH'],
                 [['user', 'add', 'tech2', '--grop', 'CREW'], undefined, 2, 'user add has no option --grop (it takes --group, --displayname, --email, --password)'],
                 [['user'], undefined, 2, 'Unknown command "user"'],

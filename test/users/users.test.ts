@@ -68,6 +68,18 @@ onEachDatabase(lab, 'Users and groups as object structures', (t) => {
             expect(res.result.Error.message).to.contain(message);
         }
 
+        // User IDs a login could not send, or a listing would show as another's; a password never repeated back.
+        for (const userid of ['MAXADMIN ', 'MAXADMIN\t', 'MAXADMIN\u200b', 'TAB\nNL', ' LEAD', 'A B', 'A:B', 'über']) {
+            const res = await post(users, { userid, passwordinput: 'Tulip-Harbor-42' });
+            expect(res.statusCode, JSON.stringify(userid)).to.equal(400);
+            expect(res.result.Error.message, JSON.stringify(userid)).to.match(/is not allowed: a user ID has 1 to 30|not valid for MAXUSER.USERID/);
+        }
+
+        const long = await post(users, { userid: 'pol1', passwordinput: 'Q'.repeat(201) });
+        expect(long.statusCode).to.equal(400);
+        expect(long.result.Error.message).to.not.contain('QQQQ');
+        expect((await post(users, { userid: 'pol1', passwordinput: ' '.repeat(8) })).result.Error.message).to.contain('only spaces');
+
         // Nothing was made by the refused writes.
         expect((await get(`${users}?oslc.where=userid="POL1"`)).result.member).to.equal([]);
     });

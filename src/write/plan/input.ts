@@ -212,7 +212,9 @@ const checkValue = (attr: Attribute, raw: unknown, settings: ParseSettings & { f
 
     const { error, value } = raw === null || raw === '' ? { error: undefined, value: null } : schemaOf(attr).validate(raw);
     if (error) {
-        fail(attr.name, `The value ${JSON.stringify(raw)} is not valid for ${object.name}.${attr.name.toUpperCase()}: ${error.message}.`);
+        // A secret, or a password on its way to being set, is not repeated in the answer (nor in a log of it).
+        const shown = attr.secret || /passw|pwd/i.test(attr.name) ? 'The value' : `The value ${JSON.stringify(raw)}`;
+        fail(attr.name, `${shown} is not valid for ${object.name}.${attr.name.toUpperCase()}: ${error.message}.`);
         return;
     }
 

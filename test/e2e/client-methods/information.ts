@@ -230,7 +230,7 @@ const clients = async (t: Context) => {
     expect(base.setLogger(quiet).getLogger()).to.shallow.equal(quiet);
     t.clientSide('BaseMaximoService.setLogger', 'BaseMaximoService.getLogger');
     const reports = await base.actionOnEndpoint('os/mxapiwodetail', 'listreports');
-    expect(reports.data.map((report: any) => report.reportname)).to.equal(['woprint.rptdesign', 'woassets.rptdesign']);
+    expect(reports.data.map((report: any) => report.reportname)).to.equal(['woprint.rptdesign', 'woassets.rptdesign', 'woplan.rptdesign']);
     t.works('BaseMaximoService.actionOnEndpoint');
 };
 

@@ -149,7 +149,7 @@ const reading = async (t: Context) => {
     t.works('ResourceService.getById', 'ResourceService.findById', 'ResourceService.getAllowedActions');
 
     const reports = await wo.listReports();
-    expect(reports.map((report: any) => report.reportname)).to.equal(['woprint.rptdesign', 'woassets.rptdesign']);
+    expect(reports.map((report: any) => report.reportname)).to.equal(['woprint.rptdesign', 'woassets.rptdesign', 'woplan.rptdesign']);
     const csv = Buffer.from(await wo.generateReport('woprint.rptdesign', 'csv', { 'oslc.where': 'wonum="1000"' })).toString('utf8');
     expect(csv.split('\r\n')[1]).to.startWith('1000,BEDFORD,');
     const listed = await wo.globalAction('listreports');
