@@ -82,7 +82,10 @@ const lookupSchema = Joi.object({
     value: Joi.string().pattern(attributeName).description('the attribute of the looked-up record that holds the value').example('assetnum'),
     where: Joi.string().description('an oslc.where filter on the looked-up structure, checked at start; :attr takes the value of the record being edited').example('siteid=:siteid and status!="DECOMMISSIONED"'),
     description: Joi.string().description('what the lookup offers').example('Assets of the work order\'s site')
-}).xor('structure', 'domain').with('structure', 'value');
+}).xor('structure', 'domain').with('structure', 'value')
+    // A domain's values are all allowed: a where there would be ignored, so it is refused.
+    .without('domain', ['where', 'value'])
+    .messages({ 'object.without': 'a lookup of a domain offers all its values: {{#peer}} is for a lookup of a structure, and would be ignored here' });
 
 const savedQuerySchema = Joi.object({
     title: Joi.string().required().description('the title listed by the structure\'s queries (apimeta)').example('Assets of a site'),

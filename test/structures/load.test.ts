@@ -163,6 +163,12 @@ experiment('structure loading', () => {
         ]);
     });
 
+    test('a where (or value) on a lookup of a domain, which would be ignored, is refused where it is', () => {
+
+        const [problem] = problemsOf(folder({ 'mxone.yaml': minimal('lookups:\n  status: { domain: TSTATUS, where: \'value="A"\' }\n') }));
+        expect([problem!.path, problem!.line, problem!.message]).to.equal(['lookups.status', 10, 'a lookup of a domain offers all its values: where is for a lookup of a structure, and would be ignored here']);
+    });
+
     test('a missing or empty folder is reported', () => {
 
         expect(problemsOf('/nonexistent/structures')[0]!.message).to.contain('does not exist');
