@@ -1,4 +1,8 @@
+import type { Knex } from 'knex';
+
 import type { Db } from '../db/db';
+import { remember } from '../db/remember';
+import { quoted } from '../db/statements';
 import { maximoError } from '../errors/maximo-error';
 import type { Registry, Row, Structure } from '../structures/registry';
 
@@ -39,9 +43,14 @@ export const activeAssignments = async (db: Db, registry: Registry, structure: S
         return [];
     }
 
-    return await db.query(assignments.root.table).where({ ownertable: structure.root.name, ownerid: record[structure.root.uniqueColumn], assignstatus: 'ACTIVE' })
-        .orderBy(assignments.root.uniqueColumn) as Row[];
+    // SQL text made once per table and run as is: asked on every status change of a structure with workflows, the
+    // query builder's cost (a third of a status PATCH on SQLite in the bench) outweighed the indexed read itself.
+    const { table, uniqueColumn } = assignments.root;
+    const sql = activeSql.get(table) ?? remember(activeSql, table, `select * from ${quoted(table)} where "ownertable" = ? and "ownerid" = ? and "assignstatus" = 'ACTIVE' order by ${quoted(uniqueColumn)}`);
+    return await db.rows(sql, [structure.root.name, record[structure.root.uniqueColumn] as Knex.Value]);
 };
+
+const activeSql = new Map<string, string>();
 
 // The unique ids, of these records, of those with an active assignment (allowedactions, once per page).
 export const busyAmong = async (db: Db, registry: Registry, structure: Structure, ids: readonly unknown[]): Promise<Set<string>> => {
