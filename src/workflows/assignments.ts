@@ -6,7 +6,7 @@ import { maximoError } from '../errors/maximo-error';
 import { memberId } from '../read/serialize/serialize';
 import type { NodeDef, TaskDef } from '../structures/definition';
 import type { Registry, Row, Structure } from '../structures/registry';
-import { activeAssignments, busyAmong } from './held';
+import { activeAssignments, busyAmong, keysOf } from './held';
 import { assignmentStructureName, type AssignStatus } from './model';
 
 
@@ -61,7 +61,7 @@ export const assign = async ({ db, admin, workflow, structure, record, now }: As
 
     const task = node.task!;
     const { root } = structure;
-    const keys = root.primaryKey.map((key) => String(record[key] ?? '')).join('/');
+    const keys = keysOf(structure, record);
     const common: Row = {
         processname: workflow,
         nodeid: name,

@@ -28,6 +28,9 @@ export const assignmentStructure = (registry: Registry): Structure | undefined =
     return structure && assignmentAttributes.every((name) => structure.root.attributes.has(name)) ? structure : undefined;
 };
 
+/** A record's keys as people read them (BEDFORD/1000): in messages and assignment descriptions. */
+export const keysOf = (structure: Structure, record: Row): string => structure.root.primaryKey.map((key) => String(record[key] ?? '')).join('/');
+
 // Whether any structure over this record's object declares a workflow (assignments name the object, so a workflow
 // of another structure over the same table holds the record too): only then is there anything to ask.
 const mayBeHeld = (registry: Registry, structure: Structure): boolean => {
@@ -74,7 +77,7 @@ export const refuseWhileHeld = async (db: Db, registry: Registry, structure: Str
 
     const [first, ...others] = await activeAssignments(db, registry, structure, record);
     if (first) {
-        const keys = structure.root.primaryKey.map((key) => String(record[key] ?? '')).join('/');
+        const keys = keysOf(structure, record);
         const who = [first, ...others].map((row) => String(row.assigncode)).join(', ');
         throw maximoError('badRequest', `${structure.name} ${keys} waits in the workflow ${String(first.processname)} (at ${String(first.nodeid)}, for ${who}): ${what} while it waits; complete its assignment, which moves the status as the workflow says.`);
     }

@@ -7,8 +7,9 @@ import { selectOne } from '../db/statements';
 import { maximoError } from '../errors/maximo-error';
 import { registerHooks } from '../structures/hooks';
 import { own } from '../structures/own';
-import type { Registry, Row, Structure } from '../structures/registry';
+import type { Registry, Row } from '../structures/registry';
 import { activeAssignments, adminWrites, busyAmong } from './assignments';
+import { keysOf } from './held';
 import { holdingFor, holds } from './condition';
 import { runFrom, type WorkflowState } from './engine';
 import { assignmentStructure, findWorkflow, type AssignStatus, type FoundWorkflow } from './model';
@@ -27,7 +28,6 @@ const completion = Joi.object({
     memo: Joi.string().allow('').max(254).description('kept with the assignment and with the status changes that follow')
 });
 
-const keysOf = (structure: Structure, record: Row): string => structure.root.primaryKey.map((key) => String(record[key])).join('/');
 
 const starting = async (workflow: FoundWorkflow, call: ActionCall): Promise<WorkflowState> => {
 
