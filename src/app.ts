@@ -37,6 +37,7 @@ import { countStatements } from './log/statements';
 import { requestEdge } from './http/request-edge';
 import { loadRegistry } from './load-registry';
 import { checkReportRenderers, ReportRenderers } from './reports/renderers';
+import { checkComputedColumns } from './reports/computed-columns';
 import { loadSecret } from './secret';
 import { Properties } from './services/properties';
 import { Services } from './services/registry';
@@ -208,6 +209,8 @@ export const app: Hapi.Plugin<AppOptions> = {
         });
         // And a YAML report whose renderer nobody registered.
         server.ext('onPreStart', () => checkReportRenderers(osprey.reportRenderers, registry));
+        // And a report that prints an attribute no plugin computes, or groups by one not computed in SQL.
+        server.ext('onPreStart', () => checkComputedColumns(registry));
 
         server.auth.scheme('osprey', ospreyScheme);
         server.auth.strategy('osprey', 'osprey');

@@ -18,10 +18,10 @@ import { own } from '../structures/own';
 import { parameterNames } from './parse/params';
 import { parseWhere } from './parse/where';
 import { declaredAttribute } from './plan/attribute-names';
-import { orderColumns, type OrderColumn } from './plan/ordering';
+import { orderColumn, orderColumns, orderedColumnNames, type OrderColumn } from './plan/ordering';
 import { renderColumns } from './plan/render-columns';
 import { everythingPlan } from './plan/select-plan';
-import { applyAfter, applyOrder } from './compile/compile-order';
+import { applyAfter, applyOrder, selectOrderValues } from './compile/compile-order';
 import { filtered } from './execute/filter';
 import type { Row } from './execute/find';
 import { serializeOptions } from './serialize/options';
@@ -105,11 +105,11 @@ const recordBatches = async function* (req: ResourceRequest, base: string, layou
     const hrefs = layout.plan.links.some(({ link }) => link.child);
     // The columns its layout renders and its order reads, not every stored one: on SQLite each batch comes from a
     // reader thread, and a row's every column is copied across (src/db/read-workers.ts).
-    const columns = renderColumns(structure.root, layout.plan, order.map(({ attr }) => attr.name));
+    const columns = renderColumns(structure.root, layout.plan, orderedColumnNames(order));
     const selected = columns ? columns.map((column) => `q0.${column}`) : ['q0.*'];
     const read = (after: unknown[] | undefined): Promise<Row[]> => {
 
-        const query = applyOrder(rows.clone(), kind, 'q0', order);
+        const query = applyOrder(selectOrderValues(rows.clone(), kind, 'q0', order), kind, 'q0', order);
         return Promise.resolve((after ? applyAfter(query, kind, 'q0', order, after) : query).select(selected).limit(batchSize) as unknown as Promise<Row[]>);
     };
 
@@ -118,7 +118,7 @@ const recordBatches = async function* (req: ResourceRequest, base: string, layou
     try {
         while (next) {
             const page: Row[] = await next;
-            next = page.length < batchSize ? undefined : read(order.map(({ attr }) => page[page.length - 1]![attr.name] ?? null));
+            next = page.length < batchSize ? undefined : read(order.map(({ key }) => page[page.length - 1]![key] ?? null));
             // A page is serialized and rendered between two turns of the event loop (src/slices.ts).
             await nextTurn();
             const records = await serializeRows(db, layout.plan, page, hrefs ? page.map((row) => `${base}/${memberId(structure.root, row)}`) : page.map(() => ''), options);
@@ -219,7 +219,7 @@ export const generateReport = async (req: ResourceRequest, base: string): Promis
     const rows = filtered(req, structure, also ? { also } : {});
     const order = orderColumns(structure.root, read.orderBy);
     // Grouped records come ordered by their group first, then as asked.
-    const grouped = report.groupBy === undefined ? order : [{ attr: declaredAttribute(structure.root, report.groupBy)!, direction: 'asc' as const, nullable: true }, ...order.filter(({ attr }) => attr.name !== report.groupBy)];
+    const grouped = report.groupBy === undefined ? order : [orderColumn(structure.root, declaredAttribute(structure.root, report.groupBy)!, 'asc', 'groupBy', 1), ...order.filter(({ attr }) => attr.name !== report.groupBy)];
     const documents = await reportDocuments(req, base, rows);
     const batches = recordBatches(req, base, layout, rows, grouped, documents);
     // The first page is read before the answer starts, so that a query the database refuses is still an error

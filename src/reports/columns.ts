@@ -80,10 +80,12 @@ const column = (structure: Structure, registry: Registry, def: string | ReportCo
 
 const layouts = new WeakMap<ReportDef, ReportLayout>();
 
-const planOf = (registry: Registry, structure: Structure, report: ReportDef, reach: Reach | undefined): SelectPlan => {
+// `computedLater`: planned at load, before the plugins register their computed attributes (./computed-columns.ts
+// plans the columns again once they have).
+export const planOf = (registry: Registry, structure: Structure, report: ReportDef, reach: Reach | undefined, computedLater = false): SelectPlan => {
 
     const names = (report.columns ?? []).map(columnName);
-    return planSelect(structure.root, parseSelect(names.join(','), `reports.${report.name}.columns`), { parameter: `reports.${report.name}.columns`, registry, structure, reach });
+    return planSelect(structure.root, parseSelect(names.join(','), `reports.${report.name}.columns`), { parameter: `reports.${report.name}.columns`, registry, structure, reach, computedLater });
 };
 
 // Throws a QueryError naming the column when a column cannot be rendered (checked at start, structures/link.ts).
@@ -93,7 +95,7 @@ export const reportLayout = (registry: Registry, structure: Structure, report: R
 
     let layout = layouts.get(report);
     if (!layout) {
-        layout = { plan: planOf(registry, structure, report, undefined), columns: (report.columns ?? []).map((def) => column(structure, registry, def)) };
+        layout = { plan: planOf(registry, structure, report, undefined, true), columns: (report.columns ?? []).map((def) => column(structure, registry, def)) };
         layouts.set(report, layout);
     }
 

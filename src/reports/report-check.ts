@@ -61,8 +61,10 @@ export const checkReports: StructureCheck = (structure, registry, report) => {
         });
 
         const columnNames = layout.columns.map((column) => column.name);
-        if (def.groupBy !== undefined && (!columnNames.includes(def.groupBy) || !declaredAttribute(structure.root, def.groupBy)?.persistent)) {
-            report(`reports.${i}.groupBy`, `${def.groupBy} is not one of the report's columns that is a stored attribute of ${structure.name} (${columnNames.join(', ')})`);
+        // An attribute that is not stored groups if a plugin computes it with SQL: known once the plugins have
+        // registered, so checked when the server starts (computed-columns.ts).
+        if (def.groupBy !== undefined && (!columnNames.includes(def.groupBy) || !declaredAttribute(structure.root, def.groupBy))) {
+            report(`reports.${i}.groupBy`, `${def.groupBy} is not one of the report's columns that is an attribute of ${structure.name} (${columnNames.join(', ')})`);
         }
 
         for (const [j, total] of (def.totals ?? []).entries()) {

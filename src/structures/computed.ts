@@ -6,8 +6,8 @@ import { oncePer } from '../db/remember';
 
 // Attributes whose value the server works out when a record is read, declared `persistent: false` in the YAML:
 // a stored copy would go stale by itself (a key that was active stops being so when it expires, with no write).
-// They render like stored attributes (in `*` too) and cannot filter, sort or group, which would need the value
-// in the database.
+// They render like stored attributes (in `*` too); they filter, sort and group only where their SQL is given
+// (a plugin's `sql`), which puts the value in the database's hands.
 
 // Each object's computed attributes are a hook (hooks.ts): the API key's `active` is registered in
 // src/auth/api-key-hooks.ts.
@@ -60,7 +60,8 @@ export const addComputed = (object: BusinessObject, name: string, spec: Computed
         throw new ComputedError(`registerComputed: ${object.name}.${attr.name} is computed twice.`);
     }
 
-    const query = spec.sql ? 'is computed, so it filters (oslc.where) but cannot sort or group' : 'is computed by a plugin that gives no SQL for it, so it cannot filter, sort or group';
+    // With SQL it filters, sorts and groups like a column (../read/plan/ordering.ts), save in gbrange's ranges.
+    const query = spec.sql ? 'is computed by a plugin in SQL, so it cannot group in ranges' : 'is computed by a plugin that gives no SQL for it, so it cannot filter, sort or group';
     const map = added.get(object) ?? new Map<string, Computed>();
     map.set(attr.name, { value: spec.value, query, ...(spec.sql ? { sql: spec.sql } : {}) });
     added.set(object, map);

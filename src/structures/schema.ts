@@ -31,7 +31,7 @@ export const attributeSchema = Joi.object({
         start: Joi.number().integer().min(0).default(1000).description('the first number given').example(1000)
     })).description('a key generated when a create does not give one (like wonum), unique per site: `true`, or the prefix and first number').example({ prefix: '', start: 1000 }),
     readonly: Joi.boolean().default(false).description('clients can read but never write it').example(true),
-    persistent: Joi.boolean().default(true).description('false: accepted in writes (like memo) but never stored as a column').example(false),
+    persistent: Joi.boolean().default(true).description('false: never stored as a column — accepted in writes (like memo), or computed when read by a plugin (server.registerComputed)').example(false),
     index: Joi.boolean().default(false).description('create a database index on it').example(true),
     secret: Joi.boolean().default(false).description('answered only at the top of a direct read\'s select where its object reveals it; never through a relation, child, aggregate, where, order, search, distinct, group-by, lookup, report or schema; cannot be a key, join, lookup value, owner, status or search attribute').example(true),
     search: Joi.boolean().default(false).description('searched by oslc.searchTerms when no searchAttributes are given').example(true)
@@ -162,7 +162,7 @@ const reportSchema = Joi.object({
     timezone: timeZone.description('the time zone its datetimes print in (OSPREY_REPORT_TIMEZONE by default)').example('Europe/London'),
     dateFormat: datePattern.description('how a date prints (YYYY-MM-DD by default)').example('DD/MM/YYYY'),
     datetimeFormat: datePattern.description('how a datetime prints, in the report\'s time zone (YYYY-MM-DD HH:mm by default)').example('DD/MM/YYYY HH:mm'),
-    groupBy: Joi.string().description('a column (an attribute of the structure) whose values group the records, each group followed by its subtotals').example('siteid'),
+    groupBy: Joi.string().description('a column (an attribute of the structure, stored or computed by a plugin with SQL) whose values group the records, each group followed by its subtotals').example('siteid'),
     totals: Joi.array().items(Joi.string()).min(1).unique().description('numeric columns summed per group and for the whole report (with the records counted)').example(['estdur']),
     bom: Joi.boolean().default(false).description('true: the CSV starts with a UTF-8 byte-order mark (the request\'s bom=0|1 decides otherwise)').example(true)
 }).or('columns', 'handler');

@@ -24,7 +24,7 @@ const fixture: FixtureCopy = {
     from: Path.join('..', '..', '..', 'structures'),
     edit: (text, file) => (file !== 'mxapiwodetail.yaml' ? text : text
         .replace('attributes:\n', 'attributes:\n  descriptionlength: { type: integer, persistent: false, title: Description length }\n  agedays: { type: integer, persistent: false, title: Days since reported }\n')
-        .replace('reports:\n', 'reports:\n  - { name: wotext, title: Work orders as text, handler: plainText, where: \'siteid=:site\' }\n  - { name: worefused, title: Refused, handler: refusing }\n'))
+        .replace('reports:\n', 'reports:\n  - { name: wotext, title: Work orders as text, handler: plainText, where: \'siteid=:site\' }\n  - { name: worefused, title: Refused, handler: refusing }\n  - { name: wolength, title: Work orders by description length, columns: [wonum, description, descriptionlength], groupBy: descriptionlength, totals: [descriptionlength] }\n'))
 };
 
 onEachDatabase(lab, 'report renderers and computed attributes of a plugin', { settings: { plugins: [plugin] }, fixture }, (t) => {
@@ -99,9 +99,120 @@ onEachDatabase(lab, 'report renderers and computed attributes of a plugin', { se
         const filter = await t.inject({ url: query({ 'oslc.where': 'agedays>1' }), headers: wilson });
         expect(filter.statusCode).to.equal(400);
         expect(filter.result.Error.message).to.contain('WORKORDER.agedays is computed by a plugin that gives no SQL for it, so it cannot filter, sort or group');
-        const sort = await t.inject({ url: query({ 'oslc.orderBy': '+descriptionlength' }), headers: wilson });
+        const sort = await t.inject({ url: query({ 'oslc.orderBy': '+agedays' }), headers: wilson });
         expect(sort.statusCode).to.equal(400);
-        expect(sort.result.Error.message).to.contain('WORKORDER.descriptionlength is computed, so it filters (oslc.where) but cannot sort or group');
+        expect(sort.result.Error.message).to.contain('oslc.orderBy');
+        expect(sort.result.Error.message).to.contain('WORKORDER.agedays is computed by a plugin that gives no SQL for it, so it cannot filter, sort or group');
+        for (const params of [{ distinct: 'agedays' }, { gbcols: 'agedays,count.*' }, { gbcols: 'status,sum.agedays' }] as Record<string, string>[]) {
+            const grouped = await t.inject({ url: query(params), headers: wilson });
+            expect(grouped.statusCode, JSON.stringify(params)).to.equal(400);
+            expect(grouped.result.Error.message).to.contain('WORKORDER.agedays is computed by a plugin that gives no SQL for it');
+        }
+    });
+
+    // The work orders of one site, each with its description's length, as the plugin's value function gives it.
+    const lengths = async (where: string): Promise<{ wonum: string; length: number | null; id: number }[]> => {
+
+        const all = await t.inject({ url: query({ 'oslc.select': 'wonum,description,descriptionlength,workorderid', 'oslc.where': where, 'oslc.pageSize': '1000', lean: '1' }), headers: wilson });
+        expect(all.statusCode, all.payload).to.equal(200);
+        expect(all.result.responseInfo.nextPage).to.not.exist();
+        return all.result.member.map((record: any) => ({ wonum: record.wonum, length: record.descriptionlength ?? null, id: record.workorderid }));
+    };
+
+    test('a computed attribute with its SQL orders a query, and stable pages follow its order across pages', async () => {
+
+        // Two work orders without a description: their length is null, which sorts as nulls do (first descending).
+        for (const wonum of ['NODESC1', 'NODESC2']) {
+            const made = await t.inject({ method: 'POST', url: wos, headers: wilson, payload: { wonum, siteid: 'NASHUA' } });
+            expect(made.statusCode, made.payload).to.equal(201);
+        }
+
+        const where = 'siteid="NASHUA"';
+        const records = await lengths(where);
+        expect(records.length).to.be.above(20);
+        expect(new Set(records.map(({ length }) => length)).size).to.be.above(5);
+        // Descending by length, nulls first, then by the unique id: what the database must answer.
+        const expected = [...records].sort((a, b) => (a.length === b.length ? a.id - b.id : a.length === null ? -1 : b.length === null ? 1 : b.length - a.length)).map(({ wonum }) => wonum);
+        expect(expected.slice(0, 2).sort()).to.equal(['NODESC1', 'NODESC2']);
+
+        const one = await t.inject({ url: query({ 'oslc.select': 'wonum', 'oslc.where': where, 'oslc.orderBy': '-descriptionlength', 'oslc.pageSize': '1000', lean: '1' }), headers: wilson });
+        expect(one.statusCode, one.payload).to.equal(200);
+        expect(one.result.member.map((record: any) => record.wonum)).to.equal(expected);
+        // The value it ordered by is not an attribute of the answer: only what the select names.
+        expect(Object.keys(one.result.member[0]).sort()).to.equal(['_rowstamp', 'href', 'wonum']);
+
+        // Page by page, with a stable cursor and with pageno: the same order, each record once.
+        for (const stable of [true, false]) {
+            const seen: string[] = [];
+            let url: string | undefined = query({ 'oslc.select': 'wonum', 'oslc.where': where, 'oslc.orderBy': '-descriptionlength', 'oslc.pageSize': '7', lean: '1', ...(stable ? { stablepaging: '1' } : {}) });
+            while (url) {
+                const page = await t.inject({ url, headers: wilson });
+                expect(page.statusCode, page.payload).to.equal(200);
+                seen.push(...page.result.member.map((record: any) => record.wonum));
+                const next: string | undefined = page.result.responseInfo.nextPage?.href;
+                url = next ? `${new URL(next).pathname}${new URL(next).search}` : undefined;
+                expect(!stable || !next || next.includes('stableId')).to.be.true();
+            }
+
+            expect(seen, `stable: ${stable}`).to.equal(expected);
+        }
+
+        // Ascending: nulls last.
+        const up = await t.inject({ url: query({ 'oslc.select': 'wonum', 'oslc.where': where, 'oslc.orderBy': '+descriptionlength,-wonum', 'oslc.pageSize': '1000', lean: '1' }), headers: wilson });
+        const ascending = [...records].sort((a, b) => (a.length === b.length ? (a.wonum < b.wonum ? 1 : -1) : a.length === null ? 1 : b.length === null ? -1 : a.length - b.length)).map(({ wonum }) => wonum);
+        expect(up.result.member.map((record: any) => record.wonum)).to.equal(ascending);
+    });
+
+    test('a computed attribute with its SQL answers distinct values and groups, counted and summed', async () => {
+
+        const where = 'siteid="BEDFORD" and status="WAPPR"';
+        const records = (await lengths(where)).filter(({ length }) => length !== null);
+        const distinct = await t.inject({ url: query({ distinct: 'descriptionlength', 'oslc.where': where }), headers: wilson });
+        expect(distinct.statusCode, distinct.payload).to.equal(200);
+        expect(distinct.result).to.equal([...new Set(records.map(({ length }) => length))].sort((a, b) => a! - b!));
+
+        const grouped = await t.inject({ url: query({ gbcols: 'descriptionlength,count.*', 'oslc.where': where, gbsortby: '-count' }), headers: wilson });
+        expect(grouped.statusCode, grouped.payload).to.equal(200);
+        const counts = new Map<number, number>();
+        records.forEach(({ length }) => counts.set(length!, (counts.get(length!) ?? 0) + 1));
+        expect(grouped.result.map((group: any) => [group.descriptionlength, group.count]).sort()).to.equal([...counts].sort());
+        // A group's collectionref lists its rows: the computed term filters by the same SQL.
+        const first = grouped.result[0];
+        const ref = new URL(first.collectionref);
+        const listed = await t.inject({ url: `${ref.pathname}${ref.search}&count=1`, headers: wilson });
+        expect(listed.result.totalCount).to.equal(first.count);
+
+        const summed = await t.inject({ url: query({ gbcols: 'status,sum.descriptionlength,max.descriptionlength', 'oslc.where': where }), headers: wilson });
+        expect(summed.statusCode, summed.payload).to.equal(200);
+        expect(summed.result.length).to.equal(1);
+        expect(summed.result[0].sum_descriptionlength).to.equal(records.reduce((sum, { length }) => sum + length!, 0));
+        expect(summed.result[0].max_descriptionlength).to.equal(Math.max(...records.map(({ length }) => length!)));
+
+        const ranged = await t.inject({ url: query({ gbcols: 'descriptionlength,count.*', gbrange: 'descriptionlength={[0:10]}' }), headers: wilson });
+        expect(ranged.statusCode).to.equal(400);
+        expect(ranged.result.Error.message).to.contain('WORKORDER.descriptionlength is computed, so it groups by its value but not in ranges (gbrange)');
+    });
+
+    test('a report orders and groups by a computed attribute with its SQL, and prints its values', async () => {
+
+        const where = 'siteid="BEDFORD" and status="WAPPR"';
+        const records = await lengths(where);
+        const csv = await t.inject({ url: query({ action: 'genreport', reportname: 'wolength', reportformat: 'csv', 'oslc.where': where, 'oslc.orderBy': '-wonum' }), headers: wilson });
+        expect(csv.statusCode, csv.payload).to.equal(200);
+        const rows = csv.payload.trim().split(/\r?\n/).slice(1).map((line) => line.split(','));
+        expect(rows.length).to.equal(records.length);
+        // Grouped by the length, ascending (nulls last), and by wonum descending within a group.
+        const expected = [...records].sort((a, b) => (a.length === b.length ? (a.wonum < b.wonum ? 1 : -1) : a.length === null ? 1 : b.length === null ? -1 : a.length - b.length));
+        expect(rows.map((row) => row[0])).to.equal(expected.map(({ wonum }) => wonum));
+        expect(rows.map((row) => row[row.length - 1])).to.equal(expected.map(({ length }) => String(length ?? '')));
+
+        const pdf = await t.inject({ url: query({ action: 'genreport', reportname: 'wolength', reportformat: 'pdf', 'oslc.where': where }), headers: wilson });
+        expect(pdf.statusCode).to.equal(200);
+        expect(pdf.headers['content-type']).to.equal('application/pdf');
+
+        const refused = await t.inject({ url: query({ action: 'genreport', reportname: 'wolength', reportformat: 'csv', 'oslc.orderBy': 'agedays' }), headers: wilson });
+        expect(refused.statusCode).to.equal(400);
+        expect(refused.result.Error.message).to.contain('WORKORDER.agedays is computed by a plugin that gives no SQL for it');
     });
 
     test('a computed attribute the YAML does not declare, a stored one or one given twice is refused when registered', () => {
@@ -125,6 +236,35 @@ experiment('a report naming a renderer nobody registered', () => {
             }
             finally {
                 removeCopy(structures);
+            }
+        });
+    }
+});
+
+experiment('a report printing or grouping by a computed attribute its plugin cannot give', () => {
+
+    // The wolength report alone (no renderer's report), with the attributes declared and no plugin, or with a
+    // groupBy of the attribute whose plugin gives no SQL.
+    const only = (groupBy: string): FixtureCopy => ({
+        from: fixture.from,
+        edit: (text, file) => (file !== 'mxapiwodetail.yaml' ? text : text
+            .replace('attributes:\n', 'attributes:\n  descriptionlength: { type: integer, persistent: false }\n  agedays: { type: integer, persistent: false }\n')
+            .replace('reports:\n', `reports:\n  - { name: wolength, title: By length, columns: [wonum, descriptionlength, agedays], groupBy: ${groupBy} }\n`))
+    });
+
+    for (const database of testDatabases) {
+        test(`stops the start with a sentence naming the report and the attribute (${database.name})`, async () => {
+
+            const unplugged = copyFixture(only('descriptionlength'));
+            const noSql = copyFixture(only('agedays'));
+            try {
+                const file = Path.join(unplugged, 'mxapiwodetail.yaml');
+                await expect(startTestServer(database, { structures: unplugged })).to.reject(ComputedError, `${file}: the report wolength of MXAPIWODETAIL cannot print a column: WORKORDER.descriptionlength is not stored (persistent: false): writes accept it, and a record has no value of it to answer; a plugin computes such an attribute with server.registerComputed.`);
+                await expect(startTestServer(database, { structures: noSql, plugins: [plugin] })).to.reject(ComputedError, `${Path.join(noSql, 'mxapiwodetail.yaml')}: the report wolength of MXAPIWODETAIL groups by agedays, which is not stored; a report groups by a stored attribute or by one a plugin computes with SQL (server.registerComputed with sql).`);
+            }
+            finally {
+                removeCopy(unplugged);
+                removeCopy(noSql);
             }
         });
     }

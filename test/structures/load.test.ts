@@ -123,7 +123,7 @@ experiment('structure loading', () => {
             files: { 'mxone.yaml': minimal('relations:\n  same: { structure: MXONE, join: { onenum: onenum } }\nreports:\n  - name: e.rptdesign\n    title: E\n    columns: [{ name: onenum, format: YYYY }, status, { name: made, format: DD.MM.YYYY, title: Made, width: 90 }, same.status, qty, { name: day, format: DD.MM }]\n    groupBy: same.status\n    totals: [status, qty, nothere]\n  - { name: h.rptdesign, title: H, columns: [qty], groupBy: made }\n', '  made: { type: datetime }\n  qty: { type: decimal, scale: 3 }\n  day: { type: date }\n') },
             expected: [
                 ['mxone.yaml', 'reports.0.columns.0.format', /onenum is not a date or datetime/],
-                ['mxone.yaml', 'reports.0.groupBy', /same.status is not one of the report's columns that is a stored attribute of MXONE \(onenum, status, made, same.status, qty, day\)/],
+                ['mxone.yaml', 'reports.0.groupBy', /same.status is not one of the report's columns that is an attribute of MXONE \(onenum, status, made, same.status, qty, day\)/],
                 ['mxone.yaml', 'reports.0.totals.0', /status is not one of the report's numeric columns/],
                 ['mxone.yaml', 'reports.0.totals.2', /nothere is not one of the report's numeric columns/],
                 ['mxone.yaml', 'reports.1.groupBy', /made is not one of the report's columns/]

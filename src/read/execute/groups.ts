@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 
 import type { ResourceRequest } from '../../request';
-import { notStored } from '../../structures/computed';
+import type { Computed } from '../../structures/computed';
+import type { DatabaseKind } from '../../db/knex';
 import type { Attribute, BusinessObject, Structure } from '../../structures/registry';
 import { toJson, typeTable } from '../../structures/types';
 import type { GroupColumn, Path, Where } from '../parse/ast';
@@ -14,6 +15,7 @@ import { applyWhere } from '../compile/compile-where';
 import { leastColumn, quote, rangeColumn, rangedRows, rangesOf, valueColumn, type Range } from '../compile/group-ranges';
 import { filtered } from './filter';
 import { declaredAttribute, namedAttribute } from '../plan/attribute-names';
+import { orderable } from '../plan/ordering';
 import type { Row } from './find';
 
 
@@ -34,27 +36,34 @@ const withinAnswerRows = async (req: ResourceRequest, query: Knex.QueryBuilder, 
     return rows;
 };
 
-const attributeOf = (structure: Structure, name: string, parameter: string, position: number): Attribute => {
+// A grouped or distinct attribute and what the database reads of it: its column, or a computed attribute's SQL
+// (src/structures/computed.ts); one computed without SQL, or not at all, is refused naming it.
+interface Grouped {
+    readonly attr: Attribute;
+    readonly sql: Computed['sql'];
+}
+
+const attributeOf = (structure: Structure, name: string, parameter: string, position: number): Grouped => {
 
     const attr = namedAttribute(structure.root, name, { parameter, position });
-    if (attr && !attr.persistent) {
-        throw new QueryError(parameter, position, notStored(structure.root, attr));
-    }
-
     if (!attr) {
         throw new QueryError(parameter, position, `${name} is not an attribute of ${structure.root.name}`);
     }
 
-    return attr;
+    return { attr, sql: orderable(structure.root, attr, parameter, position) };
 };
+
+// What a select, a group or an aggregate names: the column of the table aliased `alias`, or the expression.
+const target = (knex: Knex, kind: DatabaseKind, alias: string, { attr, sql }: Grouped): Knex.Raw => (sql ? knex.raw(`(${sql(alias, kind)})`) : knex.raw('??', [`${alias}.${attr.name}`]));
 
 // GET …/os/{os}?distinct=attr: the distinct non-null values, in order.
 export const distinctValues = async (req: ResourceRequest, name: string): Promise<unknown[]> => {
 
-    const { structure } = req;
-    const attr = attributeOf(structure, name.trim().toLowerCase(), 'distinct', 1);
-    const rows = await withinAnswerRows(req, filtered(req, structure).distinct(`q0.${attr.name} as v`).whereNotNull(`q0.${attr.name}`).orderBy('v'), 'distinct', 'distinct values');
-    return rows.map((row) => toJson(attr, row.v));
+    const { structure, osprey: { db: { knex }, kind } } = req;
+    const grouped = attributeOf(structure, name.trim().toLowerCase(), 'distinct', 1);
+    const value = target(knex, kind, 'q0', grouped);
+    const rows = await withinAnswerRows(req, filtered(req, structure).distinct(knex.raw('? as v', [value])).whereRaw('? is not null', [value]).orderBy('v'), 'distinct', 'distinct values');
+    return rows.map((row) => toJson(grouped.attr, row.v));
 };
 
 const outputName = (column: GroupColumn) => (column.kind === 'column' ? column.path.join('.') : column.attribute ? `${column.aggregate}_${column.attribute}` : 'count');
@@ -144,29 +153,46 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
 
         const name = outputName(column);
         const attribute = column.kind === 'column' ? name : column.attribute;
-        const attr = attribute === undefined ? undefined : attributeOf(structure, attribute, 'gbcols', column.position);
+        const grouped = attribute === undefined ? undefined : attributeOf(structure, attribute, 'gbcols', column.position);
+        const attr = grouped?.attr;
         // Sums, averages and extremes are of numbers (as in oslc.select): of text or dates they answer nonsense on
         // SQLite and fail on PostgreSQL, and a group's aggregate answers a number.
         if (attr && column.kind === 'aggregate' && column.aggregate !== 'count' && !['integer', 'decimal'].includes(typeTable[attr.type].family)) {
             throw new QueryError('gbcols', column.position, `${column.aggregate}.${attr.name} needs a number, and ${structure.root.name}.${attr.name.toUpperCase()} is of type ${attr.type}`);
         }
 
-        return { column, name, attr };
+        return { column, name, attr, grouped };
     });
     const keys = columns.filter(({ column }) => column.kind === 'column').map(({ attr }) => attr!);
+    const { knex } = osprey.db;
     const outputs = new Set(columns.map(({ name }) => name));
     const gbrange = req.read.gbrange;
     const ranges = gbrange?.trim() ? rangesOf(osprey.kind, keys, gbrange) : new Map<string, Range[]>();
+    // A range groups the values of a column of the rows (../compile/group-ranges.ts), not of an expression.
+    const computedRange = columns.find(({ name, grouped }) => ranges.has(name) && grouped?.sql);
+    if (computedRange) {
+        throw new QueryError('gbrange', 1, `${structure.root.name}.${computedRange.name} is computed, so it groups by its value but not in ranges (gbrange)`);
+    }
+
     const alias = ranges.size ? 's' : 'q0';
     const query = ranges.size ? rangedRows(osprey.db.knex, filtered(req, structure), ranges) : filtered(req, structure);
-    for (const { column, name, attr } of columns) {
+    for (const { column, name, attr, grouped } of columns) {
         if (column.kind === 'aggregate') {
-            (query[column.aggregate] as (spec: Record<string, string>) => unknown)({ [name]: attr ? `${alias}.${attr.name}` : '*' });
+            if (grouped?.sql) {
+                query.select(knex.raw(`${column.aggregate}(?) as ??`, [target(knex, osprey.kind, alias, grouped), name]));
+            }
+            else {
+                (query[column.aggregate] as (spec: Record<string, string>) => unknown)({ [name]: attr ? `${alias}.${attr.name}` : '*' });
+            }
         }
         else if (ranges.has(name)) {
             // PostgreSQL has no min() of booleans; false < true as 0 < 1.
             const least = typeTable[attr!.type].family === 'boolean' ? osprey.db.knex.raw('min(cast(?? as integer)) as ??', [`s.${name}`, leastColumn(name)]) : osprey.db.knex.raw('min(??) as ??', [`s.${name}`, leastColumn(name)]);
             query.select(`s.${rangeColumn(name)}`, `s.${valueColumn(name)} as ${name}`, least).groupBy(`s.${rangeColumn(name)}`, `s.${valueColumn(name)}`);
+        }
+        else if (grouped?.sql) {
+            const value = target(knex, osprey.kind, alias, grouped);
+            query.select(knex.raw('? as ??', [value, name])).groupBy(value);
         }
         else {
             query.select(`${alias}.${name}`).groupBy(`${alias}.${name}`);
@@ -174,7 +200,7 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
     }
 
     // The groups are a derived table, so gbfilter is an oslc.where over its outputs (SQL's HAVING).
-    const grouped = osprey.db.knex.select('*').from(query.as('g'));
+    const answer = knex.select('*').from(query.as('g'));
     const gbfilter = outputSpelling(req.read.gbfilter);
     if (gbfilter?.trim()) {
         const object = groupObject(structure, columns.map(({ column }) => column), keys);
@@ -185,7 +211,7 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
             throw new QueryError('gbfilter', ranged.position, `${ranged.names[0]} is grouped in ranges (gbrange), so a group has no one value of it to compare`);
         }
 
-        applyWhere(grouped, { registry: osprey.registry, kind: osprey.kind, parameter: 'gbfilter', params: {}, structure: undefined, object, alias: 'g', aliases: { next: 0 }, reach: undefined }, where);
+        applyWhere(answer, { registry: osprey.registry, kind: osprey.kind, parameter: 'gbfilter', params: {}, structure: undefined, object, alias: 'g', aliases: { next: 0 }, reach: undefined }, where);
     }
 
     const gbsortby = outputSpelling(req.read.gbsortby);
@@ -196,11 +222,11 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
         }
 
         // A null sorts after every value on both databases, as in oslc.orderBy (src/read/plan/ordering.ts).
-        grouped.orderByRaw(`?? ${term.direction} nulls ${term.direction === 'asc' ? 'last' : 'first'}`, [`g.${ranges.has(name) ? leastColumn(name) : name}`]);
+        answer.orderByRaw(`?? ${term.direction} nulls ${term.direction === 'asc' ? 'last' : 'first'}`, [`g.${ranges.has(name) ? leastColumn(name) : name}`]);
     }
 
     const refOf = groupRef(req);
-    return (await withinAnswerRows(req, grouped, 'gbcols', 'groups')).map((row) => {
+    return (await withinAnswerRows(req, answer, 'gbcols', 'groups')).map((row) => {
 
         const group: Row = {};
         const terms: string[] = [];

@@ -6,9 +6,9 @@ import type { ResourceRequest } from '../../request';
 import type { BusinessObject } from '../../structures/registry';
 import { QueryError } from '../parse/query-error';
 import { beyond, costLimits } from '../plan/cost';
-import { orderColumns, type OrderColumn } from '../plan/ordering';
+import { orderColumns, orderedColumnNames, type OrderColumn } from '../plan/ordering';
 import { decodeCursor, encodeCursor, queryDigest, type Cursor } from '../plan/stable-cursor';
-import { applyAfter, applyOrder } from '../compile/compile-order';
+import { applyAfter, applyOrder, selectOrderValues } from '../compile/compile-order';
 import { bindingsOf, compiledOnce, compileSql, slotBinding, type CompiledSql } from '../compile/compiled-sql';
 import type { Row } from './find';
 
@@ -91,8 +91,8 @@ const compilePage = (req: ResourceRequest, query: PageQuery, pageSize: number, c
 
     const columns = orderColumns(query.object, req.read.orderBy ?? query.defaultOrder);
 
-    const named = selected ? [...new Set([...selected, ...columns.map(({ attr }) => attr.name)])].map((column) => `q0.${column}`) : 'q0.*';
-    const ordered = applyOrder(rows.select(named), kind, 'q0', columns);
+    const named = selected ? [...new Set([...selected, ...orderedColumnNames(columns)])].map((column) => `q0.${column}`) : 'q0.*';
+    const ordered = applyOrder(selectOrderValues(rows.select(named), kind, 'q0', columns), kind, 'q0', columns);
     const { sql, bindings } = compileSql(cursor ? applyAfter(ordered, kind, 'q0', columns, cursor.values) : ordered);
     // The limit is the shape's (the page size); the offset is a slot's, bound on each run.
     return { columns, count, page: { sql: `${sql} limit ? offset ?`, bindings: [...bindings, pageSize + 1, slotBinding('offset')] } };
@@ -133,7 +133,7 @@ export const preparePage = (req: ResourceRequest, query: PageQuery, links: { rea
         compiled,
         offset: cursor ? 0 : (read.pageno - 1) * pageSize,
         href,
-        next: (base, last) => (stable ? href(base, page + 1, encodeCursor(osprey.secret, digest, { page, values: compiled.columns.map(({ attr }) => last[attr.name] ?? null) })) : href(base, page + 1))
+        next: (base, last) => (stable ? href(base, page + 1, encodeCursor(osprey.secret, digest, { page, values: compiled.columns.map((column) => last[column.key] ?? null) })) : href(base, page + 1))
     };
 };
 

@@ -72,6 +72,9 @@ export interface SelectSettings {
     readonly reach?: Reach;
     /** The cost limits the select is held to (./cost.ts); none for the server's own selects. */
     readonly limits?: CostLimits;
+    /** Checked before the plugins have registered (a YAML report's columns at load): an attribute that is not
+     * stored passes as one a plugin may compute; the check once they have (../../reports/computed-columns.ts) says. */
+    readonly computedLater?: boolean;
     /** Where a nested select sits: the links that lead to it, and what the whole select has loaded so far. */
     readonly level?: { readonly path: readonly string[]; readonly hops: number; readonly loads: { count: number } };
 }
@@ -306,7 +309,7 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
 
         // A transient attribute (a status change's memo) is written, never stored: a record has no value of it.
         const computed = computedOf(object, attr!);
-        if (!attr!.persistent && !computed) {
+        if (!attr!.persistent && !computed && !settings.computedLater) {
             fail(settings, item, `${object.name}.${attr!.name} is not stored (persistent: false): writes accept it, and a record has no value of it to answer`);
         }
 
