@@ -14,8 +14,8 @@ export const oas: Hapi.Plugin<unknown> = {
         const { contextRoot } = server.app.osprey.options;
         const json = (text: string, h: Hapi.ResponseToolkit) => h.response(text).type('application/json; charset=utf-8');
         server.route(homeRoutes(contextRoot, [
-            { method: 'GET', path: '/oas', options: { id: 'oas.document', handler: (request, h) => json(openApiDocument(request), h) } },
-            { method: 'GET', path: '/oas/{os}', options: { id: 'oas.structure', handler: (request, h) => json(openApiStructure(request), h) } },
+            { method: 'GET', path: '/oas', options: { id: 'oas.document', handler: async (request, h) => json(await openApiDocument(request), h) } },
+            { method: 'GET', path: '/oas/{os}', options: { id: 'oas.structure', handler: async (request, h) => json(await openApiStructure(request), h) } },
             // No body is read: the answer is a refusal whatever it is.
             { method: '*', path: '/oas/{rest*}', options: { id: 'oas.other', payload: { parse: false, output: 'data' }, handler: openApiOther } }
         ]));

@@ -6,6 +6,7 @@ import type { Attribute, BusinessObject, Registry, Structure } from '../structur
 import { operations, unlisted, type Answer, type OperationEntry } from './operations';
 import { parameterComponents, parametersOf } from './parameters';
 import { ref, schemaName, structureSchemas, type Schema } from './schemas';
+import { mapInSlices, slicer, type Pause } from '../slices';
 
 
 // The OpenAPI 3.1 document of this server as one user may use it (Maximo's {home}/oas): the routes of the route
@@ -281,7 +282,10 @@ const uncached: PartCache = (_key, make) => make();
 // The document as JSON text. Its parts depend on the home and the user's rights only (a part's key holds both),
 // so a document of other structures (os=) is put together from parts already made: what costs is made once per
 // structure and set of rights, whatever the structures a request names.
-export const oasText = (input: DocumentInput, part: PartCache = uncached, rights = ''): string => {
+// Made in slices (src/slices.ts): the first document for a set of rights makes every structure's part, which at
+// a few hundred structures held the event loop for one to two seconds; between two structures' parts other
+// requests are answered.
+export const oasText = async (input: DocumentInput, part: PartCache = uncached, rights = '', pause: Pause = slicer()): Promise<string> => {
 
     const key = `${input.home}|${rights}`;
     const structures = readableStructures(input).filter((structure) => !input.only || input.only.has(structure.name));
@@ -298,11 +302,11 @@ export const oasText = (input: DocumentInput, part: PartCache = uncached, rights
     }).slice(0, -1);
     const paths = [
         part(`paths|${key}`, () => members(commonPaths(input))),
-        ...structures.map((structure) => part(`paths|${key}|${structure.name}`, () => members(structurePaths(input, structure))))
+        ...await mapInSlices(structures, (structure) => part(`paths|${key}|${structure.name}`, () => members(structurePaths(input, structure))), pause)
     ];
     const schemas = [
         members({ MaximoError: errorSchema }),
-        ...structures.map((structure) => part(`schemas|${structure.name}`, () => members(structureSchemas(structure, input.registry.domains()))))
+        ...await mapInSlices(structures, (structure) => part(`schemas|${structure.name}`, () => members(structureSchemas(structure, input.registry.domains()))), pause)
     ];
     const components = part('components', () => members({ parameters: parameterComponents(), responses: errorResponses(), securitySchemes }));
     return `${head},"paths":{${paths.filter(Boolean).join(',')}},"components":{"schemas":{${schemas.join(',')}},${components}}}`;

@@ -61,7 +61,7 @@ const named = (request: Hapi.Request, list: string, by = ' (named by os=)'): Set
 };
 
 // The document as JSON text, for the request's home, user and structures (`only`; all the user may read if none).
-export const openApiText = (request: Hapi.Request, only?: ReadonlySet<string>): string => {
+export const openApiText = (request: Hapi.Request, only?: ReadonlySet<string>): Promise<string> => {
 
     const { server } = request;
     const osprey = server.app.osprey;
@@ -81,14 +81,14 @@ export const openApiText = (request: Hapi.Request, only?: ReadonlySet<string>): 
 };
 
 // GET {home}/oas and {home}/oas/api: the whole API, or the structures os= names.
-export const openApiDocument = (request: Hapi.Request): string => {
+export const openApiDocument = (request: Hapi.Request): Promise<string> => {
 
     const os = request.query.os as string | undefined;
     return openApiText(request, os === undefined ? undefined : named(request, os));
 };
 
 // GET {home}/oas/{os}: one structure's (the route is refused by the unserved structures' rule before this).
-export const openApiStructure = (request: Hapi.Request): string => {
+export const openApiStructure = (request: Hapi.Request): Promise<string> => {
 
     const name = String(request.params.os);
     if (name.toLowerCase() === 'api') {

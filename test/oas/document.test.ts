@@ -268,7 +268,7 @@ onEachDatabase(lab, 'the OpenAPI document of the demo', (t) => {
         expect(String((schemas.mxapiwodetail as any).properties.asset.description)).to.startWith('The asset worked on (relation asset: ');
     });
 
-    test('the actions of a structure the user may run, on its record and collection routes', () => {
+    test('the actions of a structure the user may run, on its record and collection routes', async () => {
 
         const registry = t.server.app.osprey.registry;
         const routes = listedRoutes(t.server, 'maximo', 'oslc');
@@ -279,14 +279,14 @@ onEachDatabase(lab, 'the OpenAPI document of the demo', (t) => {
             { name: 'purge', kind: 'action', method: 'purge', structure: 'MXAPIWODETAIL', spec: { scope: 'collection', description: 'Purge', handler } },
             { name: 'look', kind: 'action', method: 'look', structure: 'MXAPIWODETAIL', spec: { right: 'read', description: 'Look', handler } }
         ] as RegisteredAction[] : []);
-        const document = JSON.parse(oasText({ registry, routes, contextRoot: 'maximo', home: 'oslc', version: '1', user, actions })) as Doc;
+        const document = JSON.parse(await oasText({ registry, routes, contextRoot: 'maximo', home: 'oslc', version: '1', user, actions })) as Doc;
         expect(String(document.paths['/os/mxapiwodetail']!.get.description)).to.endWith('Its collection actions (action=NAME): countall.');
         expect(String(document.paths['/os/mxapiwodetail/{id}']!.get.description)).to.endWith('Its record actions (action=NAME): look (Look).');
         expect(String(document.paths['/os/mxapiasset/{id}']!.get.description)).to.endWith('a record action.');
         expect(document.paths['/os/mxapiwodetail/{id}/woactivity']!.get.description).to.not.exist();
     });
 
-    test('a route no catalog entry describes is listed by its path, under its plugin', () => {
+    test('a route no catalog entry describes is listed by its path, under its plugin', async () => {
 
         const user = { userid: 'WILSON', isAdmin: false, groups: ['EVERYONE'] } as unknown as UserProfile;
         const routes = [
@@ -294,11 +294,34 @@ onEachDatabase(lab, 'the OpenAPI document of the demo', (t) => {
             { method: 'get', path: '/thing/{name}/{part}', id: 'thing.part', root: false, plugin: 'things' },
             { method: 'delete', path: '/stray', id: 'DELETE /maximo/oslc/stray', root: false }
         ];
-        const document = JSON.parse(oasText({ registry: t.server.app.osprey.registry, routes, contextRoot: 'maximo', home: 'oslc', version: '1', user, actions: () => [] })) as Doc;
+        const document = JSON.parse(await oasText({ registry: t.server.app.osprey.registry, routes, contextRoot: 'maximo', home: 'oslc', version: '1', user, actions: () => [] })) as Doc;
         expect(document.paths['/thing/{name}']!.get).to.include({ tags: ['Plugin things'], summary: 'GET /thing/{name}', 'x-osprey-route': 'thing.read' });
         expect(document.paths['/thing/{name}']!.get.parameters).to.equal([{ name: 'name', in: 'path', required: true, description: 'The name', schema: { type: 'string' } }]);
         expect(document.paths['/thing/{name}/{part}']!.get.parameters[1]).to.include({ name: 'part', description: 'part' });
         expect(document.paths['/stray']!.delete.tags).to.equal(['Other']);
+    });
+
+    test('a document is made in slices: the event loop has turns between the structures\' parts', async () => {
+
+        const registry = t.server.app.osprey.registry;
+        const routes = listedRoutes(t.server, 'maximo', 'oslc');
+        const user = { userid: 'MAXADMIN', isAdmin: true, groups: ['MAXADMIN'] } as unknown as UserProfile;
+        // A pause that gives a turn at every step, and counts the steps and the turns other work had meanwhile.
+        let pauses = 0;
+        let turns = 0;
+        const pause = () => {
+
+            ++pauses;
+            setImmediate(() => ++turns);
+            return new Promise<void>((resolve) => setImmediate(resolve));
+        };
+
+        const text = await oasText({ registry, routes, contextRoot: 'maximo', home: 'oslc', version: '1', user, actions: () => [] }, undefined, '', pause);
+        const structures = Object.keys((JSON.parse(text) as Doc).paths).filter((path) => /^\/os\/[a-z0-9]+$/.test(path)).length;
+        expect(structures).to.equal(registry.list().length);
+        // Each structure's paths and schemas are a step.
+        expect(pauses).to.equal(2 * structures);
+        expect(turns).to.equal(pauses);
     });
 
     test('the document of a set of rights is made once', async () => {
