@@ -124,6 +124,35 @@ export const commands: Readonly<Record<string, Command>> = {
             return [lifted ? `${id} is unlocked.` : `${id} was not locked.`];
         }
     },
+    'user groups': {
+        usage: 'user groups USERID [--add GROUP]... [--remove GROUP]...',
+        options: { add: { value: true, repeat: true }, remove: { value: true, repeat: true } },
+        args: ['USERID'],
+        run: async ({ knex, users }, [userid], options) => {
+
+            const id = await mustExist(users, userid!);
+            const added = await existingGroups(knex, options.get('add') ?? []);
+            const removed = new Set((options.get('remove') ?? []).map((name) => name.toUpperCase()));
+            const both = added.filter((name) => removed.has(name));
+            if (both.length) {
+                throw new CommandError(`${both.join(', ')} is both added and removed: name each group once.`);
+            }
+
+            const current = await knex('osprey_groupuser').where({ userid: id }).pluck('groupname') as string[];
+            const absent = [...removed].filter((name) => !current.includes(name));
+            if (absent.length) {
+                throw new CommandError(`${id} is not in ${absent.join(', ')}: their groups are ${current.length ? [...current].sort().join(', ') : 'none'}.`);
+            }
+
+            const groups = [...new Set([...current.filter((name) => !removed.has(name)), ...added])].sort();
+            if (added.length || removed.size) {
+                // Refused (LastAdministratorError) when it would leave no active administrator.
+                await users.setGroups(id, groups, true);
+            }
+
+            return [`${id} is in ${groups.length ? groups.join(', ') : 'no group'}.`];
+        }
+    },
     'user list': {
         usage: 'user list',
         options: {},

@@ -152,6 +152,29 @@ for (const database of testDatabases) {
             expect(last.code).to.equal(1);
             expect(last.stderr).to.contain('ROOT1 is the last active administrator');
 
+            // Groups added and removed by name; a refusal changes nothing; the last active administrator stays one.
+            expect((await run(['user', 'groups', 'tech1', '--add', 'ops', '--add=MAXADMIN'])).stdout).to.equal('TECH1 is in CREW, EVERYONE, MAXADMIN, OPS.\n');
+            expect((await run(['user', 'groups', 'tech1', '--remove', 'crew', '--remove', 'MAXADMIN'])).stdout).to.equal('TECH1 is in EVERYONE, OPS.\n');
+            expect((await run(['user', 'groups', 'tech1'])).stdout).to.equal('TECH1 is in EVERYONE, OPS.\n');
+            for (const [argv, code, message] of [
+                [['user', 'groups', 'tech1', '--add', 'NOSUCH', '--remove', 'ops'], 1, 'There is no group NOSUCH'],
+                [['user', 'groups', 'tech1', '--remove', 'crew'], 1, 'TECH1 is not in CREW: their groups are EVERYONE, OPS.'],
+                [['user', 'groups', 'tech1', '--add', 'crew', '--remove', 'CREW'], 1, 'CREW is both added and removed'],
+                [['user', 'groups', 'nobody', '--add', 'crew'], 1, 'There is no user NOBODY'],
+                [['user', 'groups', 'tech1', '--drop', 'crew'], 2, 'user groups has no option --drop'],
+                [['user', 'groups'], 2, 'user groups takes USERID']
+            ] as [string[], number, string][]) {
+                const ran = await run(argv);
+                expect(ran.code, argv.join(' ')).to.equal(code);
+                expect(ran.stderr, argv.join(' ')).to.contain(message);
+            }
+
+            expect((await run(['user', 'groups', 'tech1', '--remove', 'ops'])).code).to.equal(0);
+            const lastGroup = await run(['user', 'groups', 'root1', '--remove', 'maxadmin']);
+            expect(lastGroup.code).to.equal(1);
+            expect(lastGroup.stderr).to.contain('ROOT1 is the last active administrator');
+            expect((await run(['user', 'list'])).stdout.split('\n')).to.include(['ROOT1\tACTIVE\tEVERYONE,MAXADMIN', 'TECH1\tACTIVE\tEVERYONE']);
+
             // A lock from failed logins is lifted by unlock, and by a new password.
             const server = await startTestServer(database, { databaseUrl: url, demo: false });
             try {
