@@ -158,14 +158,14 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     // the workflow hold's check are one statement (updateReturningWith), one round trip where they took three.
     // The check reads after the record's lock was taken, as its own statement did; a record found held rolls all of
     // it back. Elsewhere the check is its own read, before the update.
-    const together = (history || plan.unlessHeld === true) && exact && isRoot(scope, object) && scope.db.kind === 'postgresql' && scope.db.autocommit !== true;
+    const together = exact && isRoot(scope, object) && scope.db.kind === 'postgresql' && scope.db.autocommit !== true;
     if (plan.unlessHeld && !together) {
         await refuseWhileHeld(scope.db, scope.ctx.registry, scope.structure, current, holdRefuses);
     }
 
     const added = together && history ? statusHistoryRow(scope, { ...current, ...values }, statusMemo(plan.transient)) : undefined;
     const held = together && plan.unlessHeld ? heldCondition(scope.ctx.registry, scope.structure, current) : undefined;
-    const updated = together ? await updateReturningWith(scope.db, object.table, values, where, { insert: added, held }) : await updateReturning(scope.db, object.table, values, where, 'set', { last });
+    const updated = added || held ? await updateReturningWith(scope.db, object.table, values, where, { insert: added, held }) : await updateReturning(scope.db, object.table, values, where, 'set', { last });
     if (updated.length !== 1) {
         throw maximoError('stale', `The ${object.name} record has been updated by another user. Read it again and retry.`);
     }
@@ -184,7 +184,7 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
         throw maximoError('stale', `The ${object.name} record was changed by the database as it was updated (a trigger); read it again.`);
     }
 
-    if (history && !together) {
+    if (history && !added) {
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
 
