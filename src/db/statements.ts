@@ -190,6 +190,32 @@ export const updateReturning = async (db: Db, table: string, values: Row, where:
     return await db.rows(sql, [...columns.map((column) => values[column] as Knex.Value), ...whereBindings(where)], options.last ? { last: true } : undefined);
 };
 
+/** What an update also does in its own statement on PostgreSQL: a row it adds (a status change's history row),
+ * and a condition it answers as the column `osprey_held` (a workflow holds the record: the write then fails). */
+export interface UpdateExtras {
+    readonly insert?: { readonly table: string; readonly values: Row };
+    readonly held?: { readonly sql: string; readonly bindings: readonly Knex.Value[] };
+}
+
+// updateReturning ('set') with its extras, one statement where each took a round trip of its own (PostgreSQL only:
+// SQLite has no data-modifying WITH). The row is added whether the update changes a row or not, and the condition
+// is read by the statement's snapshot, taken after the rows the write locked: only a write in a transaction, which
+// rolls back when the update misses or the condition holds, may run it.
+export const updateReturningWith = async (db: Db, table: string, values: Row, where: Row, extras: UpdateExtras): Promise<Row[]> => {
+
+    const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+    const { insert: row, held } = extras;
+    const added = row ? Object.keys(row.values).filter((column) => row.values[column] !== undefined) : [];
+    const sql = sqlOf(`update with ${table} ${columns.join(',')} ${whereShape(where)} ${row?.table ?? ''} ${added.join(',')} ${held?.sql ?? ''}`, () => {
+
+        const update = `update ${quoted(table)} set ${columns.map((column) => `${quoted(column)} = ?`).join(', ')} where ${conditions(where)} returning ${list(columns)}`;
+        const adding = row ? `, "osprey_added" as (insert into ${quoted(row.table)} (${list(added)}) values (${added.map(() => '?').join(', ')}))` : '';
+        return `with "osprey_updated" as (${update})${adding} select *${held ? `, ${held.sql} as "osprey_held"` : ''} from "osprey_updated"`;
+    });
+    const bindings = [...columns.map((column) => values[column] as Knex.Value), ...whereBindings(where), ...added.map((column) => row!.values[column] as Knex.Value), ...held?.bindings ?? []];
+    return await db.rows(sql, bindings);
+};
+
 // The most parent tuples one linked read names (parameter limits): a page's parents are read in chunks of these.
 export const maxTuples = 500;
 

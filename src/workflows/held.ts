@@ -68,6 +68,23 @@ export const busyAmong = async (db: Db, registry: Registry, structure: Structure
     return new Set(rows.map((row) => String(row.ownerid)));
 };
 
+// The condition that a record is held, as SQL made once per table: an `exists` over its active assignments, which a
+// status change's update on PostgreSQL answers as a column of its own statement (src/write/apply/apply.ts), where
+// it took a statement of its own; none where no workflow can hold the record.
+export const heldCondition = (registry: Registry, structure: Structure, record: Row): { readonly sql: string; readonly bindings: readonly Knex.Value[] } | undefined => {
+
+    const assignments = assignmentStructure(registry);
+    if (!assignments || !mayBeHeld(registry, structure)) {
+        return undefined;
+    }
+
+    const { table } = assignments.root;
+    const sql = heldSql.get(table) ?? remember(heldSql, table, `exists (select 1 from ${quoted(table)} where "ownertable" = ? and "ownerid" = ? and "assignstatus" = 'ACTIVE')`);
+    return { sql, bindings: [structure.root.name, record[structure.root.uniqueColumn] as Knex.Value] };
+};
+
+const heldSql = new Map<string, string>();
+
 /** Refuses `what` (a status change, a delete) of a record while a workflow waits on it, naming the workflow. */
 export const refuseWhileHeld = async (db: Db, registry: Registry, structure: Structure, record: Row, what: string): Promise<void> => {
 
@@ -81,4 +98,12 @@ export const refuseWhileHeld = async (db: Db, registry: Registry, structure: Str
         const who = [first, ...others].map((row) => String(row.assigncode)).join(', ');
         throw maximoError('badRequest', `${structure.name} ${keys} waits in the workflow ${String(first.processname)} (at ${String(first.nodeid)}, for ${who}): ${what} while it waits; complete its assignment, which moves the status as the workflow says.`);
     }
+};
+
+/** Refuses `what` of a record a statement found held (heldCondition), naming the workflow as refuseWhileHeld does. */
+export const refuseHeld = async (db: Db, registry: Registry, structure: Structure, record: Row, what: string): Promise<never> => {
+
+    await refuseWhileHeld(db, registry, structure, record, what);
+    // Not reached while the write holds the record's lock (an assignment ends only under it); said all the same.
+    throw maximoError('badRequest', `${structure.name} ${keysOf(structure, record)} waits in a workflow: ${what} while it waits.`);
 };

@@ -1,6 +1,6 @@
 import { ownerRule } from '../../auth/access';
 import { rowstampColumn, storedColumns } from '../../db/migrate';
-import { insertIfAbsent, insertReturning, selectOne, updateReturning } from '../../db/statements';
+import { insertIfAbsent, insertReturning, selectOne, updateReturning, updateReturningWith } from '../../db/statements';
 import { maximoError } from '../../errors/maximo-error';
 import type { BusinessObject } from '../../structures/registry';
 import { toDb } from '../../structures/types';
@@ -13,7 +13,8 @@ import { batchable, ChildBatch } from './batch';
 import { joinValues, keyOf, type Row } from '../../read/execute/find';
 import type { ChildPlan, Plan } from '../plan/plan';
 import { slicer } from '../../slices';
-import { addStatusHistory, statusMemo } from '../plan/status';
+import { addStatusHistory, statusHistoryRow, statusMemo } from '../plan/status';
+import { heldCondition, refuseHeld, refuseWhileHeld } from '../../workflows/held';
 
 
 // Executes a checked plan (plan.ts) inside the write's transaction.
@@ -129,6 +130,9 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
     return row;
 };
 
+// What a workflow waiting on a record refuses of an update (src/workflows/held.ts).
+const holdRefuses = 'its status does not change';
+
 const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update' }>, whole: boolean, record?: Row): Promise<Row> => {
 
     const { object, current } = plan;
@@ -150,9 +154,29 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
     // without a lock (single-statement.ts) changes it only while it is still the writer's.
     const owner = isRoot(scope, object) ? ownerRule(scope.ctx.user, scope.structure) : undefined;
     const where = { ...key, [rowstampColumn]: current[rowstampColumn], ...(owner ? { [owner.attribute]: owner.userid } : {}) };
-    const updated = await updateReturning(scope.db, object.table, values, where, 'set', { last });
+    // A status change on PostgreSQL, in a transaction, on a table stored as written: the update, its history row and
+    // the workflow hold's check are one statement (updateReturningWith), one round trip where they took three.
+    // The check reads after the record's lock was taken, as its own statement did; a record found held rolls all of
+    // it back. Elsewhere the check is its own read, before the update.
+    const together = exact && isRoot(scope, object) && scope.db.kind === 'postgresql' && scope.db.autocommit !== true;
+    if (plan.unlessHeld && !together) {
+        await refuseWhileHeld(scope.db, scope.ctx.registry, scope.structure, current, holdRefuses);
+    }
+
+    const added = together && history ? statusHistoryRow(scope, { ...current, ...values }, statusMemo(plan.transient)) : undefined;
+    const held = together && plan.unlessHeld ? heldCondition(scope.ctx.registry, scope.structure, current) : undefined;
+    const updated = added || held ? await updateReturningWith(scope.db, object.table, values, where, { insert: added, held }) : await updateReturning(scope.db, object.table, values, where, 'set', { last });
     if (updated.length !== 1) {
         throw maximoError('stale', `The ${object.name} record has been updated by another user. Read it again and retry.`);
+    }
+
+    if (held) {
+        const { osprey_held: isHeld, ...set } = updated[0]!;
+        if (isHeld) {
+            await refuseHeld(scope.db, scope.ctx.registry, scope.structure, current, holdRefuses);
+        }
+
+        updated[0] = set;
     }
 
     const row = !isRoot(scope, object) || exact ? { ...current, ...updated[0] } : await selectOne(scope.db, object.table, key, { columns: storedColumns(object) });
@@ -160,7 +184,7 @@ const applyUpdate = async (scope: WriteScope, plan: Extract<Plan, { op: 'update'
         throw maximoError('stale', `The ${object.name} record was changed by the database as it was updated (a trigger); read it again.`);
     }
 
-    if (history) {
+    if (history && !added) {
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
 

@@ -8,7 +8,6 @@ import { completeNew, keyValues, parseItem, type ParsedItem, type ParseSettings 
 import { checkLookups } from './lookups';
 import { RowIndex } from './row-index';
 import { checkStatus } from './status';
-import { refuseWhileHeld } from '../../workflows/held';
 import { planDocuments, type DocumentPlan } from './documents';
 
 
@@ -20,7 +19,9 @@ export type Plan =
     // ifAbsent: a sync's record, which a concurrent write may create meanwhile (apply.ts CreatedMeanwhile).
     // documents: the record's inline doclinks (./documents.ts), written after its row (../apply/documents.ts).
     | { op: 'insert'; object: BusinessObject; values: Row; transient: Row; children: ChildPlan[]; ifAbsent?: boolean; documents?: DocumentPlan[] }
-    | { op: 'update'; object: BusinessObject; current: Row; values: Row; transient: Row; children: ChildPlan[]; documents?: DocumentPlan[] }
+    // unlessHeld: the record's status changes, which a workflow waiting on it refuses (src/workflows/held.ts); asked
+    // when the update is applied (apply.ts), on PostgreSQL in the update's own statement.
+    | { op: 'update'; object: BusinessObject; current: Row; values: Row; transient: Row; children: ChildPlan[]; documents?: DocumentPlan[]; unlessHeld?: boolean }
     | { op: 'delete'; object: BusinessObject; current: Row };
 
 export interface ChildPlan {
@@ -110,12 +111,11 @@ export const planUpdate = async (scope: WriteScope, object: BusinessObject, curr
         return { op: 'delete', object, current };
     }
 
+    let unlessHeld = false;
     if (object === scope.structure.root) {
         checkStatus(scope, current, item);
         const status = scope.structure.def.statusAttribute;
-        if (Object.hasOwn(item.values, status) && item.values[status] !== current[status]) {
-            await refuseWhileHeld(scope.db, scope.ctx.registry, scope.structure, current, 'its status does not change');
-        }
+        unlessHeld = Object.hasOwn(item.values, status) && item.values[status] !== current[status];
     }
 
     const row = { ...current, ...item.values };
@@ -131,7 +131,7 @@ export const planUpdate = async (scope: WriteScope, object: BusinessObject, curr
     }
 
     const documents = object === scope.structure.root && item.documents ? await planDocuments(scope, object, item.documents, current) : undefined;
-    return { op: 'update', object, current, values: item.values, transient: item.transient, children, ...documents?.length ? { documents } : {} };
+    return { op: 'update', object, current, values: item.values, transient: item.transient, children, ...documents?.length ? { documents } : {}, ...unlessHeld ? { unlessHeld } : {} };
 };
 
 // The status history is the server's record of status changes: a body may not add, edit, replace or delete it.

@@ -46,13 +46,14 @@ export const checkStatus = (scope: WriteScope, current: Row | undefined, item: P
 // the npm client sends it for assets.
 export const statusMemo = (transient: Row): unknown => transient.memo ?? transient.statusmemo;
 
-// The history row of a status just written (on create too, so the history starts with the first status).
-export const addStatusHistory = async (scope: WriteScope, row: Row, memo: unknown): Promise<void> => {
+// The history row of a status just written (on create too, so the history starts with the first status): its table
+// and values; none where the structure keeps no history.
+export const statusHistoryRow = (scope: WriteScope, row: Row, memo: unknown): { readonly table: string; readonly values: Row } | undefined => {
 
     const { structure } = scope;
     const child = structure.def.statusHistory ? structure.root.children.get(structure.def.statusHistory) : undefined;
     if (!child) {
-        return;
+        return undefined;
     }
 
     const object = child.object;
@@ -71,5 +72,13 @@ export const addStatusHistory = async (scope: WriteScope, row: Row, memo: unknow
         }
     }
 
-    await insertRow(scope.db, object.table, values);
+    return { table: object.table, values };
+};
+
+export const addStatusHistory = async (scope: WriteScope, row: Row, memo: unknown): Promise<void> => {
+
+    const history = statusHistoryRow(scope, row, memo);
+    if (history) {
+        await insertRow(scope.db, history.table, history.values);
+    }
 };
