@@ -48,8 +48,10 @@ const formatTypes = {
 } as const;
 
 // Rows per statement of a report: a report holds at most two batches (the one it renders, the one read ahead).
-// Larger batches were no cheaper: 2,000 rows took a reader thread longer per row than 500 (its young heap).
-export const batchSize = 500;
+// Each batch costs a statement built with knex and a trip to a reader thread and back (two thread wake-ups);
+// 1,000 rows cost a 10,000-row CSV report about 6 % less CPU than 500 (2026-11-28). Larger batches were no
+// cheaper: 2,000 rows took a reader thread longer per row than 500 (its young heap).
+export const batchSize = 1000;
 
 const reportOf = (req: ResourceRequest): ReportDef => {
 

@@ -65,7 +65,7 @@ onEachDatabase(lab, 'reports', (t) => {
 
     test('more records than one page of the keyset reader arrive whole and in the order asked', async () => {
 
-        // 600 demo work orders and 700 more: three pages of 500.
+        // 600 demo work orders and 700 more: two batches of the keyset reader (batchSize, 1,000).
         const items = Array.from({ length: 700 }, (_, i) => ({ siteid: i % 2 ? 'NASHUA' : 'BEDFORD', description: `Report load ${i}`, wopriority: i % 4 === 0 ? null : i % 5 }));
         const bulk = await t.inject({ method: 'POST', url: wos, headers: { ...maxadmin, 'x-method-override': 'BULK' }, payload: items });
         expect(bulk.result.filter((item: { _responsemeta: { status: string } }) => item._responsemeta.status === '201')).to.have.length(700);
@@ -82,7 +82,7 @@ onEachDatabase(lab, 'reports', (t) => {
 
     test('each record once and in order across the batches, the next read while one renders, with writes landing meanwhile', async () => {
 
-        // 600 demo work orders and 1,000 more: four batches of 500, each read while the one before renders.
+        // 600 demo work orders and 1,000 more: two batches of 1,000 (batchSize), the second read while the first renders.
         const items = Array.from({ length: 1000 }, (_, i) => ({ siteid: 'BEDFORD', description: `Batch ${i}` }));
         const bulk = await t.inject({ method: 'POST', url: wos, headers: { ...maxadmin, 'x-method-override': 'BULK' }, payload: items });
         expect(bulk.result.filter((item: { _responsemeta: { status: string } }) => item._responsemeta.status === '201')).to.have.length(1000);
