@@ -199,9 +199,10 @@ const storedChildren = async (scope: WriteScope, object: BusinessObject, fixed: 
     }
 };
 
-// Keys a statement looks up at a time in a merge's read of the rows its body names (namedChildren): a few hundred
-// parameters, far below either database's limit, and on SQLite a short hold of the event loop.
-const keysPerStatement = 500;
+// Keys a statement looks up at a time in a merge's read of the rows its body names (namedChildren): as many as
+// storedChildren reads rows to a page on SQLite, where a statement holds the event loop, and far below either
+// database's limit of parameters: a merge of 32,000 tasks looks them up in 16 statements.
+const keysPerStatement = pageRows;
 
 // The stored child rows of a parent that `wheres` name (each a key or a unique id, as childWhere gives them), in
 // statements of keysPerStatement keys: a merge keeps the rows its body leaves out, so it reads only those it names,
@@ -211,13 +212,14 @@ const keysPerStatement = 500;
 // the same row it named when every row was read.
 const namedChildren = async (scope: WriteScope, object: BusinessObject, fixed: Row, wheres: readonly Row[], pause: Pause): Promise<Row[]> => {
 
-    const byColumns = new Map<string, { columns: string[]; values: Map<string, Row> }>();
+    const byColumns = new Map<string, { columns: string[]; values: Map<string, unknown[]> }>();
     for (const where of wheres) {
         const columns = Object.keys(where);
         const name = JSON.stringify(columns);
-        const group = byColumns.get(name) ?? { columns, values: new Map<string, Row>() };
+        const group = byColumns.get(name) ?? { columns, values: new Map<string, unknown[]>() };
         byColumns.set(name, group);
-        group.values.set(JSON.stringify(columns.map((column) => where[column])), where);
+        const values = columns.map((column) => where[column]);
+        group.values.set(JSON.stringify(values), values);
     }
 
     const rows = new Map<unknown, Row>();
@@ -226,15 +228,11 @@ const namedChildren = async (scope: WriteScope, object: BusinessObject, fixed: R
         for (let i = 0; i < all.length; i += keysPerStatement) {
             const batch = all.slice(i, i + keysPerStatement);
             const query = scope.db.query(object.table).where(fixed).orderBy(object.uniqueColumn);
-            if (columns.length === 1) {
-                query.whereIn(columns[0]!, batch.map((where) => where[columns[0]!]) as string[]);
-            }
-            else {
-                query.where((or) => batch.forEach((where) => void or.orWhere(where)));
-            }
-
+            // A key of several columns is one row value: (a, b) in ((…), …) on PostgreSQL, in (values (…), …) on
+            // SQLite (knex writes each), either way a search of the unique index.
+            const named = columns.length === 1 ? query.whereIn(columns[0]!, batch.map(([value]) => value) as string[]) : query.whereIn(columns, batch as string[][]);
             // A row named both by its unique id (an href) and by its key is one row: the first read of it is kept.
-            for (const row of await query as Row[]) {
+            for (const row of await named as Row[]) {
                 rows.set(row[object.uniqueColumn], rows.get(row[object.uniqueColumn]) ?? row);
             }
 
