@@ -148,10 +148,11 @@ const refuseHistory = (scope: WriteScope, object: BusinessObject, name: string):
 
 const names = (where: Row | undefined, row: Row) => where !== undefined && Object.entries(where).every(([key, value]) => String(row[key]) === String(value));
 
-// The stored child a body item refers to: by its href, else by its key values. `existing` holds this parent's
-// rows only, indexed (row-index.ts). An href must name the whole way down: …/{recordid}/{child}/{childid}[/{grandchild}/{id}], the
-// record's id in any of its forms, each ancestor the row this body is writing; anything else names no row here.
-const matchChild = (child: Child, lineage: readonly Ancestor[], existing: RowIndex, body: unknown, probe: ParsedItem) => {
+// What names the stored child a body item refers to: its href, else its key values (undefined: it names none).
+// An href must name the whole way down: …/{recordid}/{child}/{childid}[/{grandchild}/{id}], the record's id in any
+// of its forms, each ancestor the row this body is writing; anything else names no row here. The row itself is
+// looked up among this parent's rows only (RowIndex, row-index.ts).
+const childWhere = (child: Child, lineage: readonly Ancestor[], body: unknown, probe: ParsedItem): Row | undefined => {
 
     const object = child.object;
     if (probe.href) {
@@ -162,14 +163,10 @@ const matchChild = (child: Child, lineage: readonly Ancestor[], existing: RowInd
 
             return tail[2 * i]!.toLowerCase() === step.name && (i === path.length - 1 || names(idWhere(step.object, tail[2 * i + 1]!), lineage[i]!.row));
         });
-        if (!named) {
-            return undefined;
-        }
-
-        return existing.find(idWhere(object, tail[tail.length - 1]!));
+        return named ? idWhere(object, tail[tail.length - 1]!) : undefined;
     }
 
-    return existing.find(keyValues(object, body));
+    return keyValues(object, body);
 };
 
 // Rows of a parent's child collection a statement reads at a time on SQLite (storedChildren).
@@ -202,20 +199,74 @@ const storedChildren = async (scope: WriteScope, object: BusinessObject, fixed: 
     }
 };
 
+// Keys a statement looks up at a time in a merge's read of the rows its body names (namedChildren): as many as
+// storedChildren reads rows to a page on SQLite, where a statement holds the event loop, and far below either
+// database's limit of parameters: a merge of 32,000 tasks looks them up in 16 statements.
+const keysPerStatement = pageRows;
+
+// The stored child rows of a parent that `wheres` name (each a key or a unique id, as childWhere gives them), in
+// statements of keysPerStatement keys: a merge keeps the rows its body leaves out, so it reads only those it names,
+// through the unique index of the join columns and the key (or the unique id's). Adding one reading to a meter with
+// 10,000 earlier ones read all 10,000 before (issue 35). Rows come back in unique id order, as storedChildren's do
+// on SQLite, and RowIndex matches them as before (String()), so a key the database would compare otherwise names
+// the same row it named when every row was read.
+const namedChildren = async (scope: WriteScope, object: BusinessObject, fixed: Row, wheres: readonly Row[], pause: Pause): Promise<Row[]> => {
+
+    const byColumns = new Map<string, { columns: string[]; values: Map<string, unknown[]> }>();
+    for (const where of wheres) {
+        const columns = Object.keys(where);
+        const name = JSON.stringify(columns);
+        const group = byColumns.get(name) ?? { columns, values: new Map<string, unknown[]>() };
+        byColumns.set(name, group);
+        const values = columns.map((column) => where[column]);
+        group.values.set(JSON.stringify(values), values);
+    }
+
+    const rows = new Map<unknown, Row>();
+    for (const { columns, values } of byColumns.values()) {
+        const all = [...values.values()];
+        for (let i = 0; i < all.length; i += keysPerStatement) {
+            const batch = all.slice(i, i + keysPerStatement);
+            const query = scope.db.query(object.table).where(fixed).orderBy(object.uniqueColumn);
+            // A key of several columns is one row value: (a, b) in ((…), …) on PostgreSQL, in (values (…), …) on
+            // SQLite (knex writes each), either way a search of the unique index.
+            const named = columns.length === 1 ? query.whereIn(columns[0]!, batch.map(([value]) => value) as string[]) : query.whereIn(columns, batch as string[][]);
+            // A row named both by its unique id (an href) and by its key is one row: the first read of it is kept.
+            for (const row of await named as Row[]) {
+                rows.set(row[object.uniqueColumn], rows.get(row[object.uniqueColumn]) ?? row);
+            }
+
+            await pause();
+        }
+    }
+
+    return [...rows.values()];
+};
+
 const planChildren = async (scope: WriteScope, lineage: readonly Ancestor[], child: Child, parent: Row, items: unknown[], merge: boolean): Promise<ChildPlan> => {
 
     const object = child.object;
     const fixed = joinValues(child, parent);
     const pause = slicer();
-    const stored = await storedChildren(scope, object, fixed, pause);
+    // A first, silent parse only to read the keys each item names.
+    const probed: { body: unknown; probe: ParsedItem; where: Row | undefined }[] = [];
+    for (const body of items) {
+        await pause();
+        const probe = parseItem(body, { ...settingsFor(scope, object, { fixed }), errors: [] });
+        probed.push({ body, probe, where: childWhere(child, lineage, body, probe) });
+    }
+
+    // An update replaces the collection it names, so it reads all of it; a merge keeps the children the body leaves
+    // out, and reads only those it names.
+    const stored = merge ?
+        await namedChildren(scope, object, fixed, probed.flatMap(({ where }) => (where ? [where] : [])), pause) :
+        await storedChildren(scope, object, fixed, pause);
     const existing = new RowIndex(stored);
     const matched = new Set<Row>();
     const plans: Plan[] = [];
-    for (const body of items) {
+    for (const { body, probe, where } of probed) {
         await pause();
-        // A first, silent parse only to read the keys the item names.
-        const probe = parseItem(body, { ...settingsFor(scope, object, { fixed }), errors: [] });
-        const current = matchChild(child, lineage, existing, body, probe);
+        const current = existing.find(where);
         if (current && matched.has(current)) {
             scope.errors.push({ attribute: object.primaryKey[0]!, objectPath: object.path, message: `The body names the same ${object.name} row twice; name each row once.`, reason: 'badRequest' });
         }
@@ -234,7 +285,6 @@ const planChildren = async (scope: WriteScope, lineage: readonly Ancestor[], chi
         }
     }
 
-    // An update replaces the collection it names; a merge keeps the children the body leaves out.
     if (!merge) {
         for (const row of stored) {
             if (!matched.has(row)) {
