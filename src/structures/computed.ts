@@ -2,6 +2,7 @@ import { own } from './own';
 import type { Attribute, BusinessObject } from './registry';
 import { hooksOf, type Computed } from './hooks';
 import { oncePer } from '../db/remember';
+import { jsonConverter } from './types';
 
 
 // Attributes whose value the server works out when a record is read, declared `persistent: false` in the YAML:
@@ -32,7 +33,9 @@ export class ComputedError extends Error { }
 
 /** What a plugin gives for a computed attribute (server.registerComputed). */
 export interface ComputedSpec {
-    /** The value of the attribute in a stored row (every stored attribute of the row, by name), as JSON, at `now` (ms). */
+    /** The value of the attribute, as JSON, at `now` (ms), from a stored row: its stored attributes by name, in their
+     * JSON form (datetimes `2025-05-01T21:00:00+00:00`, dates `YYYY-MM-DD`, numbers, booleans), the same on both
+     * databases. */
     readonly value: (row: Record<string, unknown>, now: number) => unknown;
     /** An SQL expression of the value over the row's own columns (`${alias}.description`), for oslc.where; without
      * it the attribute cannot filter, and a query that filters by it is refused with a 400 naming it. */
@@ -63,7 +66,22 @@ export const addComputed = (object: BusinessObject, name: string, spec: Computed
     // With SQL it filters, sorts and groups like a column (../read/plan/ordering.ts), save in gbrange's ranges.
     const query = spec.sql ? 'is computed by a plugin in SQL, so it cannot group in ranges' : 'is computed by a plugin that gives no SQL for it, so it cannot filter, sort or group';
     const map = added.get(object) ?? new Map<string, Computed>();
-    map.set(attr.name, { value: spec.value, query, ...(spec.sql ? { sql: spec.sql } : {}) });
+    // The row as its JSON form, whatever the database's driver made of each column (a Date from node-pg, text from
+    // SQLite): a plugin's function reads the same values on both.
+    const converters = [...object.attributes.values()].filter((each) => each.persistent).map((each) => [each.name, jsonConverter(each)] as const);
+    const jsonRow = (row: Record<string, unknown>) => {
+
+        const json: Record<string, unknown> = {};
+        for (const [column, convert] of converters) {
+            if (row[column] !== undefined) {
+                json[column] = convert(row[column]);
+            }
+        }
+
+        return json;
+    };
+
+    map.set(attr.name, { value: (row, now) => spec.value(jsonRow(row), now), query, ...(spec.sql ? { sql: spec.sql } : {}) });
     added.set(object, map);
     renderedAttributes.forget(object);
 };

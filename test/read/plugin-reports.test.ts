@@ -23,7 +23,7 @@ const query = (params: Record<string, string>) => `${wos}?${new URLSearchParams(
 const fixture: FixtureCopy = {
     from: Path.join('..', '..', '..', 'structures'),
     edit: (text, file) => (file !== 'mxapiwodetail.yaml' ? text : text
-        .replace('attributes:\n', 'attributes:\n  descriptionlength: { type: integer, persistent: false, title: Description length }\n  agedays: { type: integer, persistent: false, title: Days since reported }\n')
+        .replace('attributes:\n', 'attributes:\n  descriptionlength: { type: integer, persistent: false, title: Description length }\n  agedays: { type: integer, persistent: false, title: Days since reported }\n  one: { type: integer, persistent: false }\n  nothing: { type: integer, persistent: false }\n  reportcopy: { type: datetime, persistent: false }\n')
         .replace('reports:\n', 'reports:\n  - { name: wotext, title: Work orders as text, handler: plainText, where: \'siteid=:site\' }\n  - { name: worefused, title: Refused, handler: refusing }\n  - { name: wolength, title: Work orders by description length, columns: [wonum, description, descriptionlength], groupBy: descriptionlength, totals: [descriptionlength] }\n'))
 };
 
@@ -163,6 +163,49 @@ onEachDatabase(lab, 'report renderers and computed attributes of a plugin', { se
         expect(up.result.member.map((record: any) => record.wonum)).to.equal(ascending);
     });
 
+    test('a computed attribute whose SQL is a constant orders and groups by its value, not a column, on both databases', async () => {
+
+        const where = 'siteid="BEDFORD" and status="WAPPR"';
+        const records = await lengths(where);
+        const byWonum = records.map(({ wonum }) => wonum).sort();
+        for (const orderBy of ['-one,+wonum', '+nothing,+wonum', '-nothing,+one,+wonum']) {
+            const seen: string[] = [];
+            let url: string | undefined = query({ 'oslc.select': 'wonum', 'oslc.where': where, 'oslc.orderBy': orderBy, 'oslc.pageSize': '9', stablepaging: '1', lean: '1' });
+            while (url) {
+                const page = await t.inject({ url, headers: wilson });
+                expect(page.statusCode, page.payload).to.equal(200);
+                seen.push(...page.result.member.map((record: any) => record.wonum));
+                const next: string | undefined = page.result.responseInfo.nextPage?.href;
+                url = next ? `${new URL(next).pathname}${new URL(next).search}` : undefined;
+            }
+
+            expect(seen, orderBy).to.equal(byWonum);
+        }
+
+        const constant = await t.inject({ url: query({ gbcols: 'one,nothing,count.*,sum.nothing,max.one', 'oslc.where': where }), headers: wilson });
+        expect(constant.statusCode, constant.payload).to.equal(200);
+        expect(constant.result.map((group: any) => ({ ...group, collectionref: undefined }))).to.equal([{ one: 1, nothing: null, count: records.length, sum_nothing: null, max_one: 1, collectionref: undefined }]);
+        const distinct = await t.inject({ url: query({ distinct: 'nothing' }), headers: wilson });
+        expect(distinct.result).to.equal([]);
+
+        // gbfilter compares a computed group column as it compares a stored one.
+        const filtered = await t.inject({ url: query({ gbcols: 'descriptionlength,count.*', gbfilter: 'descriptionlength>30', 'oslc.where': where }), headers: wilson });
+        expect(filtered.statusCode, filtered.payload).to.equal(200);
+        const longer = records.filter(({ length }) => length !== null && length > 30);
+        expect(filtered.result.reduce((sum: number, group: any) => sum + group.count, 0)).to.equal(longer.length);
+        expect(filtered.result.every((group: any) => group.descriptionlength > 30)).to.be.true();
+    });
+
+    test('a value function reads the row in its JSON form, the same on both databases', async () => {
+
+        const read = await t.inject({ url: query({ 'oslc.select': 'wonum,reportdate,reportcopy', 'oslc.where': 'siteid="BEDFORD"', 'oslc.pageSize': '20', lean: '1' }), headers: wilson });
+        expect(read.statusCode, read.payload).to.equal(200);
+        expect(read.result.member.some((record: any) => typeof record.reportdate === 'string')).to.be.true();
+        for (const record of read.result.member) {
+            expect(record.reportcopy ?? null, record.wonum).to.equal(record.reportdate ?? null);
+        }
+    });
+
     test('a computed attribute with its SQL answers distinct values and groups, counted and summed', async () => {
 
         const where = 'siteid="BEDFORD" and status="WAPPR"';
@@ -218,7 +261,7 @@ onEachDatabase(lab, 'report renderers and computed attributes of a plugin', { se
     test('a computed attribute the YAML does not declare, a stored one or one given twice is refused when registered', () => {
 
         const value = () => 1;
-        expect(() => t.server.registerComputed('MXAPIWODETAIL', 'nothing', { value })).to.throw(ComputedError, 'registerComputed: nothing is not an attribute of WORKORDER; declare it in the YAML with persistent: false.');
+        expect(() => t.server.registerComputed('MXAPIWODETAIL', 'absent', { value })).to.throw(ComputedError, 'registerComputed: absent is not an attribute of WORKORDER; declare it in the YAML with persistent: false.');
         expect(() => t.server.registerComputed('MXAPIWODETAIL', 'wonum', { value })).to.throw(ComputedError, /is stored/);
         expect(() => t.server.registerComputed('MXAPIWODETAIL', 'agedays', { value })).to.throw(ComputedError, /computed twice/);
         expect(() => t.server.registerComputed('NOSUCH', 'agedays', { value })).to.throw(ComputedError, /no object structure NOSUCH/);
@@ -248,7 +291,7 @@ experiment('a report printing or grouping by a computed attribute its plugin can
     const only = (groupBy: string): FixtureCopy => ({
         from: fixture.from,
         edit: (text, file) => (file !== 'mxapiwodetail.yaml' ? text : text
-            .replace('attributes:\n', 'attributes:\n  descriptionlength: { type: integer, persistent: false }\n  agedays: { type: integer, persistent: false }\n')
+            .replace('attributes:\n', 'attributes:\n  descriptionlength: { type: integer, persistent: false }\n  agedays: { type: integer, persistent: false }\n  one: { type: integer, persistent: false }\n  nothing: { type: integer, persistent: false }\n  reportcopy: { type: datetime, persistent: false }\n')
             .replace('reports:\n', `reports:\n  - { name: wolength, title: By length, columns: [wonum, descriptionlength, agedays], groupBy: ${groupBy} }\n`))
     });
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 import type { DatabaseKind } from '../../db/knex';
-import { isText, valuePlaceholder } from './sql-types';
+import { computedExpression, isText, valuePlaceholder } from './sql-types';
 import type { OrderColumn } from '../plan/ordering';
 
 
@@ -13,7 +13,7 @@ import type { OrderColumn } from '../plan/ordering';
 const ordered = (kind: DatabaseKind, alias: string, { attr, sql }: OrderColumn): { text: string; bindings: string[] } => {
 
     const collate = kind === 'postgresql' && isText(attr) ? ' collate "C"' : '';
-    return sql ? { text: `(${sql(alias, kind)})${collate}`, bindings: [] } : { text: `??${collate}`, bindings: [`${alias}.${attr.name}`] };
+    return sql ? { text: `${computedExpression(kind, attr, sql, alias)}${collate}`, bindings: [] } : { text: `??${collate}`, bindings: [`${alias}.${attr.name}`] };
 };
 
 export const applyOrder = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: string, columns: readonly OrderColumn[]): Knex.QueryBuilder => {
@@ -29,9 +29,9 @@ export const applyOrder = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: 
 // The computed values an ordering reads with each row (under their keys), for the next page's cursor.
 export const selectOrderValues = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: string, columns: readonly OrderColumn[]): Knex.QueryBuilder => {
 
-    for (const { sql, key } of columns) {
+    for (const { attr, sql, key } of columns) {
         if (sql) {
-            query.select(query.client.raw(`(${sql(alias, kind)}) as ??`, [key]));
+            query.select(query.client.raw(`${computedExpression(kind, attr, sql, alias)} as ??`, [key]));
         }
     }
 
@@ -43,7 +43,7 @@ export const selectOrderValues = (query: Knex.QueryBuilder, kind: DatabaseKind, 
 export const applyAfter = (query: Knex.QueryBuilder, kind: DatabaseKind, alias: string, columns: readonly OrderColumn[], values: readonly unknown[]): Knex.QueryBuilder => {
 
     // The value itself, not COLLATE "C": is null reads the same under any collation.
-    const bare = (column: OrderColumn) => (column.sql ? { text: `(${column.sql(alias, kind)})`, bindings: [] } : { text: '??', bindings: [`${alias}.${column.attr.name}`] });
+    const bare = (column: OrderColumn) => (column.sql ? { text: computedExpression(kind, column.attr, column.sql, alias), bindings: [] } : { text: '??', bindings: [`${alias}.${column.attr.name}`] });
 
     const equal = (builder: Knex.QueryBuilder, column: OrderColumn, value: unknown) => {
 

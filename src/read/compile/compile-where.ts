@@ -6,7 +6,7 @@ import type { Attribute, BusinessObject, Registry, Structure } from '../../struc
 import { toDb, typeTable } from '../../structures/types';
 import type { Literal, Path, Where } from '../parse/ast';
 import { QueryError } from '../parse/query-error';
-import { foldedColumn, isText, orderedColumn, valuePlaceholder } from './sql-types';
+import { computedExpression, foldedColumn, isText, orderedColumn, valuePlaceholder } from './sql-types';
 import { computedOf, notStored } from '../../structures/computed';
 import { reachRelation, type OwnerFilter, type Reach } from '../plan/reach';
 import { namedAttribute } from '../plan/attribute-names';
@@ -170,7 +170,7 @@ export const bindValue = (scope: Pick<WhereScope, 'parameter'>, attr: Attribute,
 const column = (builder: Builder, scope: WhereScope, attr: Attribute): string => {
 
     const sql = attr.persistent ? undefined : computedOf(scope.object, attr)?.sql;
-    return sql ? builder.client.raw(`(${sql(scope.alias, scope.kind)})`) as unknown as string : `${scope.alias}.${attr.name}`;
+    return sql ? builder.client.raw(computedExpression(scope.kind, attr, sql, scope.alias)) as unknown as string : `${scope.alias}.${attr.name}`;
 };
 
 type Term = Extract<Where, { path: Path }>;

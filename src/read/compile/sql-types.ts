@@ -27,3 +27,17 @@ export const orderedColumn = (kind: DatabaseKind, attr: Attribute): string => (k
 // Case-insensitive matching folds with the database's own collation: the code-point collation of PostgreSQL's
 // text columns ("C") would fold ASCII only, so "É" would not match "é".
 export const foldedColumn = (kind: DatabaseKind): string => (kind === 'postgresql' ? 'lower(?? collate "default")' : 'lower(??)');
+
+// A computed attribute's SQL (src/structures/computed.ts) as a query uses it, typed as its declared attribute. A
+// plugin's expression may be a constant: ORDER BY 1 or GROUP BY 1 would name the first column of the select, and
+// on PostgreSQL a bare NULL has no type to order, sum or compare. PostgreSQL casts it to the attribute's column
+// type; SQLite has no such types (a CAST would turn text into numbers), and an identity function is no constant.
+const pgTypes: Readonly<Record<ReturnType<typeof familyOf>, string>> = { string: 'text', text: 'text', integer: 'bigint', decimal: 'numeric', date: 'date', datetime: 'timestamptz', boolean: 'boolean' };
+
+const familyOf = (attr: Attribute) => typeTable[attr.type].family;
+
+export const computedExpression = (kind: DatabaseKind, attr: Attribute, sql: (alias: string, kind: DatabaseKind) => string, alias: string): string => {
+
+    const expression = sql(alias, kind);
+    return kind === 'postgresql' ? `cast((${expression}) as ${pgTypes[familyOf(attr)]})` : `coalesce((${expression}), null)`;
+};

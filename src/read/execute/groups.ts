@@ -12,6 +12,7 @@ import { QueryError } from '../parse/query-error';
 import { parseWhere } from '../parse/where';
 import { beyond, checkWhereCost, costLimits } from '../plan/cost';
 import { applyWhere } from '../compile/compile-where';
+import { computedExpression } from '../compile/sql-types';
 import { leastColumn, quote, rangeColumn, rangedRows, rangesOf, valueColumn, type Range } from '../compile/group-ranges';
 import { filtered } from './filter';
 import { declaredAttribute, namedAttribute } from '../plan/attribute-names';
@@ -54,7 +55,7 @@ const attributeOf = (structure: Structure, name: string, parameter: string, posi
 };
 
 // What a select, a group or an aggregate names: the column of the table aliased `alias`, or the expression.
-const target = (knex: Knex, kind: DatabaseKind, alias: string, { attr, sql }: Grouped): Knex.Raw => (sql ? knex.raw(`(${sql(alias, kind)})`) : knex.raw('??', [`${alias}.${attr.name}`]));
+const target = (knex: Knex, kind: DatabaseKind, alias: string, { attr, sql }: Grouped): Knex.Raw => (sql ? knex.raw(computedExpression(kind, attr, sql, alias)) : knex.raw('??', [`${alias}.${attr.name}`]));
 
 // GET …/os/{os}?distinct=attr: the distinct non-null values, in order.
 export const distinctValues = async (req: ResourceRequest, name: string): Promise<unknown[]> => {
@@ -72,7 +73,8 @@ const outputName = (column: GroupColumn) => (column.kind === 'column' ? column.p
 // aggregate is a number named as in the answer (count, sum_estdur).
 const groupObject = (structure: Structure, columns: readonly GroupColumn[], keys: readonly Attribute[]): BusinessObject => {
 
-    const attributes = new Map<string, Attribute>(keys.map((attr) => [attr.name, attr]));
+    // In the derived table every group column is a column, a computed attribute's value too.
+    const attributes = new Map<string, Attribute>(keys.map((attr) => [attr.name, { ...attr, persistent: true }]));
     for (const column of columns) {
         if (column.kind === 'aggregate') {
             const name = outputName(column);
