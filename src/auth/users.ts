@@ -296,6 +296,35 @@ export class Users {
         });
     }
 
+    // Adds and removes some of the user's groups, in one transaction, leaving their other memberships as they are
+    // (a membership another writer adds meanwhile stays). The user's groups after it, or undefined when there is no
+    // such user. Refused (LastAdministratorError, rolled back) when it would leave no active administrator.
+    async changeGroups(userid: string, added: readonly string[], removed: readonly string[]): Promise<string[] | undefined> {
+
+        const id = normalUserid(userid);
+        return await this.#change(async (trx) => {
+
+            if (!await trx('osprey_user').where({ userid: id }).first('userid')) {
+                return undefined;
+            }
+
+            const before = await this.countAdministrators(trx);
+            if (removed.length) {
+                await trx('osprey_groupuser').where({ userid: id }).whereIn('groupname', [...removed]).delete();
+            }
+
+            for (const groupname of new Set(added)) {
+                await trx('osprey_groupuser').insert({ groupname, userid: id }).onConflict(['groupname', 'userid']).ignore();
+            }
+
+            if (before > 0 && await this.countAdministrators(trx) === 0) {
+                throw new LastAdministratorError(`${id} is the last active administrator: make another administrator first.`);
+            }
+
+            return (await trx('osprey_groupuser').where({ userid: id }).orderBy('groupname').pluck('groupname') as string[]);
+        });
+    }
+
     // Deletes the user with their memberships, sessions and API keys, in one transaction. Whether there was one.
     async remove(userid: string): Promise<boolean> {
 

@@ -44,6 +44,10 @@ const newPassword = async (context: CommandContext, userid: string, options: Par
 
 const existingGroups = async (knex: Knex, names: readonly string[]): Promise<string[]> => {
 
+    if (names.some((name) => !name.trim())) {
+        throw new CommandError('A group name is empty: name the group.');
+    }
+
     const wanted = [...new Set(names.map((name) => name.toUpperCase()))];
     const found = new Set(await knex('osprey_group').whereIn('groupname', wanted).pluck('groupname') as string[]);
     const missing = wanted.filter((name) => !found.has(name));
@@ -138,16 +142,17 @@ export const commands: Readonly<Record<string, Command>> = {
                 throw new CommandError(`${both.join(', ')} is both added and removed: name each group once.`);
             }
 
+            // A group to remove that the user is not in is a mistake worth saying (read here, before the change: the
+            // change itself adds and removes in its own transaction, refused when it would leave no administrator).
             const current = await knex('osprey_groupuser').where({ userid: id }).pluck('groupname') as string[];
             const absent = [...removed].filter((name) => !current.includes(name));
             if (absent.length) {
                 throw new CommandError(`${id} is not in ${absent.join(', ')}: their groups are ${current.length ? [...current].sort().join(', ') : 'none'}.`);
             }
 
-            const groups = [...new Set([...current.filter((name) => !removed.has(name)), ...added])].sort();
-            if (added.length || removed.size) {
-                // Refused (LastAdministratorError) when it would leave no active administrator.
-                await users.setGroups(id, groups, true);
+            const groups = await users.changeGroups(id, added, [...removed]);
+            if (!groups) {
+                throw new CommandError(`There is no user ${id}.`);
             }
 
             return [`${id} is in ${groups.length ? groups.join(', ') : 'no group'}.`];

@@ -161,6 +161,7 @@ for (const database of testDatabases) {
                 [['user', 'groups', 'tech1', '--remove', 'crew'], 1, 'TECH1 is not in CREW: their groups are EVERYONE, OPS.'],
                 [['user', 'groups', 'tech1', '--add', 'crew', '--remove', 'CREW'], 1, 'CREW is both added and removed'],
                 [['user', 'groups', 'nobody', '--add', 'crew'], 1, 'There is no user NOBODY'],
+                [['user', 'groups', 'tech1', '--add='], 1, 'A group name is empty: name the group.'],
                 [['user', 'groups', 'tech1', '--drop', 'crew'], 2, 'user groups has no option --drop'],
                 [['user', 'groups'], 2, 'user groups takes USERID']
             ] as [string[], number, string][]) {
