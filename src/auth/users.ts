@@ -271,9 +271,8 @@ export class Users {
         });
     }
 
-    // The user's groups become exactly these. Whether the user exists. `keepAdministrator`: refused
-    // (LastAdministratorError, the transaction rolled back) when it would leave no active administrator.
-    async setGroups(userid: string, groups: readonly string[], keepAdministrator = false): Promise<boolean> {
+    // The user's groups become exactly these. Whether the user exists.
+    async setGroups(userid: string, groups: readonly string[]): Promise<boolean> {
 
         const id = normalUserid(userid);
         return await this.#change(async (trx) => {
@@ -282,14 +281,9 @@ export class Users {
                 return false;
             }
 
-            const before = keepAdministrator ? await this.countAdministrators(trx) : 0;
             await trx('osprey_groupuser').where({ userid: id }).delete();
             for (const groupname of new Set(groups)) {
                 await trx('osprey_groupuser').insert({ groupname, userid: id });
-            }
-
-            if (before > 0 && await this.countAdministrators(trx) === 0) {
-                throw new LastAdministratorError(`${id} is the last active administrator: make another administrator first.`);
             }
 
             return true;
