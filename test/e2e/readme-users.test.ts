@@ -37,15 +37,16 @@ for (const database of testDatabases) {
                 const cli = run(command!);
                 expect(cli.status, cli.stderr).to.equal(0);
                 const lines = cli.stdout.split('\n');
-                expect(lines.slice(0, 6)).to.equal([
+                expect(lines.slice(0, 7)).to.equal([
                     'User ROOT added, in EVERYONE, MAXADMIN.',
                     'Group CREW added.',
                     'User TECH1 added, in CREW, EVERYONE.',
                     'The password of TECH1 is set; their sessions have ended.',
+                    'TECH1 is in EVERYONE, MAXADMIN.',
                     'TECH1 is inactive: their sessions have ended and they cannot log in.',
                     'TECH1 was not locked.'
                 ]);
-                expect(lines).to.include(['ROOT\tACTIVE\tEVERYONE,MAXADMIN', 'TECH1\tINACTIVE\tCREW,EVERYONE', 'PAT\tINACTIVE\tEVERYONE,PLANNERS']);
+                expect(lines).to.include(['ROOT\tACTIVE\tEVERYONE,MAXADMIN', 'TECH1\tINACTIVE\tEVERYONE,MAXADMIN', 'PAT\tINACTIVE\tEVERYONE,PLANNERS']);
             }
             finally {
                 await server.stop();
