@@ -31,6 +31,9 @@ export const computedOf = (object: BusinessObject, attr: Attribute): Computed | 
 
 export class ComputedError extends Error { }
 
+// A stored row's JSON form, as plugins' value functions read it (addComputed), kept while the row lives.
+const jsonForms = new WeakMap<object, Record<string, unknown>>();
+
 /** What a plugin gives for a computed attribute (server.registerComputed). */
 export interface ComputedSpec {
     /** The value of the attribute, as JSON, at `now` (ms), from a stored row: its stored attributes by name, in their
@@ -69,13 +72,19 @@ export const addComputed = (object: BusinessObject, name: string, spec: Computed
     // The row as its JSON form, whatever the database's driver made of each column (a Date from node-pg, text from
     // SQLite): a plugin's function reads the same values on both.
     const converters = [...object.attributes.values()].filter((each) => each.persistent).map((each) => [each.name, jsonConverter(each)] as const);
+    // Made once per row, however many computed attributes the row renders.
     const jsonRow = (row: Record<string, unknown>) => {
 
-        const json: Record<string, unknown> = {};
-        for (const [column, convert] of converters) {
-            if (row[column] !== undefined) {
-                json[column] = convert(row[column]);
+        let json = jsonForms.get(row);
+        if (!json) {
+            json = {};
+            for (const [column, convert] of converters) {
+                if (row[column] !== undefined) {
+                    json[column] = convert(row[column]);
+                }
             }
+
+            jsonForms.set(row, json);
         }
 
         return json;
