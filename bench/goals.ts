@@ -33,17 +33,25 @@ export const evaluateGoals = (results: ScenarioResult[], workorders: number): Go
         return { goal: `${label}: server RSS < 300 MB`, ...(peak === undefined ? open(name) : { value: `peak ${peak} MB`, met: peak < 300 }) };
     };
 
-    // Issue 35: an action costs at most 1.2 × the PATCH it amounts to, both measured in this run.
+    // Issue 35: an action costs at most 1.2 × the PATCH it amounts to, both measured in this run. The two
+    // scenarios run minutes apart, the second on a database the first has grown (a full run on a quiet machine:
+    // (b)'s own identical route answered 3,247 req/s in status-patch and 2,292 in status-action), so each is taken
+    // against the (b) measured in alternation with it — one route for both (bench/baseline-routes.ts) — and the
+    // cost is the ratio of those ratios. The raw req/s stay in the value.
     const actionGoal = (): Goal => {
 
-        const action = find('status-action')?.measurements.osprey?.rps;
-        const patch = find('status-patch')?.measurements.osprey?.rps;
-        const goal = 'wsmethod:changeStatus: req/s ≥ PATCH of status req/s ÷ 1.2 (this run)';
-        if (action === undefined || patch === undefined) {
-            return { goal, ...open(action === undefined ? 'status-action' : 'status-patch') };
+        const goal = 'wsmethod:changeStatus: cost ≤ 1.2 × the PATCH of status\'s, each against its (b) (this run)';
+        const action = find('status-action');
+        const patch = find('status-patch');
+        const actionRatio = action && ratios(action, 'hapi').rps;
+        const patchRatio = patch && ratios(patch, 'hapi').rps;
+        if (actionRatio === undefined || patchRatio === undefined) {
+            return { goal, ...open(actionRatio === undefined ? 'status-action' : 'status-patch') };
         }
 
-        return { goal, value: `${(patch / action).toFixed(2)} × the PATCH's cost (${action} vs ${patch} req/s)`, met: action * 1.2 >= patch };
+        const cost = patchRatio / actionRatio;
+        const raw = `${action!.measurements.osprey!.rps} vs ${patch!.measurements.osprey!.rps} req/s, (b) ${action!.measurements.hapi!.rps} vs ${patch!.measurements.hapi!.rps}`;
+        return { goal, value: `${cost.toFixed(2)} × the PATCH's cost (${actionRatio.toFixed(2)} vs ${patchRatio.toFixed(2)} × (b); ${raw})`, met: cost <= 1.2 };
     };
 
     return [
