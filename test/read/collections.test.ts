@@ -113,6 +113,39 @@ onEachDatabase(lab, 'saved queries, search terms, distinct and group-by', (t) =>
         }
     });
 
+    test('a group whose value reads as a pattern, a null test or a list in a where links to its own rows only', async () => {
+
+        const picked = await rows((q) => q.select('workorderid', 'wonum', 'description').where({ siteid: 'BEDFORD' }).orderBy('workorderid').limit(7)) as { workorderid: number; wonum: string; description: string }[];
+        const values = ['50% off', '50 off', '50x off', '*', '[a,b]', 'a', 'b'];
+        const knex = t.server.app.osprey.knex;
+        try {
+            for (const [i, row] of picked.entries()) {
+                await knex('workorder').where({ workorderid: row.workorderid }).update({ description: values[i] });
+            }
+
+            const where = `siteid="BEDFORD" and wonum in [${picked.map((row) => `"${row.wonum}"`).join(',')}]`;
+            const res = await get(`${wos}?gbcols=description,count.*&oslc.where=${encodeURIComponent(where)}`);
+            expect(res.statusCode, res.payload).to.equal(200);
+            const groups = res.result as any[];
+            expect(groups.map((group) => group.description).sort()).to.equal([...values].sort());
+            for (const group of groups) {
+                expect(group.count).to.equal(1);
+                const ref = new URL(group.collectionref);
+                const listed = await get(`${ref.pathname}${ref.search}&oslc.select=description`);
+                expect(listed.statusCode, `${group.description}: ${listed.payload}`).to.equal(200);
+                expect(listed.result.member.map((member: any) => member.description), group.description).to.equal([group.description]);
+            }
+
+            // Values with no special reading keep the plain form.
+            expect(new URL(groups.find((group) => group.description === 'a').collectionref).searchParams.get('oslc.where')!).to.endWith(' and description="a"');
+        }
+        finally {
+            for (const row of picked) {
+                await knex('workorder').where({ workorderid: row.workorderid }).update({ description: row.description });
+            }
+        }
+    });
+
     test('gbfilter keeps the groups whose outputs match, in the where syntax (SQL HAVING)', async () => {
 
         // Without gbsortby the groups come in the database's order.

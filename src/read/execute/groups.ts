@@ -145,6 +145,15 @@ const groupRef = (req: ResourceRequest) => {
     };
 };
 
+// A group's term for its value. `=` gives a quoted text three other meanings (src/read/parse/where.ts comparison):
+// "*" tests for null, "[a,b]" is a list, and any "%" makes a pattern, so a group whose value is one of those
+// would link to other rows (a group "50% off" to "50 off" too). `in [...]` reads its values as they are.
+const valueTerm = (name: string, value: unknown): string => {
+
+    const special = typeof value === 'string' && (value === '*' || value.includes('%') || (value.startsWith('[') && value.endsWith(']')));
+    return special ? `${name} in [${quote(value)}]` : `${name}=${quote(value)}`;
+};
+
 // GET …/os/{os}?gbcols=a,b,count.*,sum.x[&gbsortby=-count][&gbrange=a={[x:y]}]: one entry per group, with a query
 // href for it. With gbrange, the rows whose value of a group column falls in one of its ranges make one group,
 // whose value is the range; the other values group as usual.
@@ -241,7 +250,7 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
             const index = row[rangeColumn(name)];
             const range = index === null || index === undefined ? undefined : ranges.get(name)![Number(index)]!;
             group[name] = range ? range.value : toJson(attr!, row[name]);
-            terms.push(range ? range.where : group[name] === null ? `${name}!="*"` : `${name}=${quote(group[name])}`);
+            terms.push(range ? range.where : group[name] === null ? `${name}!="*"` : valueTerm(name, group[name]));
         }
 
         const ref = refOf(terms);
