@@ -2,12 +2,12 @@ import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import type { Knex } from 'knex';
 
-import { clientOf } from '../../src/db/db';
 import { createKnex } from '../../src/db/knex';
 import { NeedsTransaction, singleStatement } from '../../src/db/single-statement';
 import { transaction } from '../../src/db/transaction';
 import { onCommit, type Commit } from '../../src/write/after-commit';
 import { testDatabases } from '../helpers/databases';
+import { watchSql as watch } from '../helpers/sent-sql';
 import { copyFixture, ownedNotes, removeCopy } from '../helpers/fixtures';
 import { maxadmin, maxauth, startTestServer, type TestServer } from '../helpers/server';
 
@@ -19,29 +19,6 @@ const { expect } = Code;
 const postgres = testDatabases.filter((database) => database.name === 'postgresql');
 
 const wos = '/maximo/oslc/os/mxapiwodetail';
-
-// The SQL the server's client sends while `during` runs; `around` may act before a statement is sent.
-const watch = async (knex: Knex, during: () => Promise<unknown>, around?: (sql: string) => Promise<void>): Promise<string[]> => {
-
-    const client = clientOf(knex) as unknown as { _query: (connection: object, obj: { sql: string }) => Promise<unknown> };
-    const original = client._query;
-    const sent: string[] = [];
-    client._query = async function (this: unknown, connection, obj) {
-
-        await around?.(obj.sql);
-        sent.push(obj.sql);
-        return await original.call(this, connection, obj);
-    };
-
-    try {
-        await during();
-    }
-    finally {
-        client._query = original;
-    }
-
-    return sent;
-};
 
 const controls = (sent: string[]) => sent.filter((sql) => /^\s*(begin|commit|rollback)\b/i.test(sql));
 // The node's own heartbeat (src/cluster/members.ts) shares the pool and may land between a test's statements on

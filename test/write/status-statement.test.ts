@@ -2,9 +2,9 @@ import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import type { Knex } from 'knex';
 
-import { clientOf } from '../../src/db/db';
 import { createKnex } from '../../src/db/knex';
 import { testDatabases } from '../helpers/databases';
+import { watchSql as watch } from '../helpers/sent-sql';
 import { maxadmin, startTestServer, type TestServer } from '../helpers/server';
 
 
@@ -17,29 +17,6 @@ const { expect } = Code;
 const postgres = testDatabases.filter((database) => database.name === 'postgresql');
 
 const wos = '/maximo/oslc/os/mxapiwodetail';
-
-// The SQL the server's client sends while `during` runs; `around` may act before a statement is sent.
-const watch = async (knex: Knex, during: () => Promise<unknown>, around?: (sql: string) => Promise<void>): Promise<string[]> => {
-
-    const client = clientOf(knex) as unknown as { _query: (connection: object, obj: { sql: string }) => Promise<unknown> };
-    const original = client._query;
-    const sent: string[] = [];
-    client._query = async function (this: unknown, connection, obj) {
-
-        await around?.(obj.sql);
-        sent.push(obj.sql);
-        return await original.call(this, connection, obj);
-    };
-
-    try {
-        await during();
-    }
-    finally {
-        client._query = original;
-    }
-
-    return sent;
-};
 
 // What each statement is; the node's own heartbeat (src/cluster/members.ts) shares the pool and may land between a
 // test's statements, so it is left out.
