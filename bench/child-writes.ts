@@ -2,9 +2,8 @@ import * as Fs from 'node:fs';
 import * as Os from 'node:os';
 import * as Path from 'node:path';
 
-import Knex from 'knex';
-
 import { startServer } from './processes';
+import { scratchDatabase, takeOption } from './scratch-database';
 import { summarizeProfile } from './profile';
 import { measureResponsiveness } from './responsiveness';
 
@@ -19,11 +18,7 @@ import { measureResponsiveness } from './responsiveness';
 // --profile: the server runs under node --cpu-prof, and the functions it spent most time in are printed.
 
 const args = process.argv.slice(2);
-const option = (name: string) => {
-
-    const at = args.indexOf(name);
-    return at >= 0 ? args.splice(at, 2)[1] : undefined;
-};
+const option = (name: string) => takeOption(args, name);
 
 const adminUrl = option('--pg');
 const profile = option('--profile');
@@ -34,27 +29,7 @@ const wos = '/maximo/oslc/os/mxapiwodetail';
 
 const tasks = (n: number, from: number, text: string) => Array.from({ length: n }, (_, i) => ({ taskid: from + i, description: `${text} ${i}`, estdur: 1.5 }));
 
-const database = async () => {
-
-    if (!adminUrl) {
-        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-children-'));
-        return { url: `sqlite:${Path.join(dir, 'bench.sqlite')}`, drop: () => Promise.resolve(Fs.rmSync(dir, { recursive: true, force: true })) };
-    }
-
-    const name = `osprey_children_${process.pid}`;
-    const admin = Knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
-    await admin.raw('create database ??', [name]);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return {
-        url: url.toString(),
-        drop: async () => {
-
-            await admin.raw('drop database if exists ?? with (force)', [name]);
-            await admin.destroy();
-        }
-    };
-};
+const database = () => scratchDatabase('osprey_children', adminUrl);
 
 const main = async () => {
 

@@ -5,6 +5,7 @@ import * as Path from 'node:path';
 import Knex from 'knex';
 
 import { startServer } from './processes';
+import { scratchDatabase, takeOption } from './scratch-database';
 
 
 // Times one meter reading added to an asset's meter that has n earlier readings (issue 35): the npm client's
@@ -15,11 +16,7 @@ import { startServer } from './processes';
 //   npm run --silent build && node dist/bench/meter-readings.js [--pg postgres://postgres@127.0.0.1:5432/postgres] [10,1000,10000]
 
 const args = process.argv.slice(2);
-const option = (name: string) => {
-
-    const at = args.indexOf(name);
-    return at >= 0 ? args.splice(at, 2)[1] : undefined;
-};
+const option = (name: string) => takeOption(args, name);
 
 const adminUrl = option('--pg');
 const counts = (args[0] ?? '10,1000,10000').split(',').map(Number);
@@ -27,27 +24,7 @@ const repeats = 7;
 
 const headers = { maxauth: Buffer.from('maxadmin:maxadmin').toString('base64'), 'content-type': 'application/json', 'x-method-override': 'PATCH', patchtype: 'MERGE' };
 
-const database = async () => {
-
-    if (!adminUrl) {
-        const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-meters-'));
-        return { url: `sqlite:${Path.join(dir, 'bench.sqlite')}`, drop: () => Promise.resolve(Fs.rmSync(dir, { recursive: true, force: true })) };
-    }
-
-    const name = `osprey_meters_${process.pid}`;
-    const admin = Knex({ client: 'pg', connection: adminUrl, pool: { min: 0, max: 1 } });
-    await admin.raw('create database ??', [name]);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return {
-        url: url.toString(),
-        drop: async () => {
-
-            await admin.raw('drop database if exists ?? with (force)', [name]);
-            await admin.destroy();
-        }
-    };
-};
+const database = () => scratchDatabase('osprey_meters', adminUrl);
 
 const knexOf = (url: string) => (url.startsWith('sqlite:') ? Knex({ client: 'better-sqlite3', connection: { filename: url.slice('sqlite:'.length) }, useNullAsDefault: true }) : Knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } }));
 
