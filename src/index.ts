@@ -25,6 +25,7 @@ export { homeRoutes, type HomeRoute } from './http/homes';
 export { homeHref, linkHref } from './http/hrefs';
 // A request header's value by name, the last one of a repeated header.
 export { header } from './http/headers';
+export { refuseCrossSite } from './http/cross-site';
 export { returnPath } from './http/login-page';
 // The content security policy a PDF (or anything the browser's own viewer shows) answers with, instead of the
 // default every answer carries.

@@ -1,31 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { header, maximoError, returnPath } from '../../src';
-
-
-// A form another site's page posts would log the browser in as the attacker's user (login CSRF), and a link or
-// image there could log the browser out. Browsers say where a request comes from; the API clients send neither
-// header. A page on an origin OSPREY_CORS_ORIGINS lists by name is trusted to log in and out (`*` trusts none).
-export const refuseCrossSite = (request: Hapi.Request, what: string): void => {
-
-    const origin = header(request, 'origin');
-    if (origin !== undefined && origin !== '*' && request.server.app.osprey.options.corsOrigins.includes(origin)) {
-        return;
-    }
-
-    const hosts = [request.info.host, header(request, 'x-forwarded-host')];
-    let originHost: string | undefined;
-    try {
-        originHost = origin === undefined ? undefined : new URL(origin).host;
-    }
-    catch {
-        originHost = '';                            // `null` (a sandboxed or privacy-sensitive page) and the like
-    }
-
-    if (header(request, 'sec-fetch-site') === 'cross-site' || (originHost !== undefined && !hosts.includes(originHost))) {
-        throw maximoError('forbidden', `${what} is not accepted from another site's page.`);
-    }
-};
+import { maximoError, refuseCrossSite, returnPath } from '../../src';
 
 
 // The fields of a form login (`j_username`, `j_password`), as IBM's Java client (FORM mode) and the npm client
@@ -34,6 +9,7 @@ export const refuseCrossSite = (request: Hapi.Request, what: string): void => {
 // A browser's form (the login page, src/http/login-page.ts) also sends j_redirect, where to go once logged in.
 export const formCredentials = (request: Hapi.Request): { userid: string; password: string; redirect?: string } => {
 
+    // Another site's form would log the browser in as the attacker's user (login CSRF).
     refuseCrossSite(request, 'A form login');
     const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') {

@@ -1,8 +1,8 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { homeRoutes, loginsOf, maximoError, purgeWhileRunning, sessionCookieHeader, sessionToken } from '../../src';
+import { homeRoutes, loginsOf, maximoError, purgeWhileRunning, refuseCrossSite, sessionCookieHeader, sessionToken } from '../../src';
 import { whoami } from '../info/documents';
-import { formCredentials, refuseCrossSite } from './form';
+import { formCredentials } from './form';
 import { liftLock, listLocks } from './locks';
 
 

@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { maximoError, runAction, type ActionOutcome, type ResourceRequest } from '../../src';
+import { maximoError, refuseCrossSite, runAction, type ActionOutcome, type ResourceRequest } from '../../src';
 
 
 // The answer of an action (CONTRACT §5): the record after it where `properties` asks for it, else the action's
@@ -29,13 +29,9 @@ const refuseOtherWrites = (request: Hapi.Request, req: ResourceRequest): void =>
 export const actionOf = async (request: Hapi.Request, h: Hapi.ResponseToolkit, req: ResourceRequest, body: unknown): Promise<Hapi.ResponseObject> => {
 
     refuseOtherWrites(request, req);
-    // An action may write, and a GET is what another site's page can make a browser send with the session cookie
-    // (a link, SameSite=Lax): a GET that the browser says comes from another site runs no action. The clients
-    // (and curl) send no Sec-Fetch-Site; a page of Osprey's own origin sends same-origin.
-    const site = String(request.headers['sec-fetch-site'] ?? '').toLowerCase();
-    if (request.method === 'get' && (site === 'cross-site' || site === 'same-site')) {
-        throw maximoError('forbidden', `An action is not run by a GET from another site's page (Sec-Fetch-Site: ${site}), and nothing was done: send it as a POST (with Content-Type: application/json).`);
-    }
+    // An action may write, and a GET or a POST without a body is what another site's page can make a browser send
+    // with the session cookie, unasked (src/http/cross-site.ts).
+    refuseCrossSite(request, `The action ${req.read.action}`);
 
     // hapi reads no body of a GET: one sent would be the payload silently left out.
     const length = request.headers['content-length'];

@@ -2,6 +2,7 @@ import type * as Hapi from '@hapi/hapi';
 
 import { maximoError } from '../errors/maximo-error';
 import { userOf } from '../http/caller';
+import { refuseCrossSite } from '../http/cross-site';
 import { isTableParameter } from '../http/parameters';
 import { formatDatetime } from '../structures/types';
 import { badArgument, noAction, noMethod, noService, notAllowed, notWebMethod } from './errors';
@@ -149,6 +150,9 @@ export const callService = async (request: Hapi.Request, h: Hapi.ResponseToolkit
     }
 
     const method = methodOf(request, service);
+    // A method may change state (setProperty), and a GET or a body-less POST is what another site's page can make
+    // a browser send with the session cookie, unasked.
+    refuseCrossSite(request, `The method ${method.name} of the service ${service.name}`);
     const user = userOf(request);
     if (method.right === 'admin' && !user.isAdmin) {
         throw notAllowed(service.name, method.name, user.userid);

@@ -144,6 +144,14 @@ onEachDatabase(lab, 'actions on records and collections', { timeout: 120_000 }, 
         }
 
         expect((await inject({ url: `${wo.path}?action=system:candelete`, headers: { 'sec-fetch-site': 'same-origin' } })).statusCode).to.equal(200);
+        // A POST without a body needs no content type, so no page asks first (a CORS preflight) before sending it:
+        // from another site's page it runs nothing either, whether the browser says so by Sec-Fetch-Site or Origin.
+        for (const headers of [{ 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'http://evil.example' }, { origin: 'null' }]) {
+            const res = await inject({ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, headers });
+            expect(res.statusCode, JSON.stringify(headers)).to.equal(403);
+            expect(res.result.Error.message).to.contain('The action wsmethod:changeStatus is not accepted from another site\'s page');
+        }
+
         expect((await read(wo.path)).status).to.equal('WAPPR');
     });
 

@@ -96,6 +96,14 @@ onEachDatabase(lab, 'the system service', { settings: { plugins: [plugin], maxPa
         const rows = () => t.server.app.osprey.knex('osprey_property').select('name', 'value', 'changeby').orderBy('name');
         expectError(await set('mxe.adminEmail', 'x@example.com', wilson), 403, 'The method setProperty of the service system is for administrators, and WILSON is not one.');
         expect(await rows()).to.equal([]);
+        // Another site's page can make a browser send a GET or a body-less POST with the session cookie, unasked:
+        // such a call sets nothing, told by Sec-Fetch-Site or by an Origin of another host.
+        const query = `${system('setProperty')}&propName=mxe.adminEmail&propValue=evil%40example.com`;
+        for (const [method, headers] of [['GET', { 'sec-fetch-site': 'cross-site' }], ['GET', { 'sec-fetch-site': 'same-site' }], ['POST', { origin: 'http://evil.example' }], ['POST', { 'sec-fetch-site': 'same-site' }]] as const) {
+            expectError(await t.inject({ method, url: query, headers: { ...maxadmin, ...headers } }), 403, 'The method setProperty of the service system is not accepted from another site\'s page');
+        }
+
+        expect(await rows()).to.equal([]);
 
         const res = await set('mxe.adminEmail', 'admin@example.com');
         expect(res.statusCode).to.equal(200);
