@@ -77,6 +77,12 @@ experiment('compiling oslc.where to SQL', () => {
             ['wopriority=:p', 'wopriority is a number; "" is not', { p: '' }],
             ['reportdate=5', 'reportdate is a date; 5 is not'],
             ['reportdate<"+010000-01-01T00:00:00Z"', 'reportdate is a date; "+010000-01-01T00:00:00Z" is not'],
+            // A day its month does not have is not rolled into the next month, nor a date read loosely.
+            ['reportdate<="2025-02-30"', 'reportdate is a date; "2025-02-30" is not'],
+            ['reportdate<="2025-04-31T00:00:00Z"', 'reportdate is a date; "2025-04-31T00:00:00Z" is not'],
+            ['reportdate>="2025-1-1"', 'reportdate is a date; "2025-1-1" is not'],
+            ['reportdate>="2025-13-01"', 'reportdate is a date; "2025-13-01" is not'],
+            ['reportdate>="Jan 1 2025"', 'reportdate is a date; "Jan 1 2025" is not'],
             ['installdate>"-000001-01-01"', 'installdate is not an attribute of WORKORDER'],
             ['asset.isrunning="maybe"', 'isrunning is true or false; "maybe" is not'],
             ['schedstart="%1%"', 'schedstart is not text; "%" patterns apply to text attributes at column 1']

@@ -127,6 +127,9 @@ const literalValue = (scope: WhereScope, literal: Literal, position: number): un
 };
 
 // A value as the attribute stores it; null stays null (an absent parameter value). Also for gbrange's values.
+const isoDay = /^(\d{4})-(\d{2})-(\d{2})(?![\d-])/;
+const realDate = ([, year, month, day]: RegExpExecArray) => Number(month) >= 1 && Number(month) <= 12 && Number(day) >= 1 && Number(day) <= new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
+
 export const bindValue = (scope: Pick<WhereScope, 'parameter'>, attr: Attribute, raw: unknown, position: number): unknown => {
 
     if (raw === null || raw === undefined) {
@@ -156,7 +159,10 @@ export const bindValue = (scope: Pick<WhereScope, 'parameter'>, attr: Attribute,
         return truth.has(raw) ? truth.get(raw) : fail(scope, position, `${attr.name} is true or false; ${JSON.stringify(raw)} is not.`);
     }
 
-    const date = typeof raw === 'string' ? new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(raw) || raw.length <= 10 ? raw : `${raw}Z`) : new Date(NaN);
+    // An ISO-8601 day (YYYY-MM-DD), with a time or not, that its month has: JavaScript's Date would also read
+    // 2025-1-1 (in the server's time zone) and roll 2025-02-30 over into March, as a write never does.
+    const day = typeof raw === 'string' ? isoDay.exec(raw) : null;
+    const date = day && realDate(day) ? new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(raw as string) || (raw as string).length <= 10 ? raw as string : `${raw as string}Z`) : new Date(NaN);
     // Years outside 0001–9999 have no common form on both databases (SQLite compares ISO text).
     if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) {
         return fail(scope, position, `${attr.name} is a date; ${JSON.stringify(raw)} is not.`);
