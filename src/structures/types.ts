@@ -70,6 +70,34 @@ const text = () => {
 
 const string = (attr: TypedAttribute, fallback: number) => text().max(attr.length ?? fallback);
 
+// An upper or lower attribute stores its value in that case, as Maximo does, but a letter whose case changes into
+// more than one letter (ß → SS, ﬁ → FI, İ → i̇) or into an ASCII letter it is not (ı → I, ſ → S, the Kelvin sign
+// → k) would store another text than the one sent, and join two names into one (`STRAßE` stored as `STRASSE`, a
+// user ID as another's): it is refused, checked on the value as sent (before Joi changes its case).
+const foldsAway = (text: string, change: (letter: string) => string): boolean => {
+
+    for (const letter of text) {
+        if (letter.charCodeAt(0) < 128) {
+            continue;
+        }
+
+        const changed = change(letter);
+        if (changed.length !== letter.length || /[\x00-\x7f]/.test(changed)) {
+            return true;
+        }
+    }
+
+    return false;
+};
+
+const cased = (attr: TypedAttribute, fallback: number, upper: boolean) => {
+
+    const change = upper ? (letter: string) => letter.toUpperCase() : (letter: string) => letter.toLowerCase();
+    const base = string(attr, fallback).custom((value: string, helpers) => (typeof helpers.original === 'string' && foldsAway(helpers.original, change) ? helpers.error('string.folds') : value))
+        .messages({ 'string.folds': `{{#label}} holds a letter whose ${upper ? 'upper' : 'lower'} case is another text (such as ß, ﬁ, ı, ſ or İ), so it would not be stored as sent: write it as it is to be stored` });
+    return upper ? base.uppercase() : base.lowercase();
+};
+
 // Years 0001 to 9999, the range both databases and ISO-8601's four-digit form share: a year 0 or 10000 would be
 // stored in a form that compares wrongly as text (SQLite) or fails (PostgreSQL).
 // A day the month does not have (2024-02-30) is refused, not rolled into the next month as Date would.
@@ -104,9 +132,9 @@ const decimal = (attr: TypedAttribute, precision: number, scale: number) => {
 };
 
 export const typeTable: Record<MaximoTypeName, TypeEntry> = {
-    upper: { family: 'string', jsonType: 'string', defaultLength: 30, column: (t, n, a) => t.string(n, a.length ?? 30), input: (a) => string(a, 30).uppercase() },
+    upper: { family: 'string', jsonType: 'string', defaultLength: 30, column: (t, n, a) => t.string(n, a.length ?? 30), input: (a) => cased(a, 30, true) },
     aln: { family: 'string', jsonType: 'string', defaultLength: 100, column: (t, n, a) => t.string(n, a.length ?? 100), input: (a) => string(a, 100) },
-    lower: { family: 'string', jsonType: 'string', defaultLength: 100, column: (t, n, a) => t.string(n, a.length ?? 100), input: (a) => string(a, 100).lowercase() },
+    lower: { family: 'string', jsonType: 'string', defaultLength: 100, column: (t, n, a) => t.string(n, a.length ?? 100), input: (a) => cased(a, 100, false) },
     integer: { family: 'integer', jsonType: 'integer', range: int32, column: (t, n) => t.integer(n), input: () => integer(int32) },
     smallint: { family: 'integer', jsonType: 'integer', range: int16, column: (t, n) => t.smallint(n), input: () => integer(int16) },
     bigint: { family: 'integer', jsonType: 'integer', range: safe, column: (t, n) => t.bigInteger(n), input: () => integer(safe) },

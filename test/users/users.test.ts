@@ -75,6 +75,18 @@ onEachDatabase(lab, 'Users and groups as object structures', (t) => {
             expect(res.result.Error.message, JSON.stringify(userid)).to.match(/is not allowed: a user ID has 1 to 30|not valid for MAXUSER.USERID/);
         }
 
+        // Letters whose upper case is another text are refused as sent, not stored folded (STRAßE as STRASSE, ﬁx as
+        // FIX, wılson as WILSON): the user ID stored is always the one the administrator wrote.
+        for (const userid of ['STRAßE', 'ﬁx', 'wılson', 'wilſon']) {
+            const res = await post(users, { userid, passwordinput: 'Maple-Stone-34' });
+            expect(res.statusCode, JSON.stringify(userid)).to.equal(400);
+            expect(res.result.Error.message, JSON.stringify(userid)).to.contain('holds a letter whose upper case is another text');
+        }
+
+        for (const userid of ['STRASSE', 'FIX']) {
+            expect((await get(`${users}?oslc.where=userid="${userid}"`)).result.member, userid).to.equal([]);
+        }
+
         const long = await post(users, { userid: 'pol1', passwordinput: 'Q'.repeat(201) });
         expect(long.statusCode).to.equal(400);
         expect(long.result.Error.message).to.not.contain('QQQQ');
