@@ -74,9 +74,9 @@ const string = (attr: TypedAttribute, fallback: number) => text().max(attr.lengt
 // more than one letter (ß → SS, ﬁ → FI, İ → i̇) or into an ASCII letter it is not (ı → I, ſ → S, the Kelvin sign
 // → k) would store another text than the one sent, and join two names into one (`STRAßE` stored as `STRASSE`, a
 // user ID as another's): it is refused, checked on the value as sent (before Joi changes its case).
-const foldsAway = (text: string, change: (letter: string) => string): boolean => {
+const foldsAway = (sent: string, change: (letter: string) => string): boolean => {
 
-    for (const letter of text) {
+    for (const letter of sent) {
         if (letter.charCodeAt(0) < 128) {
             continue;
         }

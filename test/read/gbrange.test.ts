@@ -220,6 +220,11 @@ onEachDatabase(lab, 'gbrange through HTTP', (t) => {
             ['gbcols=wopriority,count.*&gbrange=wopriority={[0x1..0x2]}', 'gbrange', 'wopriority is a number; "0x1" is not'],
             ['gbcols=reportdate,count.*&gbrange=reportdate={[someday..2024-01-01]}', 'gbrange', 'reportdate is a date; "someday" is not at column 14'],
             ['gbcols=reportdate,count.*&gbrange=reportdate={[2025-01-01..2025-02-30]}', 'gbrange', 'reportdate is a date; "2025-02-30" is not'],
+            // Values the attribute cannot hold, as a write would refuse them.
+            ['gbcols=wopriority,count.*&gbrange=wopriority={[1.5..3]}', 'gbrange', 'wopriority cannot hold 1.5: must be an integer at column 14'],
+            ['gbcols=wopriority,count.*&gbrange=wopriority={[1..2147483648]}', 'gbrange', 'wopriority cannot hold 2147483648: must be less than or equal to 2147483647'],
+            ['gbcols=estdur,count.*&gbrange=estdur={[0..1.005]}', 'gbrange', 'estdur cannot hold 1.005'],
+            ['gbcols=worktype,count.*&gbrange=worktype={[TOOLONGVALUE:CM]}', 'gbrange', 'worktype cannot hold TOOLONGVALUE: length must be less than or equal to'],
             ['gbcols=wopriority,count.*&gbrange=wopriority={[1]},wopriority={[2]}', 'gbrange', 'wopriority has a second clause; list all its ranges in one {…} at column 18'],
             ['gbcols=wopriority,count.*&gbrange=wopriority={[1..3]', 'gbrange', 'expected "," or "}", found end of text'],
             ['gbcols=worktype,count.*&gbrange=worktype={[CM:PM]}&gbfilter=worktype="CM"', 'gbfilter', 'worktype is grouped in ranges (gbrange), so a group has no one value of it to compare at column 1']

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import type { DatabaseKind } from '../../db/knex';
+import { oncePer } from '../../db/remember';
 import type { Attribute } from '../../structures/registry';
 import { toJson, typeTable, type JsonValue } from '../../structures/types';
 import { parseGroupRange, type GroupRange, type RangeValue } from '../parse/group-range';
@@ -46,9 +47,24 @@ const overlap = (a: Range, b: Range): boolean => {
     return start.value < end.value || (start.value === end.value && start.included && end.included);
 };
 
+// What a write of the attribute accepts (its type, length and scale: src/structures/types.ts): a range's value
+// outside it names no value the column can hold (1.5 for an integer, 1.005 at scale 2, a code longer than the
+// column), so the range is refused rather than run. Made once per attribute.
+const inputOf = oncePer((attr: Attribute) => typeTable[attr.type].input(attr));
+
 const rangeOf = (kind: DatabaseKind, attr: Attribute, range: GroupRange): Range => {
 
-    const typed = ({ text: value, position }: RangeValue) => bindValue({ parameter: 'gbrange' }, attr, value, position) as number | string;
+    const typed = ({ text: value, position }: RangeValue) => {
+
+        const bound = bindValue({ parameter: 'gbrange' }, attr, value, position) as number | string;
+        const refused = inputOf(attr).validate(bound).error;
+        if (refused) {
+            throw new QueryError('gbrange', position, `${attr.name} cannot hold ${value}: ${refused.message.replace(/^"value" /, '')}`);
+        }
+
+        return bound;
+    };
+
     const column = `q0.${attr.name}`;
     if (range.kind === 'set') {
         const values = [...new Set(range.values.map(typed))];
