@@ -280,5 +280,11 @@ onEachDatabase(lab, 'actions on records and collections', { timeout: 120_000 }, 
         const mary = await t.inject({ url: `${wo.path}?oslc.select=allowedactions`, headers: maxauth('mary', 'mary') });
         expect(mary.result.allowedactions).to.equal({});
         expect((await t.inject({ url: `${wo.path}?oslc.select=allowedactions`, headers: maxadmin })).result.allowedactions).to.include('retitle');
+        // Each record lists them under allowedactions: an alias, which would be left unused, is a 400 naming it.
+        for (const select of ['allowedactions--aa,wonum', 'allowedactions--wonum,wonum']) {
+            const aliased = await t.inject({ url: `${wo.path}?oslc.select=${select}`, headers: maxadmin });
+            expect(aliased.statusCode, select).to.equal(400);
+            expect(aliased.result.Error.message, select).to.contain('allowedactions takes no alias');
+        }
     });
 });

@@ -292,6 +292,11 @@ export const planSelect = (object: BusinessObject, items: readonly SelectItem[] 
         }
 
         if (!attr && name === 'allowedactions' && settings.structure?.root === object) {
+            // Each record lists its actions under allowedactions, as Maximo's do: an alias would be left unused.
+            if (item.alias !== undefined) {
+                fail(settings, item, `allowedactions takes no alias (--${item.alias}): each record lists its actions under allowedactions`);
+            }
+
             claim('allowedactions', 'allowedactions', item);
             allowedActions = true;
             continue;
