@@ -18,7 +18,7 @@ import { busyAmong } from '../workflows/held';
 const statusChange = Joi.object({
     status: Joi.string().min(1).max(64).required().description('the new status'),
     date: dateInput().description('when the status changed (the status date and history row): not in the future, not before the current status date; now when not given'),
-    memo: Joi.string().allow('').max(4000).description('kept with the status history row')
+    memo: Joi.string().allow('').max(254).description('kept with the status history row (its memo: 254 characters, as the structures declare it)')
 }).prefs({ allowUnknown: false });
 
 // Whether the record's status can still change: its YAML declares statuses, and the current one has a successor.

@@ -100,6 +100,8 @@ onEachDatabase(lab, 'actions on records and collections', { timeout: 120_000 }, 
             [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: ' APPR ' } }, 'WOSTATUS'],
             ...['0000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z', '+275760-09-13T00:00:00Z'].map((date): [Hapi.ServerInjectOptions, string] => [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR', date } }, 'years 0001 to 9999']),
             [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR', date: '2025-02-30T00:00:00Z' } }, 'a day its month does not have'],
+            // The schema allowedactions shows says what the history row keeps: 254 characters of memo.
+            [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR', memo: 'm'.repeat(255) } }, 'memo'],
             [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR', date: '2999-01-01T00:00:00Z' } }, 'in the future'],
             [{ method: 'POST', url: `${wo.path}?action=wsmethod:changeStatus`, payload: { status: 'APPR', date: '2001-01-01T00:00:00Z' } }, 'before the WORKORDER record\'s current status date'],
             [{ url: `${wo.path}?action=system:candelete`, headers: { 'if-match': 'W/"12345"' } }, 'has changed since ETag 12345'],
