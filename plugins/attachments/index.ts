@@ -130,12 +130,23 @@ const noContent = async (body: Readable): Promise<void> => {
     }
 };
 
+// The document's name, in slug or in encslug (base64): one of them, since which one counts would be a guess.
+const nameHeaders = (request: Hapi.Request): { slug?: string; encslug?: string } => {
+
+    const slug = header(request, 'slug');
+    const encslug = header(request, 'encslug');
+    if (slug !== undefined && encslug !== undefined) {
+        throw maximoError('badRequest', 'An upload names its document once: in slug or in encslug (the name in base64), not in both.');
+    }
+
+    return { slug, encslug };
+};
+
 // POST …/doclinks with content-location: a URL document named by its slug (else its address).
 const uploadUrl = async (request: Hapi.Request, address: string) => {
 
     const urlname = checkLink(address, 'content-location, the address');
-    const slug = header(request, 'slug');
-    const encslug = header(request, 'encslug');
+    const { slug, encslug } = nameHeaders(request);
     const title = checkTitle(encslug !== undefined ? base64Text(encslug, 'encslug') : slug !== undefined ? decodedName(slug, 'slug') : urlname, 'The slug, the title');
     const description = descriptionOf(request);
     const { docType } = documentMeta(header(request, 'x-document-meta'), true);
@@ -168,8 +179,7 @@ const uploaded = async (request: Hapi.Request, h: Hapi.ResponseToolkit): Promise
         return h.response(answer).code(201).header('location', location);
     }
 
-    const slug = header(request, 'slug');
-    const encslug = header(request, 'encslug');
+    const { slug, encslug } = nameHeaders(request);
     if (slug === undefined && encslug === undefined) {
         // A custom header also keeps a cross-site form from posting a file with a user's session: a form sends none.
         throw maximoError('badRequest', 'An upload names its file in the slug header (or encslug, the name in base64).');

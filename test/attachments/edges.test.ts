@@ -36,7 +36,10 @@ onEachDatabase(lab, 'attachments: refusals and edges', (t) => {
         const before = (await t.inject({ url: `${wo}/doclinks`, headers: wilson })).result.member.length;
         refused(await upload({ 'x-document-meta': 'FILE/bad type!' }), 400, 'document type');
         refused(await upload({ 'x-document-meta': 'URL/Attachments' }), 400, 'URL');
-        refused(await upload({ encslug: 'not base64!' }), 400, 'encslug');
+        refused(await upload({ slug: undefined, encslug: 'not base64!' }), 400, 'encslug');
+        // Named twice, the document would keep one of the two names: which is no server's to guess.
+        refused(await upload({ slug: 'a.txt', encslug: Buffer.from('b.txt').toString('base64') }), 400, 'in slug or in encslug (the name in base64), not in both');
+        refused(await upload({ slug: 'a.txt', encslug: Buffer.from('b.txt').toString('base64'), 'content-location': 'https://example.com/manual' }, ''), 400, 'not in both');
         refused(await upload({ 'x-document-description': 'd'.repeat(1001) }), 400, '1000');
         refused(await upload({ 'content-encoding': 'gzip' }), 415, 'Content-Encoding gzip');
         refused(await upload({ 'custom-encoding': 'uuencode' }), 400, 'custom-encoding uuencode');
