@@ -474,9 +474,16 @@ const jsonBody = (request: Hapi.Request, use: Use): void => {
         return;
     }
 
-    const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const [mediaType, ...parameters] = String(request.headers['content-type'] ?? '').split(';');
+    const type = mediaType!.trim().toLowerCase();
     if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
         throw maximoError('unsupportedMedia', `The body of ${useLabels[use]} is JSON, sent as Content-Type: application/json, not ${type || 'a body without a content type'}.`);
+    }
+
+    // JSON is UTF-8 (RFC 8259): a body said to be in another charset would be read as what it is not.
+    const charset = parameters.map((parameter) => /^\s*charset\s*=\s*"?([^";\s]*)"?\s*$/i.exec(parameter)?.[1]).find((value) => value !== undefined);
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+        throw maximoError('unsupportedMedia', `The body of ${useLabels[use]} is JSON in UTF-8; charset=${charset.slice(0, 40)} is not read: send it in UTF-8 (charset=utf-8, or no charset).`);
     }
 
     // hapi's types call the payload read-only; it is a plain property, and this is where it is made.

@@ -100,6 +100,21 @@ onEachDatabase(lab, 'inputs read strictly', (t) => {
         expect(gzipped.statusCode, gzipped.payload).to.equal(200);
         expect(gzipped.result.description).to.equal('gzipped');
 
+        // JSON is UTF-8: a body said to be in another charset is a 415 naming it, whatever its bytes; UTF-8 said
+        // in any spelling, or no charset, is read.
+        const beforeCharsets = await snapshot();
+        for (const charset of ['utf-16', 'iso-8859-1', '"windows-1252"']) {
+            const res = await t.inject({ method: 'PATCH', url: target, headers: { ...json, 'content-type': `application/json; charset=${charset}` }, payload: '{"description":"latin"}' });
+            expect(res.statusCode, charset).to.equal(415);
+            expect(res.result.Error.message, charset).to.contain(`charset=${charset.replace(/"/g, '')} is not read`);
+        }
+
+        expect(await snapshot()).to.equal(beforeCharsets);
+        for (const charset of ['utf-8', 'UTF8', '"UTF-8"']) {
+            const res = await t.inject({ method: 'PATCH', url: target, headers: { ...json, 'content-type': `application/json;charset=${charset}`, properties: 'description' }, payload: '{"description":"said utf-8"}' });
+            expect(res.statusCode, `${charset} ${res.payload}`).to.equal(200);
+        }
+
         // Well-formed text beyond ASCII is kept as sent, and a value may hold U+FFFD itself.
         const kept = await t.inject({ method: 'PATCH', url: target, headers: { ...json, properties: 'description' }, payload: Buffer.from('{"description":"café \uFFFD 🛠️"}') });
         expect(kept.statusCode, kept.payload).to.equal(200);
