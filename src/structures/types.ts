@@ -101,10 +101,13 @@ const cased = (attr: TypedAttribute, fallback: number, upper: boolean) => {
 // Years 0001 to 9999, the range both databases and ISO-8601's four-digit form share: a year 0 or 10000 would be
 // stored in a form that compares wrongly as text (SQLite) or fails (PostgreSQL).
 // A day the month does not have (2024-02-30) is refused, not rolled into the next month as Date would.
+// Whether the month of year `y` has the day (months 1 to 12); a query's date is checked by it too (compile-where.ts).
+export const monthHasDay = (y: number, month: number, day: number): boolean => month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(y, month, 0)).getUTCDate();
+
 const realDay = (value: unknown, helpers: Joi.CustomHelpers) => {
 
     const [, y, month, day] = /^([+-]?\d{4,6})-(\d{2})-(\d{2})/.exec(String(helpers.original)) ?? [];
-    if (y !== undefined && Number(day) > new Date(Date.UTC(Number(y), Number(month), 0)).getUTCDate()) {
+    if (y !== undefined && !monthHasDay(Number(y), Number(month), Number(day))) {
         return helpers.error('date.day');
     }
 

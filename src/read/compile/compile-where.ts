@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { DatabaseKind } from '../../db/knex';
 import { deadlineFunction } from '../../db/sqlite-deadline';
 import type { Attribute, BusinessObject, Registry, Structure } from '../../structures/registry';
-import { toDb, typeTable } from '../../structures/types';
+import { monthHasDay, toDb, typeTable } from '../../structures/types';
 import type { Literal, Path, Where } from '../parse/ast';
 import { QueryError } from '../parse/query-error';
 import { computedExpression, foldedColumn, isText, orderedColumn, valuePlaceholder } from './sql-types';
@@ -128,7 +128,7 @@ const literalValue = (scope: WhereScope, literal: Literal, position: number): un
 
 // A value as the attribute stores it; null stays null (an absent parameter value). Also for gbrange's values.
 const isoDay = /^(\d{4})-(\d{2})-(\d{2})(?![\d-])/;
-const realDate = ([, year, month, day]: RegExpExecArray) => Number(month) >= 1 && Number(month) <= 12 && Number(day) >= 1 && Number(day) <= new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
+const realDate = ([, year, month, day]: RegExpExecArray) => monthHasDay(Number(year), Number(month), Number(day));
 
 export const bindValue = (scope: Pick<WhereScope, 'parameter'>, attr: Attribute, raw: unknown, position: number): unknown => {
 
