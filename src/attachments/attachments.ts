@@ -11,7 +11,7 @@ import { memberId } from '../read/serialize/serialize';
 import type { Structure } from '../structures/registry';
 import { countDocuments, deleteDocument, findDocument, listDocuments, ownerOf, type DocumentRow, type Owner } from './documents';
 import { documentStream, parseRange, type ByteRange } from './download';
-import { disposition } from './names';
+import { bareType, disposition } from './names';
 import { documentHref, documentMember, documentMeta, metaHref } from './serialize';
 import { databaseStore, folderStore, type ContentStore, type StoreName } from './store';
 import { Sweeper } from './sweep';
@@ -144,7 +144,7 @@ export const downloadAttachment = async (req: AttachmentRequest, ask: { range?: 
     }
 
     const stream = await documentStream(req.osprey.db, req.osprey.attachments.storeOf(document), document, range as ByteRange | undefined);
-    const inline = req.osprey.options.attachmentInlineTypes.includes(document.mimetype);
+    const inline = req.osprey.options.attachmentInlineTypes.includes(bareType(document.mimetype));
     const headers: Record<string, string> = {
         'content-type': document.mimetype,
         'content-length': String(range ? range.end - range.start + 1 : document.size),
@@ -183,11 +183,10 @@ export const deleteAttachment = async (req: AttachmentRequest): Promise<void> =>
 
         // Found again in the transaction: a document another request deleted meanwhile is a 404, not a second delete.
         const current = await findDocument(db, owner, document.doclinksid);
-        if (!current) {
+        if (!current || !await deleteDocument(db, current, Date.now())) {
             throw maximoError('notFound', `There is no document ${document.doclinksid} of this ${req.structure.name} record.`);
         }
 
-        await deleteDocument(db, current, Date.now());
     });
     void req.osprey.attachments.sweeper.soon();
 };

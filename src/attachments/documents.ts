@@ -108,11 +108,25 @@ export const contentGone = async (db: Db, key: string, store: StoreName, now: nu
     await db.rows('insert into "osprey_docgone" ("contentkey", "store", "gone") values (?, ?, ?)', [key, store, now]);
 };
 
-export const deleteDocument = async (db: Db, document: DocumentRow, now: number): Promise<void> => {
+// Each delete marks gone only the content of the rows it deleted itself (`returning`): on PostgreSQL two
+// transactions may both have found a document (two deletes of it, or of it and its record), and the one whose
+// delete waited for the other's lock finds the row gone when it gets it. Marking gone first, as a read showed it,
+// made the second a duplicate key (a 500) or a deadlock.
 
-    await db.rows('delete from "osprey_doclink" where "doclinksid" = ?', [document.doclinksid]);
-    if (document.contentkey) {
-        await contentGone(db, document.contentkey, document.store ?? 'database', now);
+/** Deletes the document's row; false when another transaction deleted it first. */
+export const deleteDocument = async (db: Db, document: DocumentRow, now: number): Promise<boolean> => {
+
+    const deleted = await db.rows('delete from "osprey_doclink" where "doclinksid" = ? returning "contentkey", "store"', [document.doclinksid]);
+    await markGone(db, deleted, now);
+    return deleted.length > 0;
+};
+
+const markGone = async (db: Db, rows: readonly Row[], now: number): Promise<void> => {
+
+    for (const row of rows) {
+        if (row.contentkey) {
+            await contentGone(db, String(row.contentkey), (row.store ?? 'database') as StoreName, now);
+        }
     }
 };
 
@@ -120,18 +134,9 @@ export const deleteDocument = async (db: Db, document: DocumentRow, now: number)
 // once, their bytes after the commit.
 export const deleteOwnedDocuments = async (db: Db, owner: Owner, now: number): Promise<number> => {
 
-    const rows = await db.rows('select "doclinksid", "contentkey", "store" from "osprey_doclink" where "ownertable" = ? and "ownerid" = ?', [owner.object.name, owner.id]);
-    for (const row of rows) {
-        if (row.contentkey) {
-            await contentGone(db, String(row.contentkey), (row.store ?? 'database') as StoreName, now);
-        }
-    }
-
-    if (rows.length) {
-        await db.rows('delete from "osprey_doclink" where "ownertable" = ? and "ownerid" = ?', [owner.object.name, owner.id]);
-    }
-
-    return rows.length;
+    const deleted = await db.rows('delete from "osprey_doclink" where "ownertable" = ? and "ownerid" = ? returning "contentkey", "store"', [owner.object.name, owner.id]);
+    await markGone(db, deleted, now);
+    return deleted.length;
 };
 
 // The business objects whose records have documents: a structure of the object declares attachments.

@@ -84,21 +84,53 @@ const percentDecoded = (value: string): string | undefined => {
     }
 };
 
-// A media type as a request names it: type/subtype, parameters dropped, lower case; none (or a malformed one):
-// application/octet-stream.
+// A media type (RFC 9110 8.3.1): type/subtype of RFC 6838's names, then parameters name=value, each value a token
+// or a quoted string.
+const typeName = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+const parameter = /^\s*([!#$%&'*+.^_`|~0-9a-z-]+)=([!#$%&'*+.^_`|~0-9a-z-]+|"(?:[\t\x20-\x21\x23-\x5b\x5d-\x7e]|\\[\t\x20-\x7e])*")\s*$/i;
+
+// The most a document's type may take (osprey_doclink.mimetype).
+const typeLength = 255;
+
+// A media type as a request names it, type, subtype and parameter names in lower case (as are charset's values);
+// none: application/octet-stream. One that is not a media type is a 400 naming the header, not a guess.
 export const mediaType = (value: string | undefined): string => {
 
-    const type = (value ?? '').split(';')[0]!.trim().toLowerCase();
-    return /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/.test(type) ? type : 'application/octet-stream';
+    const [name, ...parameters] = (value ?? '').split(';');
+    const type = name!.trim().toLowerCase();
+    if (!type && !parameters.length) {
+        return 'application/octet-stream';
+    }
+
+    const named = parameters.map((each) => parameter.exec(each));
+    if (!typeName.test(type) || named.some((each) => each === null)) {
+        throw maximoError('badRequest', `The Content-Type header of an upload is a media type (type/subtype, each 1 to 127 letters, digits or !#$&^_.+-, then parameters name=value): ${JSON.stringify((value ?? '').slice(0, 300))} is not one.`);
+    }
+
+    const text = [type, ...named.map((each) => {
+
+        const key = each![1]!.toLowerCase();
+        return `${key}=${key === 'charset' ? each![2]!.toLowerCase() : each![2]}`;
+    })].join('; ');
+    if (text.length > typeLength) {
+        throw maximoError('badRequest', `The Content-Type header of an upload is at most ${typeLength} characters with its parameters (a document keeps it to serve it with).`);
+    }
+
+    return text;
 };
 
-// The type a document is kept and served with: the upload's Content-Type. IBM's Java client labels every upload
-// application/json (MaximoConnector.setMethod), and many clients send octet-stream for any file: under those two
-// labels the file name's extension names the type where it is a known one (never the bytes: nothing is sniffed).
+// A document type without its parameters (text/plain of text/plain; charset=utf-8).
+export const bareType = (type: string): string => type.split(';')[0]!;
+
+// The type a document is kept and served with: the upload's Content-Type, exactly. IBM's Java client labels every
+// upload application/json (MaximoConnector.setMethod), and many clients send octet-stream for any file: under
+// those two labels the file name's extension names the type where it is a known one (never the bytes: nothing is
+// sniffed).
 export const documentType = (contentType: string | undefined, fileName: string): string => {
 
     const sent = mediaType(contentType);
-    if (sent !== 'application/json' && sent !== 'application/octet-stream') {
+    const bare = bareType(sent);
+    if (bare !== 'application/json' && bare !== 'application/octet-stream') {
         return sent;
     }
 

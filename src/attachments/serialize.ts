@@ -1,4 +1,5 @@
 import type { DocumentRow } from './documents';
+import { bareType } from './names';
 
 
 // A document as the clients read it (CONTRACT §6; IBM's guide, attachment page): the list's members carry it as
@@ -20,7 +21,7 @@ export const documentMeta = (collection: string, document: DocumentRow): Record<
     docType: document.doctype,
     urlType: document.urltype,
     ...document.urltype === 'URL' ? { urlname: document.urlname } : {},
-    format: { href: `http://purl.org/NET/mediatypes/${document.mimetype}`, label: document.mimetype },
+    format: { href: `http://purl.org/NET/mediatypes/${bareType(document.mimetype)}`, label: document.mimetype },
     attachmentSize: document.size,
     ...document.sha256 ? { sha256: document.sha256 } : {},
     ownertable: document.ownertable,

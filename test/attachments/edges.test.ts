@@ -116,6 +116,27 @@ onEachDatabase(lab, 'attachments: refusals and edges', (t) => {
         expect(unknown.result.format.label).to.equal('application/octet-stream');
         const noType = await upload({ slug: 'notes', 'content-type': undefined });
         expect(noType.result.format.label).to.equal('application/octet-stream');
+
+        // The type as sent, its parameters too; one that is not a media type is refused, never replaced (found by a
+        // hostile probe: a 128-letter subtype was stored as application/octet-stream, or as text/plain from the name).
+        const before = (await t.inject({ url: `${wo}/doclinks`, headers: wilson })).result.member.length;
+        refused(await upload({ slug: 't.zzz', 'content-type': `application/${'a'.repeat(128)}` }), 400, 'is not one');
+        refused(await upload({ slug: 't.txt', 'content-type': `text/${'a'.repeat(300)}` }), 400, 'Content-Type');
+        refused(await upload({ slug: 't.txt', 'content-type': 'text/plain; charset' }), 400, 'is not one');
+        refused(await upload({ slug: 't.txt', 'content-type': 'text plain' }), 400, 'content-type header');
+        refused(await upload({ slug: 't.txt', 'content-type': `text/plain; a=${'b'.repeat(250)}` }), 400, 'at most 255');
+        expect((await t.inject({ url: `${wo}/doclinks`, headers: wilson })).result.member.length).to.equal(before);
+        const html = await upload({ slug: 'page.html', 'content-type': 'Text/HTML; Charset=UTF-8; q="a \\"b\\""' });
+        expect(html.statusCode, html.payload).to.equal(201);
+        expect(html.result.format).to.equal({ href: 'http://purl.org/NET/mediatypes/text/html', label: 'text/html; charset=utf-8; q="a \\"b\\""' });
+        const served = await t.inject({ url: pathOf(html.headers.location), headers: wilson });
+        expect(served.headers['content-type']).to.equal('text/html; charset=utf-8; q="a \\"b\\""');
+        expect(String(served.headers['content-disposition'])).to.startWith('attachment;');
+        const png = await upload({ slug: 'dot.png', 'content-type': 'image/png; x=1' });
+        expect(pathOf(png.headers.location)).to.exist();
+        expect(String((await t.inject({ url: pathOf(png.headers.location), headers: wilson })).headers['content-disposition'])).to.startWith('inline;');
+        const json = await upload({ slug: 'photo.jpg', 'content-type': 'application/json; charset=utf-8' });
+        expect(json.result.format.label).to.equal('image/jpeg');
     });
 
     test('pages of the list, bad page parameters, documents by bad ids, other methods', async () => {
@@ -277,5 +298,27 @@ onEachDatabase(lab, 'attachments: uploads refused midway, over real sockets', { 
         expect(await knex('osprey_docupload').pluck('contentkey')).to.equal([]);
         expect(await knex('osprey_doclink').pluck('document')).to.equal([]);
         expect(await knex('osprey_docchunk').pluck('seq')).to.equal([]);
+    });
+
+    test('deletes of one document at once, or of a document and its record: one deletes, the others are a 404 (a 500 or a 400 on PostgreSQL, found by a hostile probe)', async () => {
+
+        for (let i = 0; i < 4; ++i) {
+            const made = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxapiwodetail', headers: wilson, payload: { siteid: 'BEDFORD', description: `Deletes ${i}` } });
+            const record = pathOf(made.headers.location);
+            const sent = await t.inject({ method: 'POST', url: `${record}/doclinks`, headers: { ...wilson, slug: 'race.txt', 'content-type': 'text/plain' }, payload: 'bytes' });
+            expect(sent.statusCode, sent.payload).to.equal(201);
+            const document = pathOf(sent.headers.location);
+            const deletes = await Promise.all([0, 1, 2, 3].map((j) => t.inject({ method: j % 2 ? 'DELETE' : 'POST', url: document, headers: { ...wilson, ...j % 2 ? {} : { 'x-method-override': 'DELETE' } } })));
+            expect(deletes.map((res) => res.statusCode).sort(), deletes.map((res) => res.payload).join()).to.equal([204, 404, 404, 404]);
+
+            const second = await t.inject({ method: 'POST', url: `${record}/doclinks`, headers: { ...wilson, slug: 'race2.txt', 'content-type': 'text/plain' }, payload: 'more bytes' });
+            const [ofDocument, ofRecord] = await Promise.all([t.inject({ method: 'DELETE', url: pathOf(second.headers.location), headers: wilson }), t.inject({ method: 'DELETE', url: record, headers: wilson })]);
+            expect(ofRecord.statusCode, ofRecord.payload).to.equal(204);
+            expect([204, 404], ofDocument.payload).to.include(ofDocument.statusCode);
+            expect((await t.inject({ url: record, headers: wilson })).statusCode).to.equal(404);
+        }
+
+        const knex = t.server.app.osprey.knex;
+        expect(await knex('osprey_doclink').whereIn('document', ['race.txt', 'race2.txt']).pluck('doclinksid')).to.equal([]);
     });
 });
