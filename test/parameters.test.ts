@@ -202,7 +202,10 @@ onEachDatabase(lab, 'query parameters, headers and actions', { timeout: 120_000,
         expect((await inject({ url: `${wos}?action=listreports` })).result.map((report: any) => report.reportname)).to.include('woprint.rptdesign');
         expect((await inject({ url: `${wos}?action=GENREPORT&reportname=woprint.rptdesign&reportformat=csv&oslc.where=wonum="1000"` })).payload).to.contain('1000');
         expect((await inject({ url: `${home}/nothing?action=x` })).statusCode).to.equal(404);
-        expect((await inject({ method: 'PATCH', url: wos })).statusCode).to.equal(404);
+        // A method the path is not served by, the methods it is.
+        const patched = await inject({ method: 'PATCH', url: wos });
+        expect(patched.statusCode).to.equal(405);
+        expect(patched.headers.allow).to.equal('GET, POST');
     });
 
     test('a parameter in no table is refused by name; empty names and the cache buster are not parameters', async () => {
@@ -233,6 +236,26 @@ onEachDatabase(lab, 'query parameters, headers and actions', { timeout: 120_000,
         expectRefused(await inject({ url: `${wos}?stableId=abc` }), 'stableId');
         expectRefused(await inject({ url: `${wo}/getlist~assetnum?setupdata=${encodeURIComponent('{"siteid":"NASHUA"}')}` }), 'setupdata');
         expect((await inject({ url: `${wos}/newmbo/getlist~assetnum?setupdata=${encodeURIComponent('{"siteid":"NASHUA"}')}&oslc.pageSize=1` })).statusCode).to.equal(200);
+    });
+
+    test('a query parameter that says otherwise than its header is refused by name, and nothing is written (found by a hostile probe)', async () => {
+
+        const count = async () => (await inject({ url: `${wos}?count=1` })).result.totalCount;
+        const counted = await count();
+        const bulk = { method: 'POST', headers: { 'x-method-override': 'BULK', allornothing: '0' }, payload: [{ siteid: 'BEDFORD', description: 'Both ways' }, { siteid: 'BEDFORD', description: 'Both ways', nope: 1 }] };
+        expectRefused(await inject({ ...bulk, url: `${wos}?allornothing=1` }), 'the allornothing header says "0" and this says "1"');
+        expectRefused(await inject({ method: 'PATCH', url: `${wo}?properties=status`, headers: { properties: 'wonum' }, payload: { description: 'Both ways' } }), 'the properties header says "wonum"');
+        expectRefused(await inject({ method: 'POST', url: `${wo}?action=wsmethod:changeStatus&properties=status`, headers: { properties: 'wonum' }, payload: { status: 'APPR' } }), 'properties');
+        expect(await count()).to.equal(counted);
+        expect((await inject({ url: `${wo}?oslc.select=description,status` })).result).to.not.include({ description: 'Both ways' });
+        // Saying the same twice is one value.
+        const same = await inject({ method: 'PATCH', url: `${wo}?properties=%20wonum`, headers: { properties: 'wonum ' }, payload: { description: 'Both ways' } });
+        expect(same.statusCode, same.payload).to.equal(200);
+        expect(same.result).to.include({ wonum: '1000' });
+        expect(same.result).to.not.include('description');
+        const flags = await inject({ ...bulk, url: `${wos}?allornothing=true`, headers: { ...bulk.headers, allornothing: '1' } });
+        expect(flags.statusCode).to.equal(200);
+        expect(await count()).to.equal(counted);
     });
 
     test('sqp: parameters belong to the saved query the request names', async () => {

@@ -110,7 +110,10 @@ onEachDatabase(lab, 'record reads and the error edge', { settings: { maxBody: 20
         expect(badJson.statusCode).to.equal(413);
         expect(badJson.result.Error.reasonCode).to.equal('BMXAA1720E');
         const method = await t.inject({ method: 'DELETE', url: '/maximo/oslc/whoami', headers: wilson });
-        expect(method.statusCode).to.equal(404);
+        expect(method.statusCode).to.equal(405);
+        expect(method.result.Error.reasonCode).to.equal('BMXAA1722E');
+        expect(method.headers.allow).to.equal('GET');
+        expect(method.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
     });
 
     test('an internal error is a 500 without its message or stack, logged with the request id', async () => {

@@ -49,6 +49,30 @@ onEachDatabase(lab, 'services not provided', (t) => {
         expect(lines.filter((line) => line.includes('Osprey does not provide'))).to.equal([]);
     });
 
+    test('a path served by other methods answers 405 naming them; a path of no route, 404 (found by a hostile probe)', async () => {
+
+        const wrong = async (method: string, url: string, allow: string, headers: Record<string, string> = maxadmin) => {
+
+            const res = await t.inject({ method, url, headers });
+            expect(res.statusCode, `${method} ${url}`).to.equal(405);
+            expect(res.headers.allow).to.equal(allow);
+            expect(res.result.Error).to.include({ reasonCode: 'BMXAA1722E', statusCode: '405' });
+            expect(res.result.Error.message).to.contain(`${method} is not served on ${url.split('?')[0]}; it answers ${allow}.`);
+        };
+
+        await wrong('GET', '/maximo/api/apitoken/get', 'POST', wilson);
+        await wrong('DELETE', '/maximo/api/apitoken/get', 'POST', wilson);
+        await wrong('GET', '/maximo/oslc/loginlocks/users/lockme', 'DELETE');
+        await wrong('PATCH', '/maximo/oslc/loginlocks/users/lockme', 'DELETE');
+        const none = await t.inject({ url: `${home}/no/such/thing`, headers: maxadmin });
+        expect(none.statusCode).to.equal(404);
+        expect(none.headers.allow).to.not.exist();
+        // An action where no route runs one is still refused as an action.
+        const action = await t.inject({ method: 'DELETE', url: `${home}/os/mxapiwodetail?action=wsmethod:changeStatus`, headers: maxadmin });
+        expect(action.statusCode).to.equal(400);
+        expect(action.result.Error.message).to.contain('wsmethod:changeStatus');
+    });
+
     test('the structures of Maximo services answer 501 on every route, before their parameters or actions are read', async () => {
 
         const cases: [string, string, string?][] = [

@@ -3,6 +3,7 @@ import type * as Hapi from '@hapi/hapi';
 import { errorAnswer } from '../errors/edge';
 import { maximoError } from '../errors/maximo-error';
 import { flagOf } from './flags';
+import { header } from './headers';
 import { jsonPayload, readJsonBody } from './json-body';
 import { logs } from '../log/logger';
 import { parameterNames } from '../read/parse/params';
@@ -105,6 +106,17 @@ const flagValue = (value: string) => flagOf(value) !== undefined;
 const isFlag = (name: string) => {
 
     return (value: string) => (flagValue(value) ? undefined : `${name} is 1 or 0 (true or false), not ${value}`);
+};
+
+// A query parameter a header of the same name also says (the header is read): both may be sent only saying the
+// same, or one of the two would be dropped without a word.
+const sameAsHeader = (name: string, same: (query: string, header: string) => boolean) => {
+
+    return (value: string, request: Hapi.Request): string | undefined => {
+
+        const sent = header(request, name);
+        return sent === undefined || same(value, sent) ? undefined : `the ${name} header says ${JSON.stringify(sent)} and this says ${JSON.stringify(value)}; send it once`;
+    };
 };
 
 // The structure whose saved queries a request's savedQuery names: the {os} of a collection, the lookup's own
@@ -218,8 +230,11 @@ export const queryParameters: readonly Known[] = [
         name: 'setupdata', meaning: 'the values of a new record (newmbo) a lookup lists for', sentBy: {}, supported: ['lookup'],
         check: (_value, request) => (request.params.id === 'newmbo' ? undefined : 'setupdata gives the values of a new record, on a newmbo lookup (…/newmbo/getlist~attr)')
     },
-    { name: 'properties', meaning: 'the attributes a write answers with (as the header)', sentBy: { npm: 'ResourceService.action/globalAction with return properties' }, supported: answersRecord, refused: 'reads select with oslc.select' },
-    { name: 'allornothing', meaning: '1: the whole bulk in one transaction (as the header)', sentBy: {}, supported: ['bulk'], check: isFlag('allornothing') },
+    { name: 'properties', meaning: 'the attributes a write answers with (as the header)', sentBy: { npm: 'ResourceService.action/globalAction with return properties' }, supported: answersRecord, refused: 'reads select with oslc.select', check: sameAsHeader('properties', (query, sent) => query.trim() === sent.trim()) },
+    {
+        name: 'allornothing', meaning: '1: the whole bulk in one transaction (as the header)', sentBy: {}, supported: ['bulk'],
+        check: (value, request) => isFlag('allornothing')(value) ?? sameAsHeader('allornothing', (query, sent) => flagOf(query) === flagOf(sent))(value, request)
+    },
     {
         name: 'inlinedoc', meaning: '1: a record\'s documents (doclinks) in the record as an array, files with their bytes in base64 (documentdata)', sentBy: { npm: 'QueryBuilder.inlineDoc, ResourceFetch.inlineDoc' }, supported: ['page', 'member'],
         refused: 'documents are inlined in records read by a collection or member GET', check: isFlag('inlinedoc')
@@ -581,17 +596,36 @@ export const routeTable = (server: Hapi.Server, external: (route: Hapi.RequestRo
 
 // A request the router found no route for answers 404, except that an ?action= on a structure's path is refused
 // by name (PATCH or DELETE of a collection, POST with x-method-override: PATCH to one, as clients send actions).
+// A path that has routes, but none for the request's method, answers 405 naming the methods it has (a bare 404
+// would say there is nothing there).
 const unroutedAction = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Lifecycle.ReturnValue => {
 
     const response = request.response;
-    const action = request.query.action;
-    if (action !== undefined && 'isBoom' in response && response.isBoom && response.output.statusCode === 404 && request.route.settings.id === undefined && /\/os\//i.test(request.path)) {
-        // An error returned here would skip the next onPreResponse steps (the Maximo error shape among them).
-        const { error, body } = errorAnswer(request, refused(actionRefusal(lastText(action))));
-        return h.response(body).code(error.output.statusCode);
+    if (!('isBoom' in response) || !response.isBoom || response.output.statusCode !== 404 || request.route.settings.id !== undefined || (request.route.method as string) !== '_special') {
+        return h.continue;
     }
 
-    return h.continue;
+    const action = request.query.action;
+    const asAction = action !== undefined && /\/os\//i.test(request.path);
+    const methods = asAction ? [] : routedMethods(request);
+    if (!asAction && !methods.length) {
+        return h.continue;
+    }
+
+    // An error returned here would skip the next onPreResponse steps (the Maximo error shape among them).
+    const sent = request.method.toUpperCase();
+    const { error, body } = errorAnswer(request, asAction ?
+        refused(actionRefusal(lastText(action))) :
+        maximoError('methodNotAllowed', `${sent} is not served on ${request.path.slice(0, 200)}; it answers ${methods.join(', ')}.`));
+    const answer = h.response(body).code(error.output.statusCode);
+    return methods.length ? answer.header('allow', methods.join(', ')) : answer;
+};
+
+// The methods with a route for the request's path (HEAD goes with GET).
+const routedMethods = (request: Hapi.Request): string[] => {
+
+    const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
+    return methods.filter((method) => request.server.match(method, request.path, request.info.hostname) !== null).map((method) => method.toUpperCase());
 };
 
 // Whether a query parameter is one of the table's (a service method's arguments are the names outside it).
