@@ -104,11 +104,16 @@ onEachDatabase(lab, 'bulk writes', (t) => {
             { _data: 'no object', _meta: {} },
             null,
             { _data: {}, _meta: 'no object' },
-            { _meta: { method: 'DELETE', uri: `${wos}/_QkVERk9SRC85OTk5OTk-` } }
+            { _meta: { method: 'DELETE', uri: `${wos}/_QkVERk9SRC85OTk5OTk-` } },
+            // Found by a hostile probe: a path of no structure was read for its last segment, and updated BEDFORD/1000.
+            { href: 'http://evil.example/whatever/_QkVERk9SRC8xMDAw', _action: 'Update', description: 'any path' },
+            { href: '_QkVERk9SRC8xMDAw/x', _action: 'Update', description: 'any path' }
         ] });
         expect(res.statusCode).to.equal(200);
         const statuses = res.result.map((item: { _responsemeta: { status: string } }) => item._responsemeta.status);
-        expect(statuses).to.equal(['201', '400', '400', '400', '400', '400', '404', '201', '400', '400', '400', '400', '400', '400', '400', '400', '404']);
+        expect(statuses).to.equal(['201', '400', '400', '400', '400', '400', '404', '201', '400', '400', '400', '400', '400', '400', '400', '400', '404', '400', '400']);
+        expect(res.result[17]._responsedata.Error.message).to.contain('not the href of a MXAPIWODETAIL record');
+        expect((await t.inject({ url: `${wos}/_QkVERk9SRC8xMDAw?oslc.select=description`, headers: maxadmin })).result.description).to.not.equal('any path');
         const invalid = res.result[1];
         expect(invalid._responsemeta._bulkid).to.equal(7);
         expect(invalid._responsedata.attrerrors.map((error: { Error: { errorattrname: string } }) => error.Error.errorattrname).sort()).to.equal(['wopriority', 'worktype']);

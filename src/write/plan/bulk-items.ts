@@ -44,7 +44,8 @@ export const bulkItems = (body: unknown, max: number, what: string): unknown[] =
 
 const isObject = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-// The member id an item's href (or `_meta.uri`) ends with; an href with /os/ must be a record of this structure.
+// The member id an item's href (or `_meta.uri`) ends with: an id alone, or a path (a URL) that ends with
+// os/{this structure}/{id}. Any other path is refused, not read for its last segment.
 export const hrefId = (structure: Structure, href: unknown): string | undefined => {
 
     if (href === undefined || href === null) {
@@ -53,8 +54,8 @@ export const hrefId = (structure: Structure, href: unknown): string | undefined 
 
     const refused = () => maximoError('badRequest', `${JSON.stringify(href)} is not the href of a ${structure.name} record.`);
     const segments = typeof href === 'string' ? href.split(/[?#]/)[0]!.split('/').filter(Boolean) : [];
-    const os = segments.findIndex((segment) => segment.toLowerCase() === 'os');
-    if (!segments.length || (os >= 0 && (segments.length !== os + 3 || segments[os + 1]!.toLowerCase() !== structure.id))) {
+    const os = segments.length - 3;
+    if (!segments.length || (segments.length > 1 && (os < 0 || segments[os]!.toLowerCase() !== 'os' || segments[os + 1]!.toLowerCase() !== structure.id))) {
         throw refused();
     }
 
