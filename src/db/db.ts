@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { maximoError } from '../errors/maximo-error';
 import { isPostgres, type DatabaseKind } from './knex';
 import { remember } from './remember';
-import { storesAsWritten } from './rewrites';
+import { storesAsBound, storesAsWritten } from './rewrites';
 import type { Together } from './read-workers';
 import { directConnection, offLoopConnection, runsOffLoop } from './sqlite-client';
 import { endOfTurn } from './turns';
@@ -37,6 +37,12 @@ export interface Db {
     /** Whether an update of this table stores exactly the values it sets (no trigger, rule or generated column
      * of the database changes more of the row): rewrites.ts. */
     storesAsWritten(table: string): boolean;
+    /** Whether an update of this table stores each of these values as the value it is read back as (SQLite's
+     * column affinity changes none of them): rewrites.ts. Always false on PostgreSQL. */
+    storesAsBound(table: string, values: Readonly<Record<string, unknown>>): boolean;
+    /** Runs SQL text made once per shape that returns no rows (an update without `returning`), and answers how
+     * many rows it changed. */
+    changes(sql: string, bindings?: readonly Knex.Value[]): Promise<number>;
     /** Each statement commits by itself: the Db of a write that runs as one statement (single-statement.ts).
      * Rows it reads are not locked; the write's one statement (`last`) checks that its row is still as read. */
     readonly autocommit?: boolean;
@@ -136,6 +142,19 @@ export const runRows = async (client: DriverClient, kind: DatabaseKind, connecti
     }
 };
 
+// What a statement that returns no rows changed: better-sqlite3's `changes`, node-pg's `rowCount`.
+export const runChanges = async (client: DriverClient, kind: DatabaseKind, connection: Connection, sql: string, bindings: readonly unknown[] = []): Promise<number> => {
+
+    const query = kind === 'sqlite' ? { sql, bindings, point: true } : { sql: namedOf(sql).text, bindings, options: { name: namedOf(sql).name } };
+    const { response } = await client._query(connection, query);
+    const changed = kind === 'sqlite' ? (response as { changes?: unknown }).changes : (response as { rowCount?: unknown }).rowCount;
+    if (typeof changed !== 'number') {
+        throw new Error('The database driver did not tell how many rows the statement changed.');
+    }
+
+    return changed;
+};
+
 export const kindOf = (knex: Knex): DatabaseKind => (isPostgres(knex) ? 'postgresql' : 'sqlite');
 
 // Statements on any connection of the pool: each takes one and gives it back.
@@ -166,6 +185,17 @@ export const poolDb = (knex: Knex): Db => {
         kind,
         query: (table) => knex(table),
         storesAsWritten: (table) => storesAsWritten(knex, table),
+        storesAsBound: (table, values) => storesAsBound(knex, table, values),
+        changes: async (sql, bindings) => {
+
+            const connection = await client.acquireConnection();
+            try {
+                return await runChanges(client, kind, connection, sql, bindings);
+            }
+            finally {
+                await client.releaseConnection(connection);
+            }
+        },
         rows: async (sql, bindings, options) => {
 
             // Where a client's shape runs on a worker thread (SQLite's readers), it needs no connection of the
@@ -255,7 +285,9 @@ export const connectionDb = (knex: Knex, connection: Connection, state: Transact
             return fencedBuilder(knex(table), connection, refuseEnded(state));
         },
         rows: (sql, bindings, options) => (state.ended ? Promise.reject(transactionEnded()) : runRows(client, kind, connection, sql, bindings, options)),
-        storesAsWritten: (table) => storesAsWritten(knex, table)
+        changes: (sql, bindings) => (state.ended ? Promise.reject(transactionEnded()) : runChanges(client, kind, connection, sql, bindings)),
+        storesAsWritten: (table) => storesAsWritten(knex, table),
+        storesAsBound: (table, values) => storesAsBound(knex, table, values)
     };
 };
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 import { clientOf, fencedBuilder, kindOf, refuseEnded as refuseEndedOf, runRows, type Connection, type Db, type TransactionState } from './db';
-import { storesAsWritten } from './rewrites';
+import { storesAsBound, storesAsWritten } from './rewrites';
 
 
 // A write that proves to be one statement (a PATCH of a record's own attributes: an update by key and rowstamp)
@@ -95,7 +95,11 @@ export const singleStatementDb = (knex: Knex, connection: Connection, state: Sin
             state.wrote = true;
             return rows;
         },
-        storesAsWritten: (table) => storesAsWritten(knex, table)
+        // Its one statement returns its row (`last`), so a write that would change rows without one needs a
+        // transaction: unreachable by Osprey's writes, as single statements run on PostgreSQL only.
+        changes: () => Promise.resolve(refuseMore(state, 'a statement without rows')),
+        storesAsWritten: (table) => storesAsWritten(knex, table),
+        storesAsBound: (table, values) => storesAsBound(knex, table, values)
     };
 };
 

@@ -182,6 +182,17 @@ export const deleteRows = async (db: Db, table: string, idColumn: string, ids: r
 export const updateReturning = async (db: Db, table: string, values: Row, where: Row, returning: readonly string[] | 'set', options: { readonly last?: boolean } = {}): Promise<Row[]> => {
 
     const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+    // On SQLite, an update that stores each value as it is bound returns those values with no RETURNING
+    // (rewrites.ts storesAsBound): the row it changed, if any.
+    if (returning === 'set' && db.storesAsBound(table, values)) {
+        const plain = sqlOf(`update without returning ${table} ${columns.join(',')} ${whereShape(where)}`, () => {
+
+            return `update ${quoted(table)} set ${columns.map((column) => `${quoted(column)} = ?`).join(', ')} where ${conditions(where)}`;
+        });
+        const changed = await db.changes(plain, [...columns.map((column) => values[column] as Knex.Value), ...whereBindings(where)]);
+        return changed === 1 ? [Object.fromEntries(columns.map((column) => [column, values[column]]))] : Array.from({ length: changed }, () => ({}));
+    }
+
     const returned = returning === 'set' ? columns : returning;
     const sql = sqlOf(`update ${table} ${columns.join(',')} ${whereShape(where)} ${returning === 'set' ? 'set' : joined(returning)}`, () => {
 

@@ -3,8 +3,9 @@ import * as Lab from '@hapi/lab';
 import Knex from 'knex';
 
 import { createKnex } from '../../src/db/knex';
-import { learnRewrites, storesAsWritten } from '../../src/db/rewrites';
+import { learnRewrites, storesAsBound, storesAsWritten } from '../../src/db/rewrites';
 import { testDatabases } from '../helpers/databases';
+import { watchSql } from '../helpers/sent-sql';
 import { maxadmin, startTestServer, type TestServer } from '../helpers/server';
 
 
@@ -61,7 +62,12 @@ experiment('an update answers the row as stored, triggers or not (db/rewrites.ts
 
                 // The answer is the row read under the lock with the set columns as the database stored them
                 // ('2' is stored as the integer 2).
-                const plain = await patchAndRead('First');
+                // On SQLite the update has no RETURNING (its values are stored as bound); on PostgreSQL it has.
+                const sent = await watchSql(t.server.app.osprey.knex as Knex.Knex, () => patchAndRead('First'));
+                const update = sent.find((sql) => /^update "workorder"/.test(sql));
+                expect(update).to.exist();
+                expect(/ returning /.test(update!)).to.equal(database.name === 'postgresql');
+                const plain = (await t.inject({ url: `${path}?oslc.select=*`, headers: maxadmin })).result as Record<string, unknown>;
                 expect(plain).to.include({ description: 'First', wopriority: 2, estdur: 1 });
                 expect(plain).to.equal({ ...post.result, description: 'First', wopriority: 2, _rowstamp: plain._rowstamp, changedate: plain.changedate });
 
@@ -85,6 +91,76 @@ experiment('an update answers the row as stored, triggers or not (db/rewrites.ts
             }
             finally {
                 await t?.server.stop();
+                await created.drop();
+            }
+        });
+    }
+});
+
+experiment('an update without RETURNING on SQLite only where SQLite keeps every value as bound (db/rewrites.ts storesAsBound)', () => {
+
+    // Values and declared column types of every affinity, SQLite itself the judge: wherever storesAsBound says
+    // so, the value reads back as it was bound. And it says so for what Osprey's writes bind.
+    const columns = { t: 'text', v: 'varchar(20)', i: 'integer', b: 'bigint', r: 'real', f: 'float', n: 'numeric', d: 'datetime', x: 'decimal(10,2)', l: 'blob', none: '' };
+    const values: unknown[] = [5, 1.5, -2, 1e20, 2 ** 53, Number.NaN, Infinity, '5', ' 5 ', '1e3', '.5', '5.', '+7', '0x10', '1_000', '5\u00a0', '\u0665', '2026-11-28T07:00:00.000Z', '2026-11-28', 'abc', '', null, Buffer.from('ab')];
+    const kept = ['text', 'varchar(20)', 'blob', ''];
+
+    test('SQLite: it answers true only for values read back as bound, and for numbers and non-numeric text in numeric columns', async () => {
+
+        const knex = createKnex({ databaseUrl: 'sqlite::memory:' });
+        try {
+            await knex.raw(`create table affinity_probe (id integer primary key, ${Object.entries(columns).map(([name, type]) => `"${name}" ${type}`).join(', ')})`);
+            await learnRewrites(knex, 'sqlite', ['affinity_probe']);
+            let said = 0;
+            for (const [column, type] of Object.entries(columns)) {
+                for (const value of values) {
+                    await knex('affinity_probe').del();
+                    await knex('affinity_probe').insert({ id: 1, [column]: value as Knex.Knex.Value });
+                    const back = (await knex('affinity_probe').select(column).first())[column];
+                    const bound = storesAsBound(knex, 'affinity_probe', { [column]: value });
+                    if (bound) {
+                        said++;
+                        expect(back, `${column} ${type} ${String(value)}`).to.equal(value);
+                    }
+                }
+
+                // What Osprey's writes bind is said to be kept: numbers, dates as text, null.
+                expect(storesAsBound(knex, 'affinity_probe', { [column]: null })).to.be.true();
+                expect(storesAsBound(knex, 'affinity_probe', { [column]: 'abc', ...column === 'i' ? {} : { i: 5 } })).to.be.true();
+                expect(storesAsBound(knex, 'affinity_probe', { [column]: 'abc', ...column === 't' ? { v: 5 } : { t: 5 } })).to.be.false();
+                if (!kept.includes(type)) {
+                    expect(storesAsBound(knex, 'affinity_probe', { [column]: 12.5 })).to.be.true();
+                    expect(storesAsBound(knex, 'affinity_probe', { [column]: '2026-11-28T07:00:00.000Z' })).to.be.true();
+                    expect(storesAsBound(knex, 'affinity_probe', { [column]: '12' })).to.be.false();
+                }
+                else {
+                    expect(storesAsBound(knex, 'affinity_probe', { [column]: '12' })).to.be.true();
+                }
+            }
+
+            expect(said).to.be.above(150);
+            // A column the table does not have, a table not learned.
+            expect(storesAsBound(knex, 'affinity_probe', { nosuch: 1 })).to.be.false();
+            expect(storesAsBound(knex, 'workorder', { description: 'x' })).to.be.false();
+        }
+        finally {
+            await knex.destroy();
+        }
+    });
+
+    for (const database of testDatabases.filter((each) => each.name === 'postgresql')) {
+        test('PostgreSQL: always false (an update returns what it stored)', async () => {
+
+            const created = await database.create();
+            const knex = createKnex({ databaseUrl: created.url });
+            try {
+                await knex.raw('create table affinity_probe (id integer primary key, t text)');
+                await learnRewrites(knex, 'postgresql', ['affinity_probe']);
+                expect(storesAsWritten(knex, 'affinity_probe')).to.be.true();
+                expect(storesAsBound(knex, 'affinity_probe', { t: 'abc' })).to.be.false();
+            }
+            finally {
+                await knex.destroy();
                 await created.drop();
             }
         });
