@@ -97,7 +97,7 @@ export const singleStatementDb = (knex: Knex, connection: Connection, state: Sin
         },
         // Its one statement returns its row (`last`), so a write that would change rows without one needs a
         // transaction: unreachable by Osprey's writes, as single statements run on PostgreSQL only.
-        changes: () => Promise.resolve(refuseMore(state, 'a statement without rows')),
+        changes: async () => await Promise.resolve(refuseMore(state, 'a statement without rows')),
         storesAsWritten: (table) => storesAsWritten(knex, table),
         storesAsBound: (table, values) => storesAsBound(knex, table, values)
     };

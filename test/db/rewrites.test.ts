@@ -2,7 +2,9 @@ import * as Code from '@hapi/code';
 import * as Lab from '@hapi/lab';
 import Knex from 'knex';
 
+import { clientOf, connectionDb, poolDb } from '../../src/db/db';
 import { createKnex } from '../../src/db/knex';
+import { NeedsTransaction, singleStatementDb } from '../../src/db/single-statement';
 import { learnRewrites, storesAsBound, storesAsWritten } from '../../src/db/rewrites';
 import { testDatabases } from '../helpers/databases';
 import { watchSql } from '../helpers/sent-sql';
@@ -158,6 +160,47 @@ experiment('an update without RETURNING on SQLite only where SQLite keeps every 
                 await learnRewrites(knex, 'postgresql', ['affinity_probe']);
                 expect(storesAsWritten(knex, 'affinity_probe')).to.be.true();
                 expect(storesAsBound(knex, 'affinity_probe', { t: 'abc' })).to.be.false();
+            }
+            finally {
+                await knex.destroy();
+                await created.drop();
+            }
+        });
+    }
+});
+
+experiment('a statement without rows answers how many rows it changed (Db changes)', () => {
+
+    for (const database of testDatabases) {
+        test(`on the pool, on a connection, and never in a single-statement write (${database.name})`, async () => {
+
+            const created = await database.create();
+            const knex = createKnex({ databaseUrl: created.url });
+            try {
+                await knex.raw('create table changes_probe (id integer primary key, t text)');
+                await knex('changes_probe').insert([{ id: 1, t: 'a' }, { id: 2, t: 'a' }, { id: 3, t: 'b' }]);
+                expect(await poolDb(knex).changes('update changes_probe set t = ? where t = ?', ['c', 'a'])).to.equal(2);
+                const client = clientOf(knex);
+                const connection = await client.acquireConnection();
+                try {
+                    const state = { ended: false };
+                    const db = connectionDb(knex, connection, state);
+                    expect(await db.changes('update changes_probe set t = ? where id = ?', ['d', 3])).to.equal(1);
+                    expect(await db.changes('update changes_probe set t = ? where id = ?', ['d', 9])).to.equal(0);
+                    expect(db.storesAsBound('changes_probe', { t: 'x' })).to.be.false();      // not learned
+                    await expect(singleStatementDb(knex, connection, { ended: false, wrote: false }).changes('update changes_probe set t = ?', ['e'])).to.reject(NeedsTransaction);
+                    state.ended = true;
+                    await expect(db.changes('update changes_probe set t = ?', ['f'])).to.reject(/ended/);
+                }
+                finally {
+                    await client.releaseConnection(connection);
+                }
+
+                expect(await knex('changes_probe').orderBy('id').pluck('t')).to.equal(['c', 'c', 'd']);
+                // A statement whose answer tells no count (better-sqlite3's rows of a select) is an error, not 0.
+                if (database.name === 'sqlite') {
+                    await expect(poolDb(knex).changes('select 1 as n')).to.reject(/did not tell how many rows/);
+                }
             }
             finally {
                 await knex.destroy();
