@@ -154,7 +154,8 @@ onEachDatabase(lab, 'information endpoints', { settings: { publicOrigins: ['http
         expect(res.result.properties.doclinks.type).to.equal('array');
         expect(res.result.required).to.equal(['siteid']);
         const asset = await t.inject({ url: '/maximo/api/jsonschemas/mxapiasset', headers: wilson });
-        expect(asset.result.properties.installdate.format).to.equal('date');
+        expect(asset.result.properties.installdate.format).to.not.exist();
+        expect(asset.result.properties.installdate.subType).to.equal('DATE');
         expect(asset.result.properties.description.searchType).to.equal('WILDCARD');
     });
 

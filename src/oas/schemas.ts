@@ -27,8 +27,11 @@ export const attributeSchema = (attr: Attribute, domains: ReadonlyMap<string, Do
         schema.maxLength = attr.length ?? entry.defaultLength;
     }
 
-    if (entry.family === 'date' || entry.family === 'datetime') {
-        schema.format = entry.family === 'date' ? 'date' : 'date-time';
+    // A datetime is answered and read as ISO 8601 date-time. A date is answered as the midnight UTC of its day
+    // (`2025-03-04T00:00:00+00:00`, as Maximo answers one with an offset) and read from `2025-03-04` too: no JSON
+    // Schema format holds both, so a date has none (its Maximo type says DATE).
+    if (entry.family === 'datetime') {
+        schema.format = 'date-time';
     }
 
     const domain = attr.domain === undefined ? undefined : domains.get(attr.domain);

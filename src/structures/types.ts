@@ -120,6 +120,23 @@ export const dateInput = (): Joi.DateSchema => {
         .messages({ 'date.min': '{{#label}} must be a date in the years 0001 to 9999', 'date.max': '{{#label}} must be a date in the years 0001 to 9999', 'date.day': '{{#label}} names a day its month does not have' });
 };
 
+// A date attribute keeps the day the text names, whatever time and offset follow it: `2025-03-04T23:30:00-05:00`
+// is 4 March, as written (its instant falls on 5 March in UTC, a day the client never named), and the midnight
+// UTC a date is answered as (`2025-03-04T00:00:00+00:00`) reads back as the same day.
+const writtenDay = (value: unknown, helpers: Joi.CustomHelpers) => {
+
+    const [, y, month, day] = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(helpers.original)) ?? [];
+    if (y === undefined) {
+        return value;
+    }
+
+    const date = new Date(Date.UTC(2000, Number(month) - 1, Number(day)));
+    date.setUTCFullYear(Number(y));
+    return date;
+};
+
+const dayInput = (): Joi.DateSchema => dateInput().custom(writtenDay);
+
 const integer = ([min, max]: readonly [number, number]) => Joi.number().integer().min(min).max(max);
 
 const int32 = [-(2 ** 31), 2 ** 31 - 1] as const;
@@ -143,7 +160,7 @@ export const typeTable: Record<MaximoTypeName, TypeEntry> = {
     bigint: { family: 'integer', jsonType: 'integer', range: safe, column: (t, n) => t.bigInteger(n), input: () => integer(safe) },
     decimal: { family: 'decimal', jsonType: 'number', defaultLength: 15, defaultScale: 2, column: (t, n, a) => t.decimal(n, a.length ?? 15, a.scale ?? 2), input: (a) => decimal(a, 15, 2) },
     amount: { family: 'decimal', jsonType: 'number', defaultLength: 15, defaultScale: 2, column: (t, n, a) => t.decimal(n, a.length ?? 15, a.scale ?? 2), input: (a) => decimal(a, 15, 2) },
-    date: { family: 'date', jsonType: 'string', column: (t, n) => t.date(n), input: dateInput },
+    date: { family: 'date', jsonType: 'string', column: (t, n) => t.date(n), input: dayInput },
     datetime: { family: 'datetime', jsonType: 'string', column: (t, n) => t.timestamp(n, { useTz: true }), input: dateInput },
     yorn: { family: 'boolean', jsonType: 'boolean', column: (t, n) => t.boolean(n), input: () => Joi.boolean().truthy(1, '1', 'Y', 'y').falsy(0, '0', 'N', 'n') },
     clob: { family: 'text', jsonType: 'string', column: (t, n) => t.text(n), input: text }

@@ -112,7 +112,8 @@ onEachDatabase(lab, 'the OpenAPI document of the demo', (t) => {
         expect(asset.properties.status.enum).to.include(['OPERATING', 'BROKEN', null]);
         expect(asset.properties.status['x-maximo-domain']).to.equal('ASSETSTATUS');
         expect(asset.properties.statusdate).to.include({ format: 'date-time', readOnly: true });
-        expect(asset.properties.installdate.format).to.equal('date');
+        expect(asset.properties.installdate.format).to.not.exist();
+        expect(asset.properties.installdate['x-maximo-type']).to.equal('DATE');
         expect(asset.properties.priority.type).to.equal(['integer', 'null']);
         expect(asset.properties.assetmeter.items).to.equal({ $ref: '#/components/schemas/mxapiasset.assetmeter' });
         expect(document.components.schemas['mxapiasset.assetmeter.meterreading']).to.exist();

@@ -46,6 +46,22 @@ onEachDatabase(lab, 'dates and text in bodies', (t) => {
         expect(leap.result.installdate).to.equal('2024-02-29T00:00:00+00:00');
     });
 
+    test('a date keeps the day its text names, whatever time and offset follow (found by a hostile probe: 5 March was stored for 4 March 23:30 -05:00)', async () => {
+
+        const sent = ['2025-03-04', '2025-03-04T23:30:00-05:00', '2025-03-04T00:30:00+09:00', '2025-03-04T00:00:00+00:00', '2025-03-04T10:00:00.5Z'];
+        for (const [i, installdate] of sent.entries()) {
+            const made = await t.inject({ method: 'POST', url: `${assets}?properties=installdate`, headers: maxadmin, payload: { siteid: 'BEDFORD', assetnum: `DAY${i}`, description: 'written day', installdate } });
+            expect(made.statusCode, made.payload).to.equal(201);
+            expect(made.result.installdate, installdate).to.equal('2025-03-04T00:00:00+00:00');
+            const read = await t.inject({ url: `${assets}?oslc.where=assetnum="DAY${i}" and installdate="2025-03-04"&oslc.select=installdate`, headers: maxadmin });
+            expect(read.result.member.map((member: { installdate: string }) => member.installdate), installdate).to.equal(['2025-03-04T00:00:00+00:00']);
+        }
+
+        // A datetime is still the instant it names.
+        const instant = await t.inject({ method: 'POST', url: `${wos}?properties=targstartdate`, headers: maxadmin, payload: { siteid: 'BEDFORD', description: 'instant', targstartdate: '2025-03-04T23:30:00-05:00' } });
+        expect(instant.result.targstartdate).to.equal('2025-03-05T04:30:00+00:00');
+    });
+
     test('an early year is written with four digits and reads back by its Location, and again after a round trip', async () => {
 
         const created = await t.inject({ method: 'POST', url: `${wos}?properties=targstartdate`, headers: maxadmin, payload: { siteid: 'BEDFORD', description: 'early', targstartdate: '0099-05-01T10:00:00Z' } });

@@ -25,8 +25,11 @@ const attributeSchema = (attr: Attribute, domains: ReadonlyMap<string, DomainDef
         property.maxLength = attr.length ?? entry.defaultLength;
     }
 
-    if (entry.family === 'date' || entry.family === 'datetime') {
-        property.format = entry.family === 'date' ? 'date' : 'date-time';
+    // A datetime is answered and read as ISO 8601 date-time. A date is answered as the midnight UTC of its day
+    // (`2025-03-04T00:00:00+00:00`, as Maximo answers one with an offset) and read from `2025-03-04` too: no JSON
+    // Schema format holds both, so a date has none (its Maximo type says DATE).
+    if (entry.family === 'datetime') {
+        property.format = 'date-time';
     }
 
     if (entry.family === 'decimal') {
