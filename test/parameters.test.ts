@@ -258,6 +258,30 @@ onEachDatabase(lab, 'query parameters, headers and actions', { timeout: 120_000,
         expect(await count()).to.equal(counted);
     });
 
+    test('listreports and genreport by POST are refused by name as reads of GET, not as actions the structure lacks (found by a probe)', async () => {
+
+        for (const url of [`${wos}?action=listreports`, `${wos}?action=genreport&reportname=woprint.rptdesign&reportformat=csv`]) {
+            const res = await inject({ method: 'POST', url });
+            expect(res.statusCode, url).to.equal(400);
+            expect(res.result.Error.message, url).to.contain('is read with GET');
+            expect(res.result.Error.message, url).to.not.contain('has no action');
+        }
+
+        // A report says its terms were or-ed when they were.
+        const or = await inject({ url: `${wos}?action=genreport&reportname=woprint.rptdesign&reportformat=json&opmode=or&oslc.where=${encodeURIComponent('wonum="1000" and wonum="1001"')}` });
+        expect(or.statusCode, or.payload).to.equal(200);
+        const json = JSON.parse(or.payload);
+        expect(json.where).to.equal('wonum="1000" and wonum="1001" (opmode or: its terms or-ed)');
+        expect(json.members ?? json.member ?? json.rows).to.have.length(2);
+
+        // A refusal's reason is said only where it explains it.
+        const whoami = await inject({ url: `${home}/whoami?oslc.select=userid` });
+        expectRefused(whoami, 'oslc.select');
+        expect(whoami.result.Error.message).to.not.contain('a write answers');
+        expect((await inject({ method: 'PATCH', url: `${wo}?oslc.select=wonum`, payload: {} })).result.Error.message).to.contain('a write answers what the properties header names');
+        expect((await inject({ url: `${wos}?action=genreport&reportname=woprint.rptdesign&reportformat=csv&ignorers=1` })).result.Error.message).to.not.contain('a delete');
+    });
+
     test('sqp: parameters belong to the saved query the request names', async () => {
 
         expectRefused(await inject({ url: `${wos}?sqp:asset=11001` }), 'sqp:asset');

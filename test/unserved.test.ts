@@ -64,6 +64,22 @@ onEachDatabase(lab, 'services not provided', (t) => {
         await wrong('DELETE', '/maximo/api/apitoken/get', 'POST', wilson);
         await wrong('GET', '/maximo/oslc/loginlocks/users/lockme', 'DELETE');
         await wrong('PATCH', '/maximo/oslc/loginlocks/users/lockme', 'DELETE');
+        // A route that refuses a method by name says which it is served by too (found by a second probe).
+        const refusedByName = async (method: string, url: string, allow: string) => {
+
+            const res = await t.inject({ method, url, headers: maxadmin });
+            expect(res.statusCode, `${method} ${url}`).to.equal(405);
+            expect(res.headers.allow, `${method} ${url}`).to.equal(allow);
+        };
+
+        const wo = `${home}/os/mxapiwodetail/_QkVERk9SRC8xMDAw`;
+        await refusedByName('PUT', `${wo}/doclinks`, 'GET, POST');
+        await refusedByName('PUT', `${home}/service/system?action=wsmethod:getDate`, 'GET, POST');
+        await refusedByName('POST', `${home}/oas`, 'GET');
+        const head = await t.inject({ method: 'HEAD', url: `${home}/service/system?action=wsmethod:getDate`, headers: maxadmin });
+        expect(head.statusCode).to.equal(200);
+        expect(head.payload).to.equal('');
+
         const none = await t.inject({ url: `${home}/no/such/thing`, headers: maxadmin });
         expect(none.statusCode).to.equal(404);
         expect(none.headers.allow).to.not.exist();

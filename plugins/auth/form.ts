@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { maximoError, refuseCrossSite, returnPath } from '../../src';
+import { maximoError, returnPath } from '../../src';
 
 
 // The fields of a form login (`j_username`, `j_password`), as IBM's Java client (FORM mode) and the npm client
@@ -9,8 +9,8 @@ import { maximoError, refuseCrossSite, returnPath } from '../../src';
 // A browser's form (the login page, src/http/login-page.ts) also sends j_redirect, where to go once logged in.
 export const formCredentials = (request: Hapi.Request): { userid: string; password: string; redirect?: string } => {
 
-    // Another site's form would log the browser in as the attacker's user (login CSRF).
-    refuseCrossSite(request, 'A form login');
+    // Another site's form would log the browser in as the attacker's user (login CSRF): refused before the handler,
+    // as every POST from another site's page is (src/http/cross-site.ts).
     const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') {
         throw maximoError('unsupportedMedia', `A form login is sent as application/x-www-form-urlencoded with j_username and j_password, not as ${type || 'a body without a content type'}.`);

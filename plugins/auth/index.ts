@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { homeRoutes, loginsOf, maximoError, purgeWhileRunning, refuseCrossSite, sessionCookieHeader, sessionToken } from '../../src';
+import { homeRoutes, loginsOf, maximoError, purgeWhileRunning, sessionCookieHeader, sessionToken } from '../../src';
 import { whoami } from '../info/documents';
 import { formCredentials } from './form';
 import { liftLock, listLocks } from './locks';
@@ -56,10 +56,10 @@ export const authRoutes: Hapi.Plugin<unknown> = {
         };
 
         // POST is the logout's method; GET stays because both Maximo clients log out so (IBM's Java client and the
-        // npm client send GET {contextRoot}/logout), but not from another site's page.
+        // npm client send GET {contextRoot}/logout), but not from another site's page: its routes say they change
+        // state (src/http/cross-site.ts), as a login's GET does (_lid/_lpwd in a link would log a browser in).
         const logout: Hapi.Lifecycle.Method = async (request, h) => {
 
-            refuseCrossSite(request, 'A logout');
             const token = sessionToken(request);
             if (token) {
                 await request.server.app.osprey.sessions.end(token);
@@ -72,18 +72,18 @@ export const authRoutes: Hapi.Plugin<unknown> = {
         // Small and unparsed: a form of two fields, read by formCredentials.
         const form = { auth: false, handler: formLogin, payload: { parse: false, output: 'data', maxBytes: 4096 } } as const;
         server.route(homeRoutes(contextRoot, [
-            { method: 'GET', path: '/login', options: { id: 'auth.login', handler: login } },
+            { method: 'GET', path: '/login', options: { id: 'auth.login', handler: login, app: { crossSite: 'A login' } } },
             { method: 'POST', path: '/login', options: { id: 'auth.loginPost', handler: login, payload: { parse: false, output: 'data' } } },
             { method: 'POST', path: '/j_security_check', options: { id: 'auth.formLogin', ...form } },
             { method: 'POST', path: '', options: { id: 'auth.formLoginQuery', ...form } },
-            { method: 'GET', path: '/logout', options: { id: 'auth.logout', auth: false, handler: logout } },
+            { method: 'GET', path: '/logout', options: { id: 'auth.logout', auth: false, handler: logout, app: { crossSite: 'A logout' } } },
             { method: 'POST', path: '/logout', options: { id: 'auth.logoutPost', auth: false, handler: logout } },
             { method: 'GET', path: '/loginlocks', options: { id: 'auth.locks', handler: listLocks } },
             { method: 'DELETE', path: '/loginlocks/users/{name}', options: { id: 'auth.liftUserLock', handler: liftLock('users') } },
             { method: 'DELETE', path: '/loginlocks/addresses/{name}', options: { id: 'auth.liftAddressLock', handler: liftLock('addresses') } }
         ]));
         server.route({ method: 'POST', path: `/${contextRoot}/j_security_check`, options: { id: 'auth.formLoginRoot', ...form } });
-        server.route({ method: 'GET', path: `/${contextRoot}/logout`, options: { id: 'auth.logoutRoot', auth: false, handler: logout } });
+        server.route({ method: 'GET', path: `/${contextRoot}/logout`, options: { id: 'auth.logoutRoot', auth: false, handler: logout, app: { crossSite: 'A logout' } } });
         server.route({ method: 'POST', path: `/${contextRoot}/logout`, options: { id: 'auth.logoutRootPost', auth: false, handler: logout } });
     }
 };

@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { maximoError, refuseCrossSite, runAction, type ActionOutcome, type ResourceRequest } from '../../src';
+import { maximoError, runAction, type ActionOutcome, type ResourceRequest } from '../../src';
 
 
 // The answer of an action (CONTRACT §5): the record after it where `properties` asks for it, else the action's
@@ -29,9 +29,7 @@ const refuseOtherWrites = (request: Hapi.Request, req: ResourceRequest): void =>
 export const actionOf = async (request: Hapi.Request, h: Hapi.ResponseToolkit, req: ResourceRequest, body: unknown): Promise<Hapi.ResponseObject> => {
 
     refuseOtherWrites(request, req);
-    // An action may write, and a GET or a POST without a body is what another site's page can make a browser send
-    // with the session cookie, unasked (src/http/cross-site.ts).
-    refuseCrossSite(request, `The action ${req.read.action}`);
+    // An action may write: from another site's page it was refused before the handler (src/http/cross-site.ts).
 
     // hapi reads no body of a GET: one sent would be the payload silently left out.
     const length = request.headers['content-length'];

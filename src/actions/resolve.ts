@@ -85,6 +85,12 @@ export const actionsOf = (actions: Actions, structure: Structure): RegisteredAct
 export const resolveAction = (req: ResourceRequest, name: string): RegisteredAction => {
 
     const action = findAction(req.osprey.actions, req.structure, name);
+    const report = name.toLowerCase();
+    if (!action && req.id === undefined && (report === 'listreports' || report === 'genreport')) {
+        // The built-in report actions are reads: they run by GET (plugins/resources/read.ts), not as an action.
+        throw maximoError('badRequest', `${name} is read with GET (GET …/os/${req.structure.id}?action=${report}); sent as an action by POST it is not carried out, and nothing was done.`);
+    }
+
     if (!action) {
         const offered = new Set([...actionsOf(req.osprey.actions, req.structure), ...req.osprey.actions.forEvery()].map((each) => each.name));
         throw maximoError('badRequest', `${req.structure.name} has no action ${name}, and nothing was done. Its actions: ${[...offered].join(', ') || 'none'}${req.id === undefined ? '; a collection also runs listreports and genreport' : ''}.`);

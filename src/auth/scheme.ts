@@ -5,6 +5,7 @@ import type * as Hapi from '@hapi/hapi';
 import type { Osprey } from '../context';
 import { maximoError } from '../errors/maximo-error';
 import { clientAddress } from '../http/client-address';
+import { otherSiteSign } from '../http/cross-site';
 import type { UserProfile } from './users';
 import { readCredentialState, type CredentialState } from './credential-stamp';
 import { offeredCredentials, sessionCookieHeader, type PasswordCredentials } from './credentials';
@@ -279,7 +280,8 @@ export const ospreyScheme = (server: Hapi.Server): Hapi.ServerAuthSchemeObject =
             await refuseOtherSession(osprey, token, userid, state.stamp);
             const user = await checks.password(password.userid, password.password, address, state);
             let offeredSession: string | undefined;
-            if (token === undefined) {
+            // Never to another site's page: a link with _lid/_lpwd would log the browser in as the link's user.
+            if (token === undefined && otherSiteSign(request) === undefined) {
                 // Set here rather than in a response extension, which every request would pass through. One
                 // header, spelled so: IBM's Java client looks up exactly `Set-Cookie` and keeps the last one.
                 offeredSession = osprey.sessions.offer(user);

@@ -138,6 +138,18 @@ const loginPageFor = (request: Hapi.Request, message: string): string | undefine
     return request.method === 'get' || request.method === 'head' ? loginPage(contextRoot, request.url.pathname + request.url.search, undefined) : undefined;
 };
 
+// The methods the request's path is served by, other than the request's own: a route for one method (a route of
+// every method, which refuses the others by name, serves none of them). HEAD goes with GET.
+export const servedMethods = (request: Hapi.Request): string[] => {
+
+    const sent = request.method;
+    return (['get', 'post', 'put', 'patch', 'delete'] as const).filter((method) => {
+
+        const route = method === sent ? null : request.server.match(method, request.path, request.info.hostname);
+        return route !== null && route.method !== '*';
+    }).map((method) => method.toUpperCase());
+};
+
 export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Lifecycle.ReturnValue => {
 
     const response = request.response;
@@ -162,7 +174,14 @@ export const errorEdge = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.
         }
     }
 
-    for (const name of ['WWW-Authenticate', 'Retry-After', 'content-range', 'connection']) {
+    // A 405 names the methods the path is served by (a route for one method; a route of every method, which
+    // refuses the others by name, is none of them), and never the one just refused.
+    const methods = error.output.statusCode === 405 && error.output.headers.Allow === undefined ? servedMethods(request) : [];
+    if (methods.length) {
+        answer.header('Allow', methods.join(', '));
+    }
+
+    for (const name of ['WWW-Authenticate', 'Retry-After', 'content-range', 'connection', 'Allow']) {
         const value = error.output.headers[name];
         if (value !== undefined) {
             answer.header(name, String(value));

@@ -1,8 +1,9 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { errorAnswer } from '../errors/edge';
+import { errorAnswer, servedMethods } from '../errors/edge';
 import { maximoError } from '../errors/maximo-error';
 import { flagOf } from './flags';
+import { checkCrossSite } from './cross-site';
 import { header } from './headers';
 import { jsonPayload, readJsonBody } from './json-body';
 import { logs } from '../log/logger';
@@ -81,6 +82,9 @@ export interface Known {
     readonly inert?: readonly Use[];
     /** Why it is refused where it is not carried out, or what to send instead. */
     readonly refused?: string;
+    /** The uses `refused` explains, where it does not explain them all (a write's reason said to a whoami would
+     * explain the wrong thing). */
+    readonly refusedOn?: readonly Use[];
     /** A value (or a companion it lacks) whose meaning is not carried out: the reason it is refused. */
     readonly check?: (value: string, request: Hapi.Request, query: Record<string, unknown>) => string | undefined;
 }
@@ -167,7 +171,7 @@ const serviceOverride = (value: string, request: Hapi.Request): string | undefin
 
 export const queryParameters: readonly Known[] = [
     { name: 'oslc.where', meaning: 'filters the records', sentBy: { npm: 'QueryBuilder.where/orWhere/whereIn/whereNotIn/whereLike/whereNull/whereNotNull; findAll, findPaginated, count, findDistinct with a where', java: 'ResourceSet.where' }, supported: [...filtering, 'children'] },
-    { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService.getObjectStructureSchema/getSchema (on jsonschemas)', java: 'ResourceSet.select' }, supported: [...readsRecords, 'schema', 'action'], refused: 'a write answers what the properties header names' },
+    { name: 'oslc.select', meaning: 'the attributes, children and related values of each record', sentBy: { npm: 'QueryBuilder.select, getById/findById, findAll with a select; SchemaService.getObjectStructureSchema/getSchema (on jsonschemas)', java: 'ResourceSet.select' }, supported: [...readsRecords, 'schema', 'action'], refused: 'a write answers what the properties header names', refusedOn: writes },
     { name: 'oslc.properties', meaning: 'as oslc.select', sentBy: { npm: 'ResourceFetch.properties', java: 'ResourceSet.fetchMember, Resource.load with properties' }, supported: [...readsRecords, 'action'], refused: 'a write answers what the properties header names',
         // Only one of the two is read: with both, the other would be ignored.
         check: (_value, _request, query) => (query['oslc.select'] === undefined ? undefined : 'oslc.properties and oslc.select say the same thing; send one of them')
@@ -230,7 +234,7 @@ export const queryParameters: readonly Known[] = [
         name: 'setupdata', meaning: 'the values of a new record (newmbo) a lookup lists for', sentBy: {}, supported: ['lookup'],
         check: (_value, request) => (request.params.id === 'newmbo' ? undefined : 'setupdata gives the values of a new record, on a newmbo lookup (…/newmbo/getlist~attr)')
     },
-    { name: 'properties', meaning: 'the attributes a write answers with (as the header)', sentBy: { npm: 'ResourceService.action/globalAction with return properties' }, supported: answersRecord, refused: 'reads select with oslc.select', check: sameAsHeader('properties', (query, sent) => query.trim() === sent.trim()) },
+    { name: 'properties', meaning: 'the attributes a write answers with (as the header)', sentBy: { npm: 'ResourceService.action/globalAction with return properties' }, supported: answersRecord, refused: 'reads select with oslc.select', refusedOn: readsRecords, check: sameAsHeader('properties', (query, sent) => query.trim() === sent.trim()) },
     {
         name: 'allornothing', meaning: '1: the whole bulk in one transaction (as the header)', sentBy: {}, supported: ['bulk'],
         check: (value, request) => isFlag('allornothing')(value) ?? sameAsHeader('allornothing', (query, sent) => flagOf(query) === flagOf(sent))(value, request)
@@ -241,7 +245,7 @@ export const queryParameters: readonly Known[] = [
     },
     {
         name: 'ignorers', meaning: 'records without _rowstamp (the record\'s and its rows\'); it shapes the answer only: a write still checks the _rowstamps its body sends and If-Match', sentBy: { npm: 'ignoreRowstamp (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' },
-        supported: [...readsRecords, ...answersRecord], refused: 'a delete answers no record',
+        supported: [...readsRecords, ...answersRecord], refused: 'a delete answers no record', refusedOn: ['delete'],
         check: isFlag('ignorers')
     },
     { name: 'ignorekeyref', meaning: 'records without href and localref', sentBy: { npm: 'ignoreKeyRef (QueryBuilder, ResourceFetch, ResourceCreate, ResourceUpdate)' }, supported: [], refused: 'hrefs are always rendered' },
@@ -273,7 +277,7 @@ export const requestHeaders: readonly Known[] = [
         name: 'patchtype', meaning: 'MERGE: keep the children the body leaves out', sentBy: { npm: 'ResourceService.merge/sync, ResourceUpdate.useMergePatch/useUpdatePatch (MERGE, UPDATE)', java: 'MaximoConnector.merge, mergeSync (MERGE)' }, supported: ['update', 'sync'],
         check: (value) => (['MERGE', 'UPDATE'].includes(value.trim().toUpperCase()) ? undefined : `patchtype is MERGE or UPDATE, not ${value}`)
     },
-    { name: 'properties', meaning: 'the attributes a write answers with', sentBy: { npm: 'createRecord/updateRecord/mergeRecord, ResourceCreate/ResourceUpdate.returnProperties', java: 'MaximoConnector.create/update/merge/sync/mergeSync with properties' }, supported: answersRecord, refused: 'reads select with oslc.select' },
+    { name: 'properties', meaning: 'the attributes a write answers with', sentBy: { npm: 'createRecord/updateRecord/mergeRecord, ResourceCreate/ResourceUpdate.returnProperties', java: 'MaximoConnector.create/update/merge/sync/mergeSync with properties' }, supported: answersRecord, refused: 'reads select with oslc.select', refusedOn: readsRecords },
     {
         name: 'transactionid', meaning: 'a write made once, whatever the retries', sentBy: { npm: 'ResourceCreate/ResourceUpdate/ResourceDelete.withTransactionId' }, supported: [...writes, 'apitoken'], refused: 'it makes a write happen once; this request writes nothing',
         // Recorded as sent, and a bulk's items as ID#n: an id must fit the column with that suffix, and `#` is
@@ -325,7 +329,7 @@ const refusal = (kind: 'query parameter' | 'header', known: Known, use: Use): st
         return `The ${kind} ${known.name} is not carried out by this server: ${known.refused}.`;
     }
 
-    const why = known.refused ? `: ${known.refused}` : '';
+    const why = known.refused && (known.refusedOn === undefined || known.refusedOn.includes(use)) ? `: ${known.refused}` : '';
     return `The ${kind} ${known.name} is not carried out on ${useLabels[use]}${why}. It is carried out on ${list(known)}.`;
 };
 
@@ -385,7 +389,9 @@ const collectionPostUse = (request: Hapi.Request, query: Record<string, unknown>
 
     const override = request.headers['x-method-override'];
     const name = typeof override === 'string' ? override.toUpperCase() : '';
-    return name === 'BULK' ? 'bulk' : query.action !== undefined ? 'globalaction' : name === 'SYNC' ? 'sync' : 'create';
+    // listreports and genreport by POST are read as their GET is, and refused as an action by name (resolve.ts).
+    const report = query.action === undefined || name === 'BULK' ? undefined : collectionUse(query);
+    return name === 'BULK' ? 'bulk' : report !== undefined ? report : name === 'SYNC' ? 'sync' : 'create';
 };
 
 // A record route with ?action= runs the action (a GET, a POST, or a POST with x-method-override: PATCH).
@@ -607,7 +613,7 @@ const unroutedAction = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Li
 
     const action = request.query.action;
     const asAction = action !== undefined && /\/os\//i.test(request.path);
-    const methods = asAction ? [] : routedMethods(request);
+    const methods = asAction ? [] : servedMethods(request);
     if (!asAction && !methods.length) {
         return h.continue;
     }
@@ -621,12 +627,6 @@ const unroutedAction = (request: Hapi.Request, h: Hapi.ResponseToolkit): Hapi.Li
     return methods.length ? answer.header('allow', methods.join(', ')) : answer;
 };
 
-// The methods with a route for the request's path (HEAD goes with GET).
-const routedMethods = (request: Hapi.Request): string[] => {
-
-    const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
-    return methods.filter((method) => request.server.match(method, request.path, request.info.hostname) !== null).map((method) => method.toUpperCase());
-};
 
 // Whether a query parameter is one of the table's (a service method's arguments are the names outside it).
 export const isTableParameter = (name: string): boolean => parameterTable.has(name) || name.startsWith('sqp:');
@@ -646,15 +646,18 @@ export const parameterGate = (server: Hapi.Server, external: (route: Hapi.Reques
         log('debug', { msg: 'parameter gate', requestId: request.app.requestId, route: request.route.settings.id ?? request.route.path, parameters: Object.keys(request.query), decision, reason });
     };
 
+    // The cross-site rule (cross-site.ts) is checked here too, in the one step every route's request takes.
     server.ext('onPreHandler', (request, h) => {
 
         if (!logs(log, 'debug')) {
             checkRequest(request, routes);
+            checkCrossSite(request);
             return h.continue;
         }
 
         try {
             checkRequest(request, routes);
+            checkCrossSite(request);
         }
         catch (error) {
             decided(request, 'refused', (error as Error).message);

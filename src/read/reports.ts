@@ -176,6 +176,14 @@ const rendered = async (req: ResourceRequest, base: string, report: ReportDef, r
     };
 };
 
+// The request's where as the report says it covers: with opmodeor=1 or opmode=or its and-ed terms were or-ed
+// (filter.ts), which the text alone would not say.
+const whereCovered = (read: ResourceRequest['read']): string | undefined => {
+
+    const or = read.opmodeor || read.opmode?.trim().toLowerCase() === 'or';
+    return read.where && or ? `${read.where} (opmode or: its terms or-ed)` : read.where;
+};
+
 // The PDF's heading under its title: what it covers (the report's parameters, as `site = BEDFORD`, the
 // request's where and order), then when, in the report's time zone, and for whom.
 const headLines = (req: ResourceRequest, report: ReportDef, params: Record<string, string> | undefined, formats: ReportFormats, now: Date, listing: boolean): string[] => {
@@ -183,7 +191,7 @@ const headLines = (req: ResourceRequest, report: ReportDef, params: Record<strin
     const { structure, read } = req;
     const covers = [
         ...Object.entries(params ?? {}).map(([name, value]) => `${name} = ${value}`),
-        ...read.where ? [`where ${read.where}`] : [],
+        ...read.where ? [`where ${whereCovered(read)}`] : [],
         ...read.orderBy ? [`order ${read.orderBy}`] : [],
         ...report.groupBy ? [`grouped by ${report.groupBy}`] : []
     ];
@@ -233,7 +241,7 @@ export const generateReport = async (req: ResourceRequest, base: string): Promis
         yield* batches;
     })();
 
-    const where = read.where;
+    const where = whereCovered(read);
     const now = new Date();
     const generated = now.toISOString();
     const listing = documents?.of;

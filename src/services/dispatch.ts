@@ -2,7 +2,6 @@ import type * as Hapi from '@hapi/hapi';
 
 import { maximoError } from '../errors/maximo-error';
 import { userOf } from '../http/caller';
-import { refuseCrossSite } from '../http/cross-site';
 import { isTableParameter } from '../http/parameters';
 import { formatDatetime } from '../structures/types';
 import { badArgument, noAction, noMethod, noService, notAllowed, notWebMethod } from './errors';
@@ -19,7 +18,12 @@ const webMethod = 'wsmethod:';
 
 // The method the client sent: a POST with x-method-override: PATCH (the npm client's actionOnEndpoint with a body)
 // is routed as a PATCH by the record routes' override (plugins/resources), and is a POST here.
-const sentMethod = (request: Hapi.Request): string => String(request.raw.req.method).toUpperCase();
+// A HEAD is a GET whose body is not sent (hapi answers it from the GET route).
+const sentMethod = (request: Hapi.Request): string => {
+
+    const method = String(request.raw.req.method).toUpperCase();
+    return method === 'HEAD' ? 'GET' : method;
+};
 
 const serviceOf = (request: Hapi.Request): RegisteredService => {
 
@@ -146,13 +150,15 @@ export const callService = async (request: Hapi.Request, h: Hapi.ResponseToolkit
     const service = serviceOf(request);
     const sent = sentMethod(request);
     if (sent !== 'GET' && sent !== 'POST') {
-        throw maximoError('methodNotAllowed', `A method of the service ${service.name} is called by GET or POST, not ${sent}.`);
+        const refused = maximoError('methodNotAllowed', `A method of the service ${service.name} is called by GET or POST, not ${sent}.`);
+        // Its route takes every method, to refuse the others by name: it says which it is served by itself.
+        refused.output.headers.Allow = 'GET, POST';
+        throw refused;
     }
 
     const method = methodOf(request, service);
-    // A method may change state (setProperty), and a GET or a body-less POST is what another site's page can make
-    // a browser send with the session cookie, unasked.
-    refuseCrossSite(request, `The method ${method.name} of the service ${service.name}`);
+    // A method may change state (setProperty): from another site's page it was refused before the handler, as every
+    // ?action= is (src/http/cross-site.ts).
     const user = userOf(request);
     if (method.right === 'admin' && !user.isAdmin) {
         throw notAllowed(service.name, method.name, user.userid);

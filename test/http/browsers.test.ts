@@ -146,6 +146,48 @@ onEachDatabase(lab, 'a web page on a configured origin', { settings: { corsOrigi
         expect((await t.inject({ method: 'POST', url: `${home}/logout`, headers: { cookie, origin: app, 'sec-fetch-site': 'cross-site' } })).statusCode).to.be.below(300);
         expect((await t.inject({ url: `${home}/whoami`, headers: { cookie } })).statusCode).to.equal(401);
     });
+
+    test('the cross-site rule is kept before every handler: writes, a login by GET, a plugin\'s routes; GET reads stay open', async () => {
+
+        const evil = { origin: 'https://evil.example.com', 'sec-fetch-site': 'cross-site' };
+        const sameSite = { 'sec-fetch-site': 'same-site' };
+        const count = async () => Number((await t.server.app.osprey.knex('workorder').count({ n: '*' }))[0]!.n);
+        const counted = await count();
+        const write = { method: 'POST', url: `${home}/os/mxapiwodetail`, payload: { siteid: 'BEDFORD', description: 'From another site' } };
+        for (const headers of [evil, sameSite, { origin: 'null' }, { origin: 'https://evil.example.com' }]) {
+            const res = await t.inject({ ...write, headers: { ...wilson, ...headers } });
+            expect(res.statusCode, JSON.stringify(headers)).to.equal(403);
+            expect(res.result.Error.message).to.contain('A POST of /maximo/oslc/os/mxapiwodetail is not accepted from another site\'s page');
+        }
+
+        expect(await count()).to.equal(counted);
+        expect((await t.inject({ ...write, headers: { ...wilson, origin: app, 'sec-fetch-site': 'cross-site' } })).statusCode).to.equal(201);
+        expect((await t.inject({ ...write, headers: { ...wilson, 'sec-fetch-site': 'same-origin' } })).statusCode).to.equal(201);
+        expect(await count()).to.equal(counted + 2);
+
+        // A login by GET with _lid/_lpwd in a link would log the browser in as someone else.
+        const linked = await t.inject({ url: `${home}/login?_lid=wilson&_lpwd=wilson`, headers: evil });
+        expect(linked.statusCode).to.equal(403);
+        expect(linked.result.Error.message).to.contain('A login is not accepted');
+        expect(linked.headers['set-cookie']).to.not.exist();
+        // Nor does a read by such a link leave a session behind (it is answered, as the link's user, and no more).
+        const read = await t.inject({ url: `${home}/os/mxapiwodetail?oslc.pageSize=1&_lid=wilson&_lpwd=wilson`, headers: evil });
+        expect(read.statusCode).to.equal(200);
+        expect(read.headers['set-cookie']).to.not.exist();
+        expect((await t.inject({ url: `${home}/os/mxapiwodetail?oslc.pageSize=1&_lid=wilson&_lpwd=wilson` })).headers['set-cookie']).to.exist();
+
+        // A plugin's route that changes state, with no rule of its own.
+        t.server.route({ method: 'POST', path: '/plugin/touch', options: { auth: false, handler: () => ({ touched: true }) } });
+        t.server.route({ method: 'GET', path: '/plugin/read', options: { auth: false, handler: () => ({ read: true }) } });
+        t.server.route({ method: 'GET', path: '/plugin/reset', options: { auth: false, app: { crossSite: 'A reset' }, handler: () => ({ reset: true }) } });
+        expect((await t.inject({ method: 'POST', url: '/plugin/touch', headers: evil })).statusCode).to.equal(403);
+        expect((await t.inject({ method: 'POST', url: '/plugin/touch' })).result).to.equal({ touched: true });
+        expect((await t.inject({ url: '/plugin/read', headers: evil })).result).to.equal({ read: true });
+        const reset = await t.inject({ url: '/plugin/reset', headers: evil });
+        expect(reset.statusCode).to.equal(403);
+        expect(reset.result.Error.message).to.contain('A reset is not accepted');
+        expect((await t.inject({ url: `${home}/os/mxapiwodetail?oslc.pageSize=1`, headers: { ...wilson, ...evil } })).statusCode).to.equal(200);
+    });
 });
 
 experiment('browsers and proxies, one SQLite server each', () => {

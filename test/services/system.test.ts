@@ -100,7 +100,7 @@ onEachDatabase(lab, 'the system service', { settings: { plugins: [plugin], maxPa
         // such a call sets nothing, told by Sec-Fetch-Site or by an Origin of another host.
         const query = `${system('setProperty')}&propName=mxe.adminEmail&propValue=evil%40example.com`;
         for (const [method, headers] of [['GET', { 'sec-fetch-site': 'cross-site' }], ['GET', { 'sec-fetch-site': 'same-site' }], ['POST', { origin: 'http://evil.example' }], ['POST', { 'sec-fetch-site': 'same-site' }]] as const) {
-            expectError(await t.inject({ method, url: query, headers: { ...maxadmin, ...headers } }), 403, 'The method setProperty of the service system is not accepted from another site\'s page');
+            expectError(await t.inject({ method, url: query, headers: { ...maxadmin, ...headers } }), 403, 'The action wsmethod:setProperty is not accepted from another site\'s page');
         }
 
         expect(await rows()).to.equal([]);
