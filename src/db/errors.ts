@@ -13,6 +13,8 @@ export const databaseInputError = (error: unknown): Boom.Boom<MaximoErrorData> |
     }
 
     if (code === '23502' || code === 'SQLITE_CONSTRAINT_NOTNULL') {
-        return maximoError('required', 'A required value is missing.');
+        // The column the database names (PostgreSQL's `column`; SQLite's message `… failed: table.column`).
+        const column = (error as { column?: string }).column ?? /NOT NULL constraint failed: [^.\s]+\.(\w+)/.exec(message)?.[1];
+        return column === undefined ? maximoError('required', 'A required value is missing.') : maximoError('required', `${column.toUpperCase()} is required: it cannot be empty.`, { attribute: column.toLowerCase() });
     }
 };

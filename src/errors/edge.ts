@@ -11,7 +11,7 @@ import { maximoError, type MaximoErrorData } from './maximo-error';
 
 
 export interface AttributeErrorBody {
-    Error: { message: string; reasonCode: string; statusCode: string; errorattrname: string; errorobjpath: string };
+    Error: { message: string; reasonCode: string; statusCode: string; errorattrname: string; errorobjpath?: string };
 }
 
 export interface MaximoErrorBody {
@@ -60,7 +60,10 @@ export const toMaximoBody = (error: Boom.Boom, messagesHref: string, requestId: 
 
     if (data?.attribute) {
         body.Error.errorattrname = data.attribute;
-        body.Error.errorobjpath = data.objectPath ?? '';
+        // The object, where the error knows it (a password rule's, a database constraint's, does not): never ''.
+        if (data.objectPath) {
+            body.Error.errorobjpath = data.objectPath;
+        }
     }
 
     if (data?.attrErrors) {

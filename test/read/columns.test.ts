@@ -87,7 +87,12 @@ experiment('gbcols parser', () => {
         ['count.', 7, 'expected an attribute or "*", found end of text'],
         ['sum.a.b', 6, 'expected "," or end of text, found "."'],
         ['count.*.x', 8, 'expected "," or end of text, found "."'],
-        ['a'.repeat(10001), 10001, 'expected at most 10000 characters, found 10001']
+        ['a'.repeat(10001), 10001, 'expected at most 10000 characters, found 10001'],
+        // Found by a hostile probe: each was grouped or aggregated twice.
+        ['status,status', 8, 'status is named twice'],
+        ['siteid,STATUS,count.*,status', 23, 'status is named twice'],
+        ['count.*,count.*', 9, 'count.* is named twice'],
+        ['sum.estdur,status,SUM.ESTDUR', 19, 'sum.estdur is named twice']
     ];
 
     for (const [text, position, message] of errors) {

@@ -90,7 +90,8 @@ onEachDatabase(lab, 'ids that do not fit their columns', (t) => {
                 { method: 'DELETE', url: `${record}/woactivity/${id}` }
             ]) {
                 const res = await t.inject({ ...request, headers: { ...maxadmin, ...request.headers } });
-                expect([400, 404], `${request.method ?? 'GET'} ${request.url}: ${res.payload}`).to.include(res.statusCode);
+                // A PATCH of a child row is a 405: child rows are written through their record.
+                expect([400, 404, 405], `${request.method ?? 'GET'} ${request.url}: ${res.payload}`).to.include(res.statusCode);
                 expect(res.result.Error.reasonCode).to.not.equal('BMXAA1724E');
             }
 

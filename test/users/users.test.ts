@@ -132,6 +132,11 @@ onEachDatabase(lab, 'Users and groups as object structures', (t) => {
         expect(off.statusCode, off.payload).to.equal(204);
         expect((await login('deact1', 'Lantern-Oak-77')).statusCode).to.equal(401);
         expect((await patch(href, { status: 'GONE' })).statusCode).to.equal(400);
+        // An empty status names the attribute (found by a probe: "A required value is missing.", naming none).
+        const empty = await patch(href, { status: '' });
+        expect(empty.statusCode).to.equal(400);
+        expect(empty.result.Error).to.include({ reasonCode: 'BMXAA4195E', errorattrname: 'status' });
+        expect(empty.result.Error.message).to.contain('STATUS is required');
         expect((await patch(href, { status: 'ACTIVE', passwordinput: 'Meadow-Stone-88' })).statusCode).to.equal(204);
         expect((await login('deact1', 'Lantern-Oak-77')).statusCode).to.equal(401);
         expect((await login('deact1', 'Meadow-Stone-88')).statusCode).to.equal(200);

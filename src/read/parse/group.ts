@@ -1,5 +1,6 @@
 import type { Aggregate, GroupColumn } from './ast';
 import { Lexer } from './lexer';
+import { QueryError } from './query-error';
 
 
 // gbcols: group columns and aggregates, `siteid,status,count.*,sum.estdur,avg.x,min.x,max.x`. A bare `count`
@@ -39,5 +40,18 @@ export const parseGroupBy = (text: string, parameter = 'gbcols'): GroupColumn[] 
     }
 
     lexer.end('"," or end of text');
+    // A column or an aggregate named twice would group by, or answer, the same thing twice (each group's
+    // collectionref naming its term twice): refused, as an alias named twice in a select is.
+    const seen = new Set<string>();
+    for (const each of columns) {
+        const name = each.kind === 'column' ? each.path.join('.').toLowerCase() : `${each.aggregate}.${each.attribute ?? '*'}`;
+        const key = `${each.kind} ${name}`;           // the column spi:sum.x is not the aggregate sum.x
+        if (seen.has(key)) {
+            throw new QueryError(parameter, each.position, `${name} is named twice`);
+        }
+
+        seen.add(key);
+    }
+
     return columns;
 };
