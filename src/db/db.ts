@@ -145,7 +145,8 @@ export const runRows = async (client: DriverClient, kind: DatabaseKind, connecti
 // What a statement that returns no rows changed: better-sqlite3's `changes`, node-pg's `rowCount`.
 export const runChanges = async (client: DriverClient, kind: DatabaseKind, connection: Connection, sql: string, bindings: readonly unknown[] = []): Promise<number> => {
 
-    const query = kind === 'sqlite' ? { sql, bindings, point: true } : { sql: namedOf(sql).text, bindings, options: { name: namedOf(sql).name } };
+    const statement = kind === 'sqlite' ? undefined : namedOf(sql);
+    const query = statement === undefined ? { sql, bindings, point: true } : { sql: statement.text, bindings, options: { name: statement.name } };
     const { response } = await client._query(connection, query);
     const changed = kind === 'sqlite' ? (response as { changes?: unknown }).changes : (response as { rowCount?: unknown }).rowCount;
     if (typeof changed !== 'number') {
