@@ -60,6 +60,9 @@ export const measure = (target: Target, scenario: Scenario, data: ScenarioData, 
             connections: settings.connections,
             duration: settings.seconds,
             amount: settings.amount,
+            // A run of a number of requests ends at autocannon's next sample: every second by default, which made
+            // a run of 40 requests last a second.
+            ...settings.amount ? { sampleInt: 50 } : {},
             timeout: settings.timeoutSeconds,
             requests: [{ setupRequest: (request) => ({ ...request, ...build(target, scenario.request(data, counter++)) }) }]
         }, (err, result) => {

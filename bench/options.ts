@@ -6,6 +6,8 @@ export const root = Path.join(__dirname, '..', '..');
 
 export interface BenchOptions {
     quick: boolean;
+    /** Requests per scenario and target, where given, instead of `duration`. */
+    requests?: number;
     pg?: string;
     profile: boolean;
     scenarios?: string[];
@@ -29,6 +31,8 @@ export const usage = `npm run bench -- [options]
   --profile           CPU-profile the server (node --cpu-prof) on member and query (or --scenarios) instead
   --scenarios a,b     run only these scenarios
   --duration S        seconds measured per scenario and target (default 10; quick 1)
+  --requests N        requests measured per scenario and target instead of a duration (autocannon ends a
+                      duration on a whole second: the test suite's quick run sends 40 each)
   --rounds N          Osprey and baseline (b) measured in N alternating rounds of duration/N seconds each
                       (default 5; quick 1); the long report and bulk scenarios take fewer
   --warmup S          seconds of unmeasured load before each measurement (default 2; quick 0)
@@ -66,6 +70,7 @@ export const parseOptions = (argv: string[]): BenchOptions => {
             profile: { type: 'boolean', default: false },
             scenarios: { type: 'string' },
             duration: { type: 'string' },
+            requests: { type: 'string' },
             rounds: { type: 'string' },
             warmup: { type: 'string' },
             connections: { type: 'string' },
@@ -105,6 +110,7 @@ export const parseOptions = (argv: string[]): BenchOptions => {
         profile: values.profile!,
         scenarios: values.scenarios?.split(',').map((name) => name.trim()).filter(Boolean),
         duration: number(values.duration, 'duration', quick ? 1 : 10),
+        requests: values.requests === undefined ? undefined : number(values.requests, 'requests', 0),
         rounds: number(values.rounds, 'rounds', quick ? 1 : 5),
         warmup: number(values.warmup, 'warmup', quick ? 0 : 2),
         connections: number(values.connections, 'connections', 10),

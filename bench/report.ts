@@ -37,7 +37,7 @@ export interface BenchResults {
     database: { kind: string; version: string; url: string };
     dataset: { assets: number; workorders: number; rows: Record<string, number>; generatedSeconds: number; reused: boolean };
     machine: ReturnType<typeof machineFacts>;
-    settings: { duration: number; rounds?: number; warmup: number; connections: number; bulkRequests: number; serverLog: string; sqliteSynchronous: string };
+    settings: { duration: number; requests?: number; rounds?: number; warmup: number; connections: number; bulkRequests: number; serverLog: string; sqliteSynchronous: string };
     authentication: { kind: string; note: string };
     scenarios: ScenarioResult[];
     /** Health-check latency while one long request runs (responsiveness.ts). */
@@ -106,7 +106,7 @@ export const markdownTables = (results: BenchResults): string => {
     });
     return [
         `${database.kind} ${database.version}, ${dataset.assets.toLocaleString('en-US')} assets and ${dataset.workorders.toLocaleString('en-US')} work orders; ${machine.cores} cores (${machine.cpu}), Node ${machine.node}; ` +
-        `commit ${machine.commit.slice(0, 10)}${machine.uncommittedChanges ? ' with uncommitted changes' : ''}, ${results.started.slice(0, 10)}; ${settings.connections} connections, ${settings.duration} s per target${settings.rounds && settings.rounds > 1 ? ` in ${settings.rounds} rounds alternating Osprey and (b)` : ''}; authentication: ${results.authentication.kind}.`,
+        `commit ${machine.commit.slice(0, 10)}${machine.uncommittedChanges ? ' with uncommitted changes' : ''}, ${results.started.slice(0, 10)}; ${settings.connections} connections, ${settings.requests === undefined ? `${settings.duration} s` : `${settings.requests} requests`} per target${settings.rounds && settings.rounds > 1 ? ` in ${settings.rounds} rounds alternating Osprey and (b)` : ''}; authentication: ${results.authentication.kind}.`,
         '',
         '| scenario | Osprey req/s | p50 ms | p99 ms | errors | peak RSS MB | (a) req/s | ÷ (a) | (b) req/s | (b) p50 ms | ÷ (b) |',
         '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',

@@ -82,7 +82,7 @@ const judge = (scenario: Scenario, seen: { status: number; type: string; body: s
 
 const loadSettings = (options: BenchOptions, scenario: Scenario): LoadSettings => ({
     seconds: options.duration,
-    amount: scenario.amount?.(options.bulkRequests),
+    amount: scenario.amount?.(options.bulkRequests) ?? options.requests,
     connections: scenario.connections ?? options.connections,
     timeoutSeconds: scenario.timeoutSeconds ?? 10
 });
@@ -336,7 +336,7 @@ const main = async () => {
         database: { kind, version, url: maskUrl(databaseUrl) },
         dataset: { assets: generated.assets, workorders: generated.workorders, rows: generated.rows, generatedSeconds: generated.seconds, reused: generated.reused },
         machine: machineFacts(),
-        settings: { duration: options.duration, rounds: options.rounds, warmup: options.warmup, connections: options.connections, bulkRequests: options.bulkRequests, serverLog: 'error', sqliteSynchronous: options.sqliteSynchronous },
+        settings: { duration: options.duration, ...options.requests === undefined ? {} : { requests: options.requests }, rounds: options.rounds, warmup: options.warmup, connections: options.connections, bulkRequests: options.bulkRequests, serverLog: 'error', sqliteSynchronous: options.sqliteSynchronous },
         authentication: { kind: run.auth.kind, note: run.auth.note },
         scenarios: run.results,
         responsiveness: run.responsiveness ?? [],
@@ -349,7 +349,7 @@ const main = async () => {
     Fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
 
     log('');
-    results.scenarios.forEach((result) => log(`${scenarioTable(result, result.name === 'bulk' ? `${options.bulkRequests} requests` : `${options.duration} s`)}\n`));
+    results.scenarios.forEach((result) => log(`${scenarioTable(result, result.name === 'bulk' ? `${options.bulkRequests} requests` : options.requests === undefined ? `${options.duration} s` : `${options.requests} requests`)}\n`));
     if (results.responsiveness?.length) {
         log(`${responsivenessTable(results.responsiveness)}\n`);
     }

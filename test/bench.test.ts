@@ -24,7 +24,7 @@ const npmRun = (args: string[]): Promise<{ code: number; output: string }> => ne
 });
 
 // The benchmark is a tool, not a test; this only checks that its quick form runs end to end (SQLite, a tiny
-// generated data set, about a second per scenario and target) and records every scenario.
+// generated data set, 40 requests per scenario and target) and records every scenario.
 experiment('npm run bench -- --quick', { timeout: 180_000 }, () => {
 
     test('measures every scenario on SQLite against both baselines and writes the results file', async () => {
@@ -32,7 +32,7 @@ experiment('npm run bench -- --quick', { timeout: 180_000 }, () => {
         const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), 'osprey-bench-test-'));
         try {
             const out = Path.join(dir, 'out');
-            const { code, output } = await npmRun(['bench', '--', '--quick', '--data', Path.join(dir, 'data'), '--out', out]);
+            const { code, output } = await npmRun(['bench', '--', '--quick', '--requests', '40', '--data', Path.join(dir, 'data'), '--out', out]);
             expect(code, output).to.equal(0);
             expect(output).to.contain('Authentication: ');
 

@@ -25,6 +25,8 @@ const { expect } = Code;
 const wos = '/maximo/oslc/os/mxapiwodetail';
 const copies = 250_000;
 const terms = 400;
+// PostgreSQL compares a LIKE term over a hundred characters per row: 40 of them take seconds already (400 took 77 s).
+const pgTerms = 40;
 
 // `copies` work orders more, copies of the first with their own numbers, written straight to the table.
 const grow = async (t: TestServer) => {
@@ -47,7 +49,7 @@ const grow = async (t: TestServer) => {
 const longRead = (database: TestDatabase) => {
 
     const term = (i: number) => (database.name === 'postgresql' ? `description="%n${i}%"` : i % 2 ? `description="n${i}"` : `worktype="N${i}"`);
-    return `${wos}?count=1&oslc.where=${encodeURIComponent(Array.from({ length: terms }, (_, i) => term(i)).join(' or '))}`;
+    return `${wos}?count=1&oslc.where=${encodeURIComponent(Array.from({ length: database.name === 'postgresql' ? pgTerms : terms }, (_, i) => term(i)).join(' or '))}`;
 };
 
 onEachDatabase(lab, 'a long read beside other requests', { settings: { statementTimeoutMs: 0, maxWhereTerms: terms }, timeout: 120_000 }, (t, database) => {
