@@ -4,14 +4,20 @@ import { maximoError, runAction, type ActionOutcome, type ResourceRequest } from
 
 
 // The answer of an action (CONTRACT §5): the record after it where `properties` asks for it, else the action's
-// result as JSON, else 204 No Content.
+// result as JSON, else (undefined or null: nothing) 204 No Content. A result that is no object (a string, a number)
+// is JSON too: hapi would send a string as text/html.
 export const actionAnswer = (h: Hapi.ResponseToolkit, outcome: ActionOutcome): Hapi.ResponseObject => {
 
     if (outcome.record) {
         return h.response(outcome.record).code(200);
     }
 
-    return outcome.result === undefined ? h.response().code(204) : h.response(outcome.result as object).code(200);
+    const { result } = outcome;
+    if (result === undefined || result === null) {
+        return h.response().code(204);
+    }
+
+    return typeof result === 'object' ? h.response(result).code(200) : h.response(JSON.stringify(result)).type('application/json').code(200);
 };
 
 // The methods an action comes by: GET, POST, or POST with x-method-override: PATCH (both clients send both). A

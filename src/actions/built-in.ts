@@ -7,6 +7,7 @@ import { own } from '../structures/own';
 import type { Row, Structure } from '../structures/registry';
 import type { ActionCall } from './call';
 import type { Actions } from './registry';
+import { checkInvariantsOf } from './engine-writes';
 import { busyAmong } from '../workflows/held';
 
 
@@ -85,6 +86,7 @@ const canDelete = async ({ structure, record, write }: ActionCall): Promise<Row>
 
     try {
         await write.remove(structure.name, record!);
+        await checkInvariantsOf(write);
         return { candelete: true };
     }
     catch (error) {

@@ -48,4 +48,8 @@ export interface ActionCall {
     readonly models: ReadonlyMap<string, ObjectModel>;
     /** Writes through the engine, in the same transaction. */
     readonly write: EngineWrites;
+    /** Runs `then` once the action's transaction committed (a log line, a message to another system), never when
+     * it rolls back (a later error, an all-or-nothing bulk's other item, a trial such as system:candelete). Its
+     * error goes to the server's log; the answer stays the action's. */
+    afterCommit(then: () => void | Promise<void>): void;
 }

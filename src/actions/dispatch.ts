@@ -148,7 +148,11 @@ export const actIn = async (req: ResourceRequest, action: RegisteredAction, payl
             return (models ??= boundModels(req.osprey.models, writeScope.db));
         },
         // Only a row read under its lock may stand for the stored one (an action with lock: false takes its own).
-        write: engineWrites(req, writeScope, record && action.spec.lock !== false ? { row: record, copy: { ...record }, untouched: () => !reached } : undefined)
+        write: engineWrites(req, writeScope, record && action.spec.lock !== false ? { row: record, copy: { ...record }, untouched: () => !reached } : undefined),
+        afterCommit: (then) => {
+
+            writeScope.committed?.push(then);
+        }
     };
     const result = await action.spec.handler(call);
     throwErrors(writeScope);

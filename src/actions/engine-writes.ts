@@ -7,6 +7,7 @@ import { hooksOf } from '../structures/hooks';
 import type { Row, Structure } from '../structures/registry';
 import type { WriteScope } from '../write/context';
 import { createIn, deleteIn, noteWritten, syncIn, updateIn } from '../write/operations';
+import { checkInvariants, enterInvariant } from '../write/transaction';
 import { beforeChange, recordBody } from '../write/records';
 import { requireRights, rightsOf, type WriteKind } from '../write/rights';
 import type { EngineWrites, RecordRef } from './call';
@@ -63,6 +64,10 @@ export const writesAs = (write: EngineWrites, user: UserProfile): EngineWrites =
     return engineWrites({ ...req, user }, { ...scope, ctx: { ...scope.ctx, user } });
 };
 
+// The invariants' checks of what `write`'s transaction did so far, which the commit would run: a trial that rolls
+// back (system:candelete) answers what they refuse too.
+export const checkInvariantsOf = (write: EngineWrites): Promise<void> => checkInvariants(origins.get(write)!.scope);
+
 // The request and scope of `write`, on `structure` (an action a workflow runs on its record).
 export const originOn = (write: EngineWrites, structure: Structure): { req: ResourceRequest; scope: WriteScope } => {
 
@@ -85,7 +90,8 @@ const writesIn = (req: ResourceRequest, scope: WriteScope, locked?: LockedRecord
     };
 
     const scopeOn = (structure: Structure): WriteScope => ({ ...scope, structure });
-    const checked = (name: string, kind: WriteKind, body?: Row) => {
+    // The structure a write names, once the user may write it; its invariant is entered (transaction.ts).
+    const checked = async (name: string, kind: WriteKind, body?: Row) => {
 
         const structure = structureNamed(req, name);
         requireRights(req, req.osprey.registry, structure, rightsOf(kind, body));
@@ -93,12 +99,13 @@ const writesIn = (req: ResourceRequest, scope: WriteScope, locked?: LockedRecord
             beforeChange(structure);
         }
 
+        await enterInvariant(scope, structure);
         return structure;
     };
 
     const change = async (name: string, record: RecordRef, body: Row, merge: boolean, asOf?: Date): Promise<Row> => {
 
-        const structure = checked(name, merge ? 'merge' : 'update', body);
+        const structure = await checked(name, merge ? 'merge' : 'update', body);
         const id = idOf(structure, record);
         const on = scopeOn(structure);
         const stamped = asOf ? { ...on, ctx: { ...on.ctx, statusAsOf: asOf } } : on;
@@ -109,7 +116,7 @@ const writesIn = (req: ResourceRequest, scope: WriteScope, locked?: LockedRecord
         create: async (name, body) => {
 
             held = undefined;
-            const structure = checked(name, 'create');
+            const structure = await checked(name, 'create');
             requireCredentials(req, structure, 'created');
             const sub = requestOn(req, structure, undefined, false);
             const create = hooksOf(structure.root).create;
@@ -126,13 +133,13 @@ const writesIn = (req: ResourceRequest, scope: WriteScope, locked?: LockedRecord
         sync: async (name, body) => {
 
             held = undefined;
-            const structure = checked(name, 'sync', body);
+            const structure = await checked(name, 'sync', body);
             return (await syncIn(requestOn(req, structure, undefined, true), scopeOn(structure), recordBody(body), true, undefined)).row;
         },
         remove: async (name, record) => {
 
             held = undefined;
-            const structure = checked(name, 'delete');
+            const structure = await checked(name, 'delete');
             const id = idOf(structure, record);
             return (await deleteIn(requestOn(req, structure, id, false), scopeOn(structure), id)).row;
         },

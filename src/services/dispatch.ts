@@ -139,6 +139,15 @@ const answer = (h: Hapi.ResponseToolkit, result: unknown): Hapi.ResponseObject =
     }
 
     if (typeof result === 'object') {
+        // Tried as JSON here, before hapi makes it into JSON as it sends: a value that is none (a BigInt, a cycle)
+        // is then an error of the request (logged, a 500 in Maximo's shape), not a failure of the transmission.
+        try {
+            JSON.stringify(result);
+        }
+        catch (error) {
+            throw new Error(`A service method answered a result that is no JSON: ${(error as Error).message}`);
+        }
+
         return h.response(result);
     }
 

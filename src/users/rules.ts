@@ -100,12 +100,13 @@ export const registerUserRules = (osprey: Osprey): void => {
     // as the structure grants no group its actions.
     osprey.actions.register(users.name, 'wsmethod:unlock', {
         description: 'Let the user log in again now: lifts the lock that failed logins put on the user, on every node',
-        handler: async ({ record, db, user }) => {
+        handler: async ({ record, db, user, afterCommit }) => {
 
             const key = userKey(String(record!.userid));
             const unlocked = await db.query('osprey_loginfailure').where({ name: key }).delete();
             if (unlocked > 0) {
-                osprey.log('info', { msg: 'login lock lifted', key, by: user.userid });
+                // Said once it is so: an all-or-nothing bulk's other item may still roll the lift back.
+                afterCommit(() => osprey.log('info', { msg: 'login lock lifted', key, by: user.userid }));
             }
 
             return { unlocked: unlocked > 0 };

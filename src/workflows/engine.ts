@@ -62,7 +62,7 @@ const runAction = async (run: WorkflowRun, name: string, node: NodeDef): Promise
     const payload = payloadOf(action, node.payload);
     await action.spec.handler({
         req: { ...req, id }, name: action.name, payload, structure, record, id, user: call.user, now: call.now,
-        db: call.db, models: boundModels(req.osprey.models, call.db), write: engineWrites({ ...req, id }, scope)
+        db: call.db, models: boundModels(req.osprey.models, call.db), write: engineWrites({ ...req, id }, scope), afterCommit: call.afterCommit
     });
 };
 

@@ -95,6 +95,9 @@ export const commitErrorsTo = (osprey: Osprey, report: (error: unknown) => void)
     subscribersOf(osprey).report = report;
 };
 
+// Reports an error of what ran after a commit where this server's subscribers' errors go (the server's log).
+export const reportCommitError = (osprey: Osprey, error: unknown): void => subscribersOf(osprey).report(error);
+
 // Tells every subscriber, one after the other, awaiting each, so that the answer follows them (an event is
 // handed on before the client hears the write succeeded). The write is committed whatever a subscriber does: a
 // subscriber's error is reported to the server's log and does not turn the answer into an error, which would

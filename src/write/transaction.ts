@@ -8,7 +8,7 @@ import { attributeError, batchedError } from '../errors/maximo-error';
 import type { ResourceRequest } from '../request';
 import { hooksOf } from '../structures/hooks';
 import type { Structure } from '../structures/registry';
-import { notifyCommit } from './after-commit';
+import { notifyCommit, reportCommitError } from './after-commit';
 import { contentGone } from '../attachments/documents';
 import { writeContextFor, type WriteContext, type WriteScope, type WrittenContent } from './context';
 import type { WriteOptions } from './request';
@@ -76,6 +76,25 @@ const abandonContents = async (settings: WriteSettings, runs: readonly WrittenCo
     void settings.commit?.osprey.attachments.sweeper.soon();
 };
 
+// A structure's invariant (hooks.ts: the last active administrator kept) holds for every write of its records in
+// the transaction, the writes an action makes on other structures than its own included: it is entered before the
+// structure's first write, and checked with the others before the commit.
+export const enterInvariant = async (scope: WriteScope, structure: Structure): Promise<void> => {
+
+    const invariant = hooksOf(structure.root).invariant;
+    if (invariant && scope.checks && !scope.checks.has(structure.root.name)) {
+        scope.checks.set(structure.root.name, await invariant(scope.db));
+    }
+};
+
+// The checks of the invariants entered so far: what a write did that one refuses throws.
+export const checkInvariants = async (scope: WriteScope): Promise<void> => {
+
+    for (const check of scope.checks?.values() ?? []) {
+        await check(scope.db);
+    }
+};
+
 // Runs one write in one database transaction: any error rolls back everything, the transaction id included.
 // A write likely to be one statement (`single`) may run as that statement alone (src/db/single-statement.ts).
 // Once it committed, the after-commit subscribers hear what it wrote (never when it rolled back).
@@ -90,14 +109,14 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
 
             const contents: WrittenContent = { stored: [], gone: false };
             runs.push(contents);
-            const scope: WriteScope = { db, ctx, structure, errors: [], written: [], actions: [], contents };
+            const scope: WriteScope = { db, ctx, structure, errors: [], written: [], actions: [], contents, checks: new Map(), committed: [] };
             if (ctx.transactionId !== undefined) {
                 await recordTransactionId(db, transactionKey(settings, ctx.transactionId), ctx.now.getTime(), settings.retentionMs);
             }
 
-            const check = await hooksOf(structure.root).invariant?.(db);
+            await enterInvariant(scope, structure);
             const result = await work(scope);
-            await check?.(db);
+            await checkInvariants(scope);
             return { result, scope };
         }, { grouped: settings.grouped === true, single: settings.single === true });
     }
@@ -109,6 +128,18 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
     await abandonContents(settings, runs.slice(0, -1));
     if (done.scope.contents?.gone) {
         void settings.commit?.osprey.attachments.sweeper.soon();
+    }
+
+    for (const then of done.scope.committed ?? []) {
+        try {
+            await then();
+        }
+        catch (error) {
+            // Committed: the answer is the write's, as for an after-commit subscriber's error (after-commit.ts).
+            if (settings.commit) {
+                reportCommitError(settings.commit.osprey, error);
+            }
+        }
     }
 
     if (settings.commit) {

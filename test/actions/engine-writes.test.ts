@@ -61,6 +61,17 @@ onEachDatabase(lab, 'an action\'s writes through the engine, and bulk actions', 
             }
         });
         t.server.registerAction('MXAPIWODETAIL', 'writeelsewhere', { handler: async ({ write }) => await write.create('NOSUCHSTRUCTURE', {}) });
+        // Writes on other structures than the action's own, which their rules refuse (the last administrator kept).
+        t.server.registerAction('MXAPIWODETAIL', 'retitleanddeactivate', {
+            handler: async ({ record, write }) => {
+
+                await write.merge('MXAPIWODETAIL', record!, { description: 'retitled before the refusal' });
+                await write.merge('MXAPIMAXUSER', { userid: 'MAXADMIN' }, { status: 'INACTIVE' });
+            }
+        });
+        t.server.registerAction('MXAPIWODETAIL', 'sayhello', { handler: () => 'hello' });
+        t.server.registerAction('MXAPIWODETAIL', 'saynull', { handler: () => null });
+        t.server.registerAction('MXAPIWODETAIL', 'dropadmins', { handler: async ({ write }) => await write.remove('MXAPIMAXGROUP', { groupname: 'MAXADMIN' }) });
     });
 
     const newWorkOrder = async () => {
@@ -93,6 +104,45 @@ onEachDatabase(lab, 'an action\'s writes through the engine, and bulk actions', 
         expect(res.statusCode).to.equal(500);
         expect(res.result.Error.message).to.not.contain('NOSUCHSTRUCTURE');
         expect(await read(path)).to.equal(earlier);
+    });
+
+    test('a structure\'s rules hold for an action\'s writes on it, whichever structure the action is on', async () => {
+
+        const path = await newWorkOrder();
+        const earlier = await read(path);
+        const users = await inject({ url: `${home}/os/mxapimaxuser?oslc.select=userid,status&oslc.orderBy=%2Buserid` }, maxadmin);
+        const groups = await inject({ url: `${home}/os/mxapimaxgroup?oslc.select=groupname&count=1` }, maxadmin);
+        for (const action of ['retitleanddeactivate', 'dropadmins']) {
+            const res = await inject({ method: 'POST', url: `${path}?action=${action}` }, maxadmin);
+            expect(res.statusCode, `${action} ${res.payload}`).to.equal(400);
+            expect(res.result.Error.message).to.contain('would leave no active administrator');
+        }
+
+        // Nothing of either was kept: the work order, the users and the groups are as they were.
+        expect(await read(path)).to.equal(earlier);
+        expect((await inject({ url: `${home}/os/mxapimaxuser?oslc.select=userid,status&oslc.orderBy=%2Buserid` }, maxadmin)).result).to.equal(users.result);
+        expect((await inject({ url: `${home}/os/mxapimaxgroup?oslc.select=groupname&count=1` }, maxadmin)).result).to.equal(groups.result);
+
+        // system:candelete answers what the delete's commit would refuse, and deletes nothing.
+        for (const target of [`${home}/os/mxapimaxuser/_TUFYQURNSU4-`, `${home}/os/mxapimaxgroup/_TUFYQURNSU4-`]) {
+            const asked = await inject({ url: `${target}?action=system:candelete` }, maxadmin);
+            expect(asked.statusCode, asked.payload).to.equal(200);
+            expect(asked.result.candelete, target).to.be.false();
+            expect(asked.result.reason).to.contain('would leave no active administrator');
+            expect((await inject({ url: `${target}?oslc.select=*` }, maxadmin)).statusCode).to.equal(200);
+        }
+    });
+
+    test('a result that is no object is answered as JSON; null, as nothing, is a 204', async () => {
+
+        const path = await newWorkOrder();
+        const hello = await inject({ method: 'POST', url: `${path}?action=sayhello` });
+        expect(hello.statusCode).to.equal(200);
+        expect(hello.headers['content-type']).to.equal('application/json; charset=utf-8');
+        expect(hello.payload).to.equal('"hello"');
+        const nothing = await inject({ method: 'POST', url: `${path}?action=saynull` });
+        expect(nothing.statusCode).to.equal(204);
+        expect(nothing.payload).to.equal('');
     });
 
     test('changeStatus where there are no statuses, or no memo to keep, is a 400 naming why', async () => {

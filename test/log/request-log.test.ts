@@ -140,6 +140,22 @@ for (const database of testDatabases) {
             // Nothing left to lift: no event.
             expect((await t.inject({ method: 'DELETE', url: '/maximo/oslc/loginlocks/users/smith', headers: maxadmin })).statusCode).to.equal(404);
             expect(lines.filter((line) => line.msg === 'login lock lifted')).to.have.length(1);
+
+            // wsmethod:unlock tells it once the lift committed: not when an all-or-nothing bulk's other item rolled
+            // it back (the lock stays), and once when it is lifted.
+            for (let i = 0; i < 4; ++i) {
+                await t.inject({ url: '/maximo/oslc/whoami', headers: wrong });
+            }
+
+            const smith = '/maximo/oslc/os/mxapimaxuser/_U01JVEg-';
+            const bulk = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxapimaxuser?action=wsmethod:unlock', headers: { ...maxadmin, 'x-method-override': 'BULK', allornothing: '1' }, payload: [{ href: `http://localhost${smith}` }, { href: 'http://localhost/maximo/oslc/os/mxapimaxuser/_Tk9CT0RZ' }] });
+            expect(bulk.statusCode, bulk.payload).to.equal(200);
+            expect(bulk.result.map((item: { _responsemeta: { status: string } }) => item._responsemeta.status)).to.equal(['424', '404']);
+            expect((await t.inject({ url: '/maximo/oslc/whoami', headers: maxauth('smith', 'smith') })).statusCode).to.equal(429);
+            expect(lines.filter((line) => line.msg === 'login lock lifted')).to.have.length(1);
+            const unlocked = await t.inject({ method: 'POST', url: `${smith}?action=wsmethod:unlock`, headers: maxadmin });
+            expect(unlocked.result).to.equal({ unlocked: true });
+            expect(lines.filter((line) => line.msg === 'login lock lifted')).to.have.length(2);
         });
 
         test('debug adds each statement, the request\'s count, the parameter gate\'s decision and cache hits', async () => {
