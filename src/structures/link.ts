@@ -34,6 +34,7 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
 
     const byName = new Map(structures.map((structure) => [structure.name, structure]));
     const tables = new Map<string, string>();
+    const objectTables = new Map<string, { table: string; structure: string }>();
     // The checks passed in resolve names as requests do (report columns follow relations); a name no
     // structure has is reported here as well.
     const registry = new Registry(structures, domains);
@@ -57,6 +58,16 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
             }
 
             tables.set(object.table, structure.name);
+            // A business object is one table wherever a structure names it: its documents, its records' owners and
+            // the lookups by object name (registry.byObject) are the object's, so a second table would share them.
+            const stored = objectTables.get(object.name);
+            if (stored && stored.table !== object.table) {
+                report(`${prefix}table`, `the object ${object.name} is stored in table "${stored.table}" (${stored.structure}); every structure of one object names its table, and this one names "${object.table}"`);
+            }
+            else if (!stored) {
+                objectTables.set(object.name, { table: object.table, structure: structure.name });
+            }
+
             // Attachments are a record's: a child row's documents would have no route to reach them by.
             if (object !== structure.root && object.attachments) {
                 report(`${prefix}children`, `attachments (\`attachments: true\`) belong to the structure's root object ${structure.root.name}, not to the child object ${object.name}`);

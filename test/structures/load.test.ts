@@ -132,6 +132,8 @@ experiment('structure loading', () => {
         { name: 'a report without columns', files: { 'mxone.yaml': minimal('reports:\n  - { name: d.rptdesign, title: D }\n') }, expected: [['mxone.yaml', 'reports.0', /must contain at least one of \[columns, handler\]/]] },
         { name: 'duplicate structure', files: { 'mxone.yaml': minimal(), 'mxone.yml': minimal() }, expected: [['mxone.yml', 'name', /declared twice/]] },
         { name: 'duplicate table', files: { 'mxone.yaml': minimal(), 'mxtwo.yaml': minimal().replace('name: MXONE', 'name: MXTWO') }, expected: [['mxtwo.yaml', 'table', /already used by MXONE/]] },
+        // One object in two tables would share its documents, owners and lookups between unrelated records.
+        { name: 'one object, two tables', files: { 'mxone.yaml': minimal(), 'mxtwo.yaml': minimal('table: two\n').replace('name: MXONE', 'name: MXTWO') }, expected: [['mxtwo.yaml', 'table', /the object ONE is stored in table "one" \(MXONE\); every structure of one object names its table, and this one names "two"/]] },
         { name: 'duplicate domain and bad domain file', files: { 'more.yaml': 'domains:\n  TSTATUS:\n    values: [{ value: X }]\n', 'bad.yaml': 'domains:\n  lower: { values: [] }\n', 'mxone.yaml': minimal() }, expected: [['bad.yaml', 'domains.lower', /not allowed/], ['more.yaml', 'domains.TSTATUS', /declared twice/]] }
     ];
 
