@@ -177,6 +177,16 @@ onEachDatabase(lab, 'information endpoints', { settings: { publicOrigins: ['http
         expect(missing.result.Error.message).to.contain('NOTHERE');
     });
 
+    test('a schema is only of what the user may read: jsonschemas and jsonmboschemas of groups are a 403 to a planner', async () => {
+
+        for (const url of ['/maximo/oslc/jsonschemas/mxapimaxgroup', '/maximo/oslc/jsonschemas/mxapimaxgroup?oslc.select=groupname', '/maximo/api/jsonmboschemas/maxgroup']) {
+            const res = await t.inject({ url, headers: wilson });
+            expect(res.statusCode, url).to.equal(403);
+            expect(res.result.Error.message).to.contain('WILSON is not authorized to read');
+            expect((await t.inject({ url, headers: maxadmin })).statusCode, url).to.equal(200);
+        }
+    });
+
     test('an unknown structure is a 404 in the Maximo error shape', async () => {
 
         for (const url of ['/maximo/api/apimeta/nothere', '/maximo/api/jsonschemas/nothere', '/maximo/oslc/os/nothere', '/maximo/oslc/os/nothere/1']) {

@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { homeHref, homeRoutes, maximoError, parseSelect, planSelect, structureOf, userOf } from '../../src';
+import { homeHref, homeRoutes, isAllowed, maximoError, parseSelect, planSelect, structureOf, userOf, type BusinessObject } from '../../src';
 import { apiHome, apimetaEntry, errorMessage, license, member, products, structureList, systemInfo, whoami } from './documents';
 import { jsonSchema, mboSchema, selectionSchema, selectSettings } from '../../src';
 import { memberMetric, mmi } from './metrics';
@@ -8,6 +8,9 @@ import { allowedAppOptions, allowedApps, osAuthorized, osAuthorizedUnnamed } fro
 
 
 // The information documents (CONTRACT §9), under both homes.
+// Whether `object` or one of its children (at any depth) is the business object `name`.
+const holds = (object: BusinessObject, name: string): boolean => object.name === name || [...object.children.values()].some((child) => holds(child.object, name));
+
 export const info: Hapi.Plugin<unknown> = {
     name: 'info',
     // The app (src/app.ts): server.app.osprey (options, registry, members) and the login strategy.
@@ -68,6 +71,12 @@ export const info: Hapi.Plugin<unknown> = {
                             throw maximoError('notFound', `The business object ${name} is not one of the object structures' objects.`);
                         }
 
+                        // Only of an object the user may read through one of its structures.
+                        const user = userOf(request);
+                        if (!osprey.registry.list().some((structure) => isAllowed(user, structure, 'read') && holds(structure.root, name))) {
+                            throw maximoError('forbidden', `User ${user.userid} is not authorized to read ${name} records through any object structure.`);
+                        }
+
                         return mboSchema(object, osprey.registry.domains(), `${homeHref(request, osprey.options.contextRoot)}/jsonmboschemas/${name.toLowerCase()}`);
                     }
                 }
@@ -78,6 +87,12 @@ export const info: Hapi.Plugin<unknown> = {
                     handler: (request) => {
 
                         const structure = structureOf(request);
+                        // A schema is the user's only of a structure they may read, as its oas document is.
+                        const user = userOf(request);
+                        if (!isAllowed(user, structure, 'read')) {
+                            throw maximoError('forbidden', `User ${user.userid} is not authorized to read ${structure.name} records.`);
+                        }
+
                         const href = `${homeHref(request, osprey.options.contextRoot)}/jsonschemas/${structure.id}`;
                         const select = request.query['oslc.select'] as string | undefined;
                         if (!select?.trim()) {
@@ -88,7 +103,7 @@ export const info: Hapi.Plugin<unknown> = {
                         // and follows relations as the user's record GET would (issue 18): one into a structure
                         // the user may not read is the same 403 naming it, so a schema describes nothing the
                         // user could not read.
-                        const reach = { user: userOf(request) };
+                        const reach = { user };
                         const plan = planSelect(structure.root, parseSelect(select), selectSettings(request.server.app.osprey, structure.root, 'oslc.select', { reach }));
                         return selectionSchema(structure, structure.root, plan, { domains: osprey.registry.domains(), records: true, rowstamps: true, internalValues: false, collectionRefs: true }, { href });
                     }
