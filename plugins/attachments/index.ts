@@ -101,7 +101,37 @@ const base64Text = (value: string, name: string): string => {
         throw maximoError('badRequest', `The ${name} header is base64 of the UTF-8 text, and ${JSON.stringify(value)} is not base64.`);
     }
 
-    return Buffer.from(value.trim(), 'base64').toString('utf8');
+    // Bytes that are no UTF-8 are refused, as in a JSON body: never stored as U+FFFD.
+    try {
+        return strictUtf8.decode(Buffer.from(value.trim(), 'base64'));
+    }
+    catch {
+        throw maximoError('badRequest', `The ${name} header is base64 of the UTF-8 text, and ${JSON.stringify(value.slice(0, 100))} decodes to bytes that are not UTF-8.`);
+    }
+};
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+// The headers that describe an upload: each sent once. Node joins a header sent twice with ", " (a name "a.txt,
+// b.txt") or keeps the first (Content-Type): which one was meant would be a guess.
+const uploadHeaders = new Set(['slug', 'encslug', 'content-type', 'content-location', 'content-length', 'custom-encoding', 'x-document-meta', 'x-document-description', 'x-document-encdescription']);
+
+const refuseRepeatedHeaders = (request: Hapi.Request): void => {
+
+    const twice = (name: string) => maximoError('badRequest', `The header ${name} is sent twice; an upload sends each of its headers once, and nothing was stored.`);
+    // A request made in the process (server.inject) has no raw headers; its repeated header is a list.
+    const raw = request.raw.req.rawHeaders as string[] | undefined ?? Object.entries(request.headers).flatMap(([name, value]) => (Array.isArray(value) ? value.flatMap(() => [name, '']) : [name, '']));
+    const seen = new Set<string>();
+    for (let i = 0; i < raw.length; i += 2) {
+        const name = raw[i]!.toLowerCase();
+        if (uploadHeaders.has(name)) {
+            if (seen.has(name)) {
+                throw twice(name);
+            }
+
+            seen.add(name);
+        }
+    }
 };
 
 // x-document-encdescription (base64 of UTF-8), else x-document-description as sent (UTF-8 read back as such).
@@ -173,6 +203,7 @@ const upload: Hapi.Lifecycle.Method = async (request, h) => {
 
 const uploaded = async (request: Hapi.Request, h: Hapi.ResponseToolkit): Promise<Hapi.Lifecycle.ReturnValue> => {
 
+    refuseRepeatedHeaders(request);
     const address = header(request, 'content-location');
     if (address !== undefined && address.trim() !== '') {
         const { location, meta: answer } = await uploadUrl(request, address);

@@ -72,7 +72,12 @@ export const headerText = (value: string): string => {
 // UTF-8 bytes percent-encoded), which is decoded here; a slug that is not percent-encoding is taken as sent
 // (IBM's Java client sends a name as it is, and "worn 50%.txt" is a file's name).
 // (The header's name, once used in a refusal, is still taken so that callers need not change.)
-export const decodedName = (value: string, _header?: string): string => (value.includes('%') ? percentDecoded(value) : undefined) ?? headerText(value);
+// The header's bytes are read as UTF-8 first (a raw UTF-8 name), then its percent-encoding is decoded.
+export const decodedName = (value: string, _header?: string): string => {
+
+    const text = headerText(value);
+    return (text.includes('%') ? percentDecoded(text) : undefined) ?? text;
+};
 
 const percentDecoded = (value: string): string | undefined => {
 

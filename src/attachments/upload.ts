@@ -198,8 +198,11 @@ export const attachDocument = async (place: AttachmentPlace, upload: Upload): Pr
     // a byte of the body is read; the record is read again, locked, with the document's row.
     const { osprey, user, structure, id } = upload;
     const limit = documentLimit(osprey, structure);
-    // Known too large before a byte is read: refused at once (a base64 body is a third longer than its document).
-    if (upload.length !== undefined && Math.floor(upload.length * (upload.base64 ? 3 / 4 : 1)) > limit) {
+    // Known too large before a byte is read: refused at once. A base64 body is a third longer than its document,
+    // and longer still by its padding and line breaks: it is refused by its length only where even MIME's line
+    // breaks (CRLF after every 76 characters, the most a client sends) and padding leave more than the limit;
+    // else it is measured as it is decoded.
+    if (upload.length !== undefined && (upload.base64 ? Math.floor(upload.length * 76 / 78 * 3 / 4) - 2 : upload.length) > limit) {
         throw tooLarge(structure, limit, upload.base64 ? undefined : upload.length);
     }
 
