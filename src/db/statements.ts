@@ -227,6 +227,22 @@ export const updateReturningWith = async (db: Db, table: string, values: Row, wh
     return await db.rows(sql, bindings);
 };
 
+// insertReturning with a row added in the same statement (a new record's status history row), one round trip
+// where each took its own (PostgreSQL only: SQLite has no data-modifying WITH). The row is added whether or not
+// the insert succeeds, so only a write in a transaction, which rolls back when the insert fails, may run it.
+export const insertReturningWith = async (db: Db, table: string, values: Row, returning: readonly string[], added: { readonly table: string; readonly values: Row }): Promise<Row> => {
+
+    const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+    const addedColumns = Object.keys(added.values).filter((column) => added.values[column] !== undefined);
+    const sql = sqlOf(`insert with ${table} ${columns.join(',')} ${joined(returning)} ${added.table} ${addedColumns.join(',')}`, () => {
+
+        const inserted = `insert into ${quoted(table)} (${list(columns)}) values (${columns.map(() => '?').join(', ')}) returning ${list(returning)}`;
+        return `with "osprey_inserted" as (${inserted}), "osprey_added" as (insert into ${quoted(added.table)} (${list(addedColumns)}) values (${addedColumns.map(() => '?').join(', ')})) select * from "osprey_inserted"`;
+    });
+    const rows = await db.rows(sql, [...columns.map((column) => values[column] as Knex.Value), ...addedColumns.map((column) => added.values[column] as Knex.Value)]);
+    return rows[0]!;
+};
+
 // The most parent tuples one linked read names (parameter limits): a page's parents are read in chunks of these.
 export const maxTuples = 500;
 

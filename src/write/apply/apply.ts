@@ -1,6 +1,6 @@
 import { ownerRule } from '../../auth/access';
 import { rowstampColumn, storedColumns } from '../../db/migrate';
-import { insertIfAbsent, insertReturning, selectOne, updateReturning, updateReturningWith } from '../../db/statements';
+import { insertIfAbsent, insertReturning, insertReturningWith, selectOne, updateReturning, updateReturningWith } from '../../db/statements';
 import { maximoError } from '../../errors/maximo-error';
 import type { BusinessObject } from '../../structures/registry';
 import { toDb } from '../../structures/types';
@@ -100,6 +100,21 @@ const applyChildren = async (scope: WriteScope, children: readonly ChildPlan[], 
     }
 };
 
+// A new record's status history row, where it is added by the record's insert itself: on PostgreSQL, in a
+// transaction, when the row's values name its status and every column the history row joins by (a column the
+// database fills, such as a generated id, is not known before the insert). A create of a numbered record holds
+// its counter's row lock until it commits (autokey.ts), so a round trip less is a shorter wait for the next one.
+const historyWithInsert = (scope: WriteScope, object: BusinessObject, values: Row, memo: unknown) => {
+
+    const { structure, db } = scope;
+    if (!isRoot(scope, object) || db.kind !== 'postgresql' || db.autocommit === true || !structure.def.statuses || values[structure.def.statusAttribute] === undefined) {
+        return undefined;
+    }
+
+    const child = structure.def.statusHistory ? object.children.get(structure.def.statusHistory) : undefined;
+    return child && Object.keys(child.join).every((column) => values[column] !== undefined) ? statusHistoryRow(scope, values, memo) : undefined;
+};
+
 // `whole`: the row is answered as a record, all its columns; else only the columns the write itself reads.
 const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert' }>, fixed: Row, whole: boolean, record?: Row): Promise<Row> => {
 
@@ -116,12 +131,13 @@ const applyInsert = async (scope: WriteScope, plan: Extract<Plan, { op: 'insert'
     // The row as stored (defaults, generated id, the database's own types): whole, the answer renders it as it
     // is; else the columns the rest of the write reads (returning.ts).
     const columns = whole ? storedColumns(object) : keyColumns(scope.structure, object);
-    const row = plan.ifAbsent ? await insertIfAbsent(db, object.table, values, columns) : await insertReturning(db, object.table, values, columns);
+    const added = plan.ifAbsent ? undefined : historyWithInsert(scope, object, values, statusMemo(plan.transient));
+    const row = plan.ifAbsent ? await insertIfAbsent(db, object.table, values, columns) : added ? await insertReturningWith(db, object.table, values, columns, added) : await insertReturning(db, object.table, values, columns);
     if (!row) {
         throw new CreatedMeanwhile();
     }
 
-    if (isRoot(scope, object) && scope.structure.def.statuses && Object.hasOwn(row, scope.structure.def.statusAttribute)) {
+    if (!added && isRoot(scope, object) && scope.structure.def.statuses && Object.hasOwn(row, scope.structure.def.statusAttribute)) {
         await addStatusHistory(scope, row, statusMemo(plan.transient));
     }
 
