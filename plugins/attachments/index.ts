@@ -51,7 +51,11 @@ const readMeta: Hapi.Lifecycle.Method = async (request) => await attachmentMeta(
 
 const download: Hapi.Lifecycle.Method = async (request, h) => {
 
-    const answer = await downloadAttachment(requestOf(request), { range: header(request, 'range'), ifRange: header(request, 'if-range') });
+    const answer = await downloadAttachment(requestOf(request), { range: header(request, 'range'), ifRange: header(request, 'if-range'), ifNoneMatch: header(request, 'if-none-match') });
+    if (answer.status === 304) {
+        return h.response().code(304).header('etag', answer.headers.etag!);
+    }
+
     // The type as uploaded, exactly: hapi adds no charset to it.
     const response = h.response(answer.stream).code(answer.status);
     response.charset(null as unknown as string);

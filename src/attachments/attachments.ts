@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 
 import type { Knex } from 'knex';
 
@@ -118,8 +118,8 @@ export const attachmentMeta = async (req: AttachmentRequest): Promise<Record<str
 };
 
 export interface DownloadAnswer {
-    /** 200, or 206 for a range. */
-    readonly status: 200 | 206;
+    /** 200, 206 for a range, or 304 where If-None-Match names the document's ETag (no bytes). */
+    readonly status: 200 | 206 | 304;
     readonly stream: Readable;
     readonly headers: Readonly<Record<string, string>>;
 }
@@ -127,7 +127,7 @@ export interface DownloadAnswer {
 // GET …/doclinks/{docId}: the bytes as uploaded, with the type the upload named. Only the types configured as
 // safe to show (images, PDF) are answered inline; any other is a download to save, never a page of Osprey's origin
 // that could run script, and no answer lets the browser guess a type from the bytes.
-export const downloadAttachment = async (req: AttachmentRequest, ask: { range?: string; ifRange?: string }): Promise<DownloadAnswer> => {
+export const downloadAttachment = async (req: AttachmentRequest, ask: { range?: string; ifRange?: string; ifNoneMatch?: string }): Promise<DownloadAnswer> => {
 
     const { collection, document } = await located(req, 'read');
     if (document.urltype === 'URL') {
@@ -135,6 +135,11 @@ export const downloadAttachment = async (req: AttachmentRequest, ask: { range?: 
     }
 
     const etag = `"${document.sha256}"`;
+    // If-None-Match (RFC 9110 13.1.2): `*`, or a list naming the ETag, compared weakly (W/ and all): 304, no bytes.
+    if (ask.ifNoneMatch !== undefined && (ask.ifNoneMatch.trim() === '*' || ask.ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))) {
+        return { status: 304, stream: Readable.from([], { objectMode: false }), headers: { etag } };
+    }
+
     const ranged = ask.range !== undefined && (ask.ifRange === undefined || ask.ifRange.trim() === etag);
     const range = ranged ? parseRange(ask.range, document.size) : undefined;
     if (range === 'unsatisfiable') {

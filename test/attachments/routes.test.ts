@@ -46,6 +46,15 @@ onEachDatabase(lab, 'attachments through the doclinks routes', { settings: { max
         expect(back.rawPayload.equals(binary)).to.be.true();
         expect(back.headers['content-length']).to.equal(String(binary.length));
         expect(back.headers.etag).to.equal(`"${Crypto.createHash('sha256').update(binary).digest('hex')}"`);
+        // If-None-Match: the ETag (strong or weak, in a list) or `*` is a 304 without bytes; another tag the bytes.
+        for (const tag of [back.headers.etag, `W/${String(back.headers.etag)}`, `"other", ${String(back.headers.etag)}`, '*']) {
+            const unchanged = await inject({ url: pathOf(sent.headers.location), headers: { ...wilson, 'if-none-match': String(tag) } });
+            expect(unchanged.statusCode, String(tag)).to.equal(304);
+            expect(unchanged.rawPayload.length).to.equal(0);
+            expect(unchanged.headers.etag).to.equal(back.headers.etag);
+        }
+
+        expect((await inject({ url: pathOf(sent.headers.location), headers: { ...wilson, 'if-none-match': '"other"' } })).statusCode).to.equal(200);
 
         const empty = await upload(inject, wo1004, Buffer.alloc(0), { slug: 'empty.txt', 'content-type': 'text/plain' });
         expect(empty.statusCode).to.equal(201);
