@@ -234,6 +234,14 @@ onEachDatabase(lab, 'query parameters, headers and actions', { timeout: 120_000,
         expectRefused(await inject({ url: `${wos}?searchAttributes=description` }), 'searchAttributes');
         expect((await inject({ url: `${wos}?oslc.searchTerms=pump&searchAttributes=description&count=1` })).statusCode).to.equal(200);
         expectRefused(await inject({ url: `${wos}?stableId=abc` }), 'stableId');
+        // One parameter under both its spellings (found by a hostile probe: one was read, the other ignored).
+        const both = await inject({ url: `${wos}?savedQuery=OPENWO&savedquery=EMERGENCYWO&count=1` });
+        expectRefused(both, 'savedquery');
+        expect(both.result.Error.message).to.contain('savedQuery and savedquery are one parameter; send it once');
+        const page = await inject({ url: `${wos}?oslc.pageSize=2&stablepaging=1&oslc.select=wonum` });
+        const next = new URL(page.result.responseInfo.nextPage.href);
+        expectRefused(await inject({ url: `${next.pathname}${next.search}&stableid=garbage` }), 'stableid');
+        expect((await inject({ url: `${next.pathname}${next.search}` })).statusCode).to.equal(200);
         expectRefused(await inject({ url: `${wo}/getlist~assetnum?setupdata=${encodeURIComponent('{"siteid":"NASHUA"}')}` }), 'setupdata');
         expect((await inject({ url: `${wos}/newmbo/getlist~assetnum?setupdata=${encodeURIComponent('{"siteid":"NASHUA"}')}&oslc.pageSize=1` })).statusCode).to.equal(200);
     });

@@ -159,6 +159,9 @@ const savedQueryParameter = (name: string, request: Hapi.Request, query: Record<
     return undefined;
 };
 
+// A parameter sent under both of its spellings: which value counts would be a guess.
+const bothSpellings = (query: Record<string, unknown>, one: string, other: string): string | undefined => (query[one] === undefined ? undefined : `${one} and ${other} are one parameter; send it once`);
+
 const stablePaging = (query: Record<string, unknown>) => (query.stablepaging !== undefined && isOn(lastText(query.stablepaging)) ? undefined : 'a stable page\'s cursor is read with stablepaging=1 (send the nextPage href as it came)');
 
 // A service method is called by POST whatever the header says; the npm client's actionOnEndpoint sends PATCH
@@ -186,7 +189,7 @@ export const queryParameters: readonly Known[] = [
     { name: 'collectioncount', meaning: 'totalCount and totalPages in responseInfo', sentBy: { npm: 'QueryBuilder.withCount, findPaginated, count', java: 'every URI a ResourceSet builds (fetch, create, sync, bulk, groupBy)' }, supported: [...paged, 'attachments'], inert: ['create', 'sync', 'bulk', 'distinct', 'groups'], check: isFlag('collectioncount') },
     { name: 'count', meaning: 'only the totalCount', sentBy: { java: 'ResourceSet.totalCount(true)' }, supported: paged, check: isFlag('count') },
     { name: 'savedQuery', meaning: 'a saved query of the structure (apimeta lists them)', sentBy: { npm: 'QueryBuilder.savedQuery, findBySavedQuery', java: 'ResourceSet.savedQuery' }, supported: filtering },
-    { name: 'savedquery', meaning: 'as savedQuery', sentBy: {}, supported: filtering },
+    { name: 'savedquery', meaning: 'as savedQuery', sentBy: {}, supported: filtering, check: (_value, _request, query) => bothSpellings(query, 'savedQuery', 'savedquery') },
     { name: 'sqp:', meaning: 'sqp:NAME, a parameter of the saved query', sentBy: { java: 'ResourceSet.savedQuery with parameters (SavedQuery)' }, supported: filtering, check: (_value, request, query) => savedQueryParameter('sqp:', request, query) },
     { name: 'oslc.searchTerms', meaning: 'words to find in the search attributes', sentBy: { npm: 'QueryBuilder.withSearchTerms', java: 'ResourceSet.hasTerms' }, supported: filteringChildren },
     {
@@ -207,7 +210,7 @@ export const queryParameters: readonly Known[] = [
         name: 'stableId', meaning: 'the signed cursor of a stable nextPage', sentBy: { npm: 'following nextPage', java: 'ResourceSet.nextPage' }, supported: paged,
         check: (_value, _request, query) => stablePaging(query)
     },
-    { name: 'stableid', meaning: 'as stableId', sentBy: {}, supported: paged, check: (_value, _request, query) => stablePaging(query) },
+    { name: 'stableid', meaning: 'as stableId', sentBy: {}, supported: paged, check: (_value, _request, query) => bothSpellings(query, 'stableId', 'stableid') ?? stablePaging(query) },
     { name: '_dropnulls', meaning: '0: render null attributes too', sentBy: { npm: 'QueryBuilder.dropNulls, ResourceFetch.dropNulls' }, supported: [...readsRecords, ...answersRecord], check: isFlag('_dropnulls') },
     { name: 'ignorecollectionref', meaning: 'no *_collectionref links to child collections', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.ignoreCollectionRef' }, supported: [...readsRecords, ...answersRecord], check: isFlag('ignorecollectionref') },
     { name: 'relativeuri', meaning: 'hrefs without scheme and host', sentBy: { npm: 'QueryBuilder/ResourceFetch/ResourceCreate/ResourceUpdate.relativeUri' }, supported: hrefs, refused: 'this answer has no hrefs', check: isFlag('relativeuri') },
