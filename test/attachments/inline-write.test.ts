@@ -148,6 +148,9 @@ onEachDatabase(lab, 'attachments in records (writes)', (t) => {
             [{ urltype: 'URL', urlname: 'www.x.com', documentdata: b64('x') }, 'no bytes'],
             [{ urltype: 'FTP', urlname: 'x' }, 'urltype'],
             [{ urltype: 'FILE', documentdata: b64('x'), urlname: 'x.txt', color: 'red' }, 'color'],
+            // What the server sets, on a new document (found by a hostile probe: silently not what was asked).
+            [{ urltype: 'FILE', documentdata: b64('x'), urlname: 'x.txt', createby: 'MAXADMIN' }, 'createby of a document is set by the server'],
+            [{ urltype: 'FILE', documentdata: b64('x'), urlname: 'x.txt', ownerid: 2 }, 'ownerid of a document is set by the server'],
             [{ urltype: 'FILE', documentdata: b64('x'), urlname: 'x.txt', doctype: 'no/slash' }, 'document type'],
             [{ _action: 'Delete', href: `${record}/doclinks/999999999` }, 'no document 999999999']
         ];

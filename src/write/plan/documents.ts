@@ -118,6 +118,14 @@ export const planDocuments = async (scope: WriteScope, object: BusinessObject, i
             continue;
         }
 
+        // What a read renders of a document and the server sets (createby, ownerid, attachmentsize…): sent back
+        // with the document's href it is left as it was; on a new document it would be silently not what was asked.
+        const readOnly = Object.keys(item).find((key) => !written.has(key) && echoed.has(key));
+        if (readOnly) {
+            fail(index, readOnly, `${readOnly} of a document is set by the server, not by a write; send a new document without it.`);
+            continue;
+        }
+
         // Every field is text: an object or a number would be stored as its string ("[object Object]").
         const notText = textFields.find((name) => item[name] !== undefined && item[name] !== null && typeof item[name] !== 'string');
         if (notText) {
