@@ -24,7 +24,7 @@ const startPayload = Joi.object({
 });
 
 const completion = Joi.object({
-    accepted: Joi.boolean().required().description('true: the positive route; false: the negative route'),
+    accepted: Joi.boolean().strict().required().description('true: the positive route; false: the negative route'),
     memo: Joi.string().allow('').max(254).description('kept with the assignment and with the status changes that follow')
 });
 

@@ -170,6 +170,12 @@ onEachDatabase(lab, 'the workflow WOAPPROVE', { timeout: 120_000 }, (t) => {
         expect((await admin({ method: 'POST', url: path, headers: { 'x-method-override': 'PATCH' }, payload: { duedate: '2030-01-01T00:00:00Z' } })).statusCode).to.equal(204);
         // Bad payloads: accepted is required.
         expect((await complete(supervisor, smiths.href, { memo: 'x' })).result.Error.message).to.contain('accepted');
+        // A JSON boolean, not its text (found by a hostile probe: "true" took the positive route, "yes" was refused).
+        for (const accepted of ['true', 'false', 1, 'yes']) {
+            const refused = await complete(supervisor, smiths.href, { memo: 'x', accepted });
+            expect(refused.statusCode, String(accepted)).to.equal(400);
+            expect(refused.result.Error.message).to.contain('accepted');
+        }
     });
 
     test('a node that fails rolls the whole completion back: the record, its history and every assignment are as they were', async () => {
