@@ -65,11 +65,13 @@ const collectionOf = (req: AttachmentRequest, record: Record<string, unknown>): 
 const documentId = (req: AttachmentRequest): number => {
 
     const text = req.docId ?? '';
-    if (!/^[1-9]\d{0,14}$/.test(text)) {
+    // The id, or a member's localref form (its position in the list, a dash, the id), which answers as its href does.
+    const match = /^(?:\d{1,9}-)?([1-9]\d{0,14})$/.exec(text);
+    if (!match) {
         throw maximoError('notFound', `There is no document ${text} of this ${req.structure.name} record: a document's id is a number, as its href in …/doclinks names it.`);
     }
 
-    return Number(text);
+    return Number(match[1]);
 };
 
 const located = async (req: AttachmentRequest, right: 'read' | 'update'): Promise<{ owner: Owner; collection: string; document: DocumentRow }> => {

@@ -164,6 +164,14 @@ onEachDatabase(lab, 'attachments through the doclinks routes', { settings: { max
         // A text file is served as a download to save, never shown as a page of this origin.
         const text = await inject({ url: pathOf(second.headers.location), headers: wilson });
         expect(text.headers['content-type']).to.equal('text/plain');
+        // Every member's localref answers, as its href does (found by a hostile probe: a 404).
+        for (const member of list.result.member as { href: string; localref: string }[]) {
+            expect(member.localref).to.match(/\/doclinks\/\d+-\d+$/);
+            const byLocalref = await inject({ url: pathOf(member.localref), headers: wilson });
+            expect(byLocalref.statusCode, member.localref).to.equal(200);
+            expect(byLocalref.rawPayload.equals((await inject({ url: pathOf(member.href), headers: wilson })).rawPayload)).to.be.true();
+        }
+
         expect(String(text.headers['content-disposition'])).to.startWith('attachment;');
         expect(text.headers['x-content-type-options']).to.equal('nosniff');
 
