@@ -223,7 +223,7 @@ const operationOf = (input: DocumentInput, route: ListedRoute, method: string, e
         ...entry?.description ? { description: `${entry.description}${actionsText(input, route, expanded.structure)}` } : {},
         operationId: `${method}${path}`.replace(/[^A-Za-z0-9]+/g, '_'),
         'x-osprey-route': route.id,
-        parameters: [...parameters, ...entry ? parametersOf(entry.uses) : []],
+        parameters: [...parameters, ...entry ? parametersOf(entry.uses, entry.without) : []],
         ...body ? { requestBody: body } : {},
         responses,
         ...entry?.open ? { security: [] } : {}

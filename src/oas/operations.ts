@@ -27,6 +27,8 @@ export interface OperationEntry {
     /** For administrators only: not in another user's document (the routes answer them 403). */
     readonly admin?: boolean;
     readonly tag: string;
+    /** Parameters of its uses the route refuses (the permission questions but allowedappoptions take no app=). */
+    readonly without?: readonly string[];
 }
 
 const collectionUses: Use[] = ['page', 'distinct', 'groups', 'listreports', 'genreport', 'globalaction'];
@@ -74,9 +76,9 @@ export const operations: Readonly<Record<string, OperationEntry>> = {
     'info.apimetaOne': info('An object structure\'s metadata'),
     'info.mboSchema': info('The JSON schema of a business object'),
     'info.jsonschema': { summary: 'The JSON schema of an object structure', uses: ['schema'], answer: 'json', tag: 'Information' },
-    'info.allowedApps': { summary: 'The applications the user may use', uses: ['permission'], answer: 'json', tag: 'Permissions' },
+    'info.allowedApps': { summary: 'The applications the user may use', uses: ['permission'], without: ['app'], answer: 'json', tag: 'Permissions' },
     'info.allowedAppOptions': { summary: 'The signature options of an application (app=)', uses: ['permission'], answer: 'json', tag: 'Permissions' },
-    'info.osAuthorized': { summary: 'Whether the user may use an object structure', uses: ['permission'], answer: 'json', tag: 'Permissions' },
+    'info.osAuthorized': { summary: 'Whether the user may use an object structure', uses: ['permission'], without: ['app'], answer: 'json', tag: 'Permissions' },
     'info.osAuthorizedUnnamed': { summary: 'The object structures the user may use', uses: ['permission'], answer: 'json', tag: 'Permissions' },
     'oas.document': {
         summary: 'This OpenAPI document', uses: ['oas'], answer: 'json', tag: 'Information',
@@ -109,4 +111,5 @@ export const operations: Readonly<Record<string, OperationEntry>> = {
 // Routes registered and not listed: the 501s of Maximo services Osprey does not provide (src/http/unserved.ts)
 // answer no request; the catch-all routes of the attachments and of {home}/oas only refuse (a wrong method or
 // path, named); the API page is a page, not the API.
-export const unlisted: ReadonlySet<string> = new Set(['attachments.listOther', 'attachments.other', 'oas.other', 'oas.page', ...unservedRoutes.map((route) => route.id)]);
+// Routes that only refuse (a question asked without what it needs: checkosauthorized names its structure).
+export const unlisted: ReadonlySet<string> = new Set(['info.osAuthorizedUnnamed', 'attachments.listOther', 'attachments.other', 'oas.other', 'oas.page', ...unservedRoutes.map((route) => route.id)]);

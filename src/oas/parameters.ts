@@ -30,9 +30,9 @@ const component = (place: 'query' | 'header') => {
 export const parameterComponents = (): Record<string, unknown> => Object.fromEntries([...queries.map(component('query')), ...headers.map(component('header'))]);
 
 // The parameters an operation of these uses takes, as references.
-export const parametersOf = (uses: readonly Use[]): Record<string, string>[] => {
+export const parametersOf = (uses: readonly Use[], without: readonly string[] = []): Record<string, string>[] => {
 
-    const carried = (known: Known) => known.supported.some((use) => uses.includes(use));
+    const carried = (known: Known) => known.supported.some((use) => uses.includes(use)) && !without.includes(known.name);
     return [
         ...queries.filter(carried).map((known) => ({ $ref: `#/components/parameters/${parameterName('query', known.name)}` })),
         ...headers.filter(carried).map((known) => ({ $ref: `#/components/parameters/${parameterName('header', known.name)}` }))

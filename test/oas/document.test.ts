@@ -374,6 +374,11 @@ for (const from of ['valid', 'authz', 'secrets']) {
             expect(admin.paths['/embedded']!.get).to.include({ tags: ['Other'], 'x-osprey-route': 'get /maximo/oslc/embedded' });
             expect(admin.paths['/embedded/{name}']!.servers).to.equal([{ url: '/maximo' }]);
             expect(admin.tags.map((tag: { name: string }) => tag.name)).to.equal(registry.list().map((structure) => structure.name));
+            // Only what answers (found by a hostile probe): checkosauthorized without its structure only refuses,
+            // and app= is allowedappoptions' alone.
+            expect(admin.paths['/permission/checkosauthorized']).to.not.exist();
+            const takesApp = Object.entries(admin.paths).filter(([, item]: [string, any]) => item.get?.parameters?.some((parameter: { $ref?: string }) => /app$/i.test(parameter.$ref ?? ''))).map(([path]) => path);
+            expect(takesApp).to.equal(['/permission/allowedappoptions']);
             const user = await documentOf(t, '/maximo/oslc/oas', wilson);
             await expectValid(user);
             const profile = (await t.server.app.osprey.users.profile('WILSON'))!;
