@@ -38,7 +38,13 @@ import { memberId, serializeRows } from './serialize/serialize';
 export const listReports = (req: ResourceRequest, base: string): Row[] => {
 
     const { structure } = req;
-    return structure.def.reports.map((report) => ({ reportname: report.name, description: report.title, genreport: `${base}?action=genreport&reportname=${encodeURIComponent(report.name)}` }));
+    return structure.def.reports.map((report) => {
+
+        // The parameters its where needs, which its genreport link answers only with (&name=…), as apimeta lists
+        // a saved query's.
+        const params = report.where ? parameterNames(parseWhere(report.where, `report ${report.name}`)) : [];
+        return { reportname: report.name, description: report.title, genreport: `${base}?action=genreport&reportname=${encodeURIComponent(report.name)}`, ...params.length ? { params } : {} };
+    });
 };
 
 const formatTypes = {

@@ -33,16 +33,22 @@ onEachDatabase(lab, 'reports', (t) => {
 
     const get = (url: string, headers: Record<string, string> = wilson) => t.inject({ url, headers });
 
-    test('listreports lists every report of the structure with the href that generates it', async () => {
+    test('listreports lists every report of the structure with the href that generates it, and the parameters it needs', async () => {
 
         const res = await get(`${wos}?action=listreports`);
         expect(res.statusCode).to.equal(200);
         expect(res.result).to.equal([
             { reportname: 'woprint.rptdesign', description: 'Work order details', genreport: 'http://127.0.0.1:8080/maximo/oslc/os/mxapiwodetail?action=genreport&reportname=woprint.rptdesign' },
-            { reportname: 'woassets.rptdesign', description: 'Open work orders of a site with their assets', genreport: 'http://127.0.0.1:8080/maximo/oslc/os/mxapiwodetail?action=genreport&reportname=woassets.rptdesign' },
+            { reportname: 'woassets.rptdesign', description: 'Open work orders of a site with their assets', genreport: 'http://127.0.0.1:8080/maximo/oslc/os/mxapiwodetail?action=genreport&reportname=woassets.rptdesign', params: ['site'] },
             { reportname: 'woplan.rptdesign', description: 'Planned work by site', genreport: 'http://127.0.0.1:8080/maximo/oslc/os/mxapiwodetail?action=genreport&reportname=woplan.rptdesign' }
         ]);
         expect((await get('/maximo/api/os/mxapiperson?action=LISTREPORTS')).result).to.equal([]);
+        // Each link answers with the parameters listed (found by a hostile probe: woassets' link alone was a 400).
+        for (const report of res.result as { genreport: string; params?: string[] }[]) {
+            const url = new URL(report.genreport);
+            const run = await get(`${url.pathname}${url.search}&reportformat=csv${(report.params ?? []).map((name) => `&${name}=BEDFORD`).join('')}`);
+            expect(run.statusCode, report.genreport).to.equal(200);
+        }
     });
 
     test('CSV: a header of the columns, then every record the where names, in order, each field as stored', async () => {
