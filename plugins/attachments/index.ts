@@ -41,7 +41,8 @@ const list: Hapi.Lifecycle.Method = async (request) => {
     const { query } = request;
     const osprey = request.server.app.osprey;
     return await listAttachments(requestOf(request), {
-        size: pageNumber(query['oslc.pageSize'], 'oslc.pageSize', osprey.options.maxPageSize),
+        // An answer holds at most OSPREY_MAX_ANSWER_ROWS rows, a list of documents too.
+        size: pageNumber(query['oslc.pageSize'], 'oslc.pageSize', Math.min(osprey.options.maxPageSize, osprey.options.maxAnswerRows)),
         number: pageNumber(query.pageno, 'pageno'),
         count: query.collectioncount !== undefined && ['1', 'true'].includes(String(query.collectioncount))
     });

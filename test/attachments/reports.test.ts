@@ -195,4 +195,19 @@ onEachDatabase(lab, 'reports with attachment=1 within OSPREY_MAX_ANSWER_ROWS', {
         expect(documents.of({})).to.equal([]);
         await expect(documents.page(t.server.app.osprey.db, structure, rows, [{}], 2)).to.reject(/more than 4 attached documents/);
     });
+
+    test('a record\'s list of documents is an answer too: pages of at most the limit (found by a hostile probe: all of them)', async () => {
+
+        const record = await workOrder(t, 'Six documents');
+        for (const name of ['1.txt', '2.txt', '3.txt', '4.txt', '5.txt', '6.txt']) {
+            await attach(t, record, name, 'text/plain', name);
+        }
+
+        const first = await t.inject({ url: `${record.path}/doclinks`, headers: wilson });
+        expect(first.result.member).to.have.length(4);
+        expect(first.result.responseInfo.nextPage.href).to.contain('pageno=2');
+        const asked = await t.inject({ url: `${record.path}/doclinks?oslc.pageSize=5`, headers: wilson });
+        expect(asked.statusCode).to.equal(400);
+        expect(asked.result.Error.message).to.contain('oslc.pageSize is a whole number from 1 to 4');
+    });
 });
