@@ -108,6 +108,13 @@ onEachDatabase(lab, 'saved queries, search terms, distinct and group-by', (t) =>
         expect(javaSpelling.statusCode, javaSpelling.payload).to.equal(200);
         const sorted = javaSpelling.result as any[];
         expect(sorted.every((group, i) => i === 0 || sorted[i - 1].count > group.count || (sorted[i - 1].count === group.count && sorted[i - 1].sum_wopriority <= group.sum_wopriority))).to.be.true();
+        // Without gbsortby, and after its terms, groups come in the order of their values (found by a hostile probe:
+        // each database chose its own order).
+        const open = (await get(`${wos}?gbcols=worktype,siteid,count.*`)).result as { worktype: string | null; siteid: string }[];
+        const byValue = [...open].sort((a, b) => (a.worktype === b.worktype ? (a.siteid < b.siteid ? -1 : a.siteid > b.siteid ? 1 : 0) : a.worktype === null ? 1 : b.worktype === null ? -1 : a.worktype < b.worktype ? -1 : 1));
+        expect(open.map((group) => `${group.worktype}/${group.siteid}`)).to.equal(byValue.map((group) => `${group.worktype}/${group.siteid}`));
+        const tied = (await get(`${wos}?gbcols=siteid,status,count.*&gbsortby=siteid`)).result as { siteid: string; status: string }[];
+        expect(tied.map((group) => `${group.siteid}/${group.status}`)).to.equal(tied.map((group) => `${group.siteid}/${group.status}`).sort());
         for (const url of [`${wos}?gbcols=colour`, `${wos}?gbcols=siteid,count.*&gbsortby=status`, `${wos}?gbcols=sum.nothing`]) {
             expect((await get(url)).statusCode, url).to.equal(400);
         }

@@ -226,6 +226,7 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
     }
 
     const gbsortby = outputSpelling(req.read.gbsortby);
+    const sorted = new Set<string>();
     for (const term of gbsortby?.trim() ? parseOrderBy(gbsortby, 'gbsortby') : []) {
         const name = term.path.join('.');
         if (!outputs.has(name)) {
@@ -234,6 +235,15 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
 
         // A null sorts after every value on both databases, as in oslc.orderBy (src/read/plan/ordering.ts).
         answer.orderByRaw(`?? ${term.direction} nulls ${term.direction === 'asc' ? 'last' : 'first'}`, [`g.${ranges.has(name) ? leastColumn(name) : name}`]);
+        sorted.add(name);
+    }
+
+    // Then by the grouped values, ascending: where gbsortby leaves the order open, both databases answer the groups
+    // in one order (each chose its own: a hash on PostgreSQL).
+    for (const { column, name } of columns) {
+        if (column.kind !== 'aggregate' && !sorted.has(name)) {
+            answer.orderByRaw('?? asc nulls last', [`g.${ranges.has(name) ? leastColumn(name) : name}`]);
+        }
     }
 
     const refOf = groupRef(req);
