@@ -18,4 +18,11 @@ export const homeRoutes = (contextRoot: string, routes: readonly HomeRoute[]): H
     return homes.flatMap((home) => routes.map((route) => expand(home, route)));
 };
 
-export const homeOf = (request: Hapi.Request): Home => (request.route.settings.app as { home?: Home } | undefined)?.home ?? 'oslc';
+// The home of the request's route; a request no home route answers (a 404, a 405) is of the home its path names.
+export const homeOf = (request: Hapi.Request): Home => (request.route.settings.app as { home?: Home } | undefined)?.home ?? pathHome(request);
+
+const pathHome = (request: Hapi.Request): Home => {
+
+    const root = (request.server.app as { osprey?: { options: { contextRoot: string } } }).osprey?.options.contextRoot;
+    return root !== undefined && (request.path === `/${root}/api` || request.path.startsWith(`/${root}/api/`)) ? 'api' : 'oslc';
+};
