@@ -45,7 +45,7 @@ onEachDatabase(lab, 'information endpoints', { settings: { publicOrigins: ['http
             // On a path no route serves too: the home its path names (found by a hostile probe: always /oslc).
             const unrouted = await t.inject({ url: `/maximo/${home}/service/system/extra`, headers: wilson });
             expect(unrouted.statusCode).to.equal(404);
-            expect(unrouted.result.Error.extendedError.moreInfo.href).to.startWith(`${base}/error/messages/`);
+            expect(String(unrouted.result.Error.extendedError.moreInfo.href)).to.startWith(`${base}/error/messages/`);
             expect(String(message.result.message)).to.startWith('BMXAA8727E - ');
             const lower = await t.inject({ url: `/maximo/${home}/error/messages/bmxaa4153e`, headers: wilson });
             expect(lower.result).to.include({ reasonCode: 'BMXAA4153E', statusCode: '400' });

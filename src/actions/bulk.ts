@@ -66,7 +66,7 @@ const readItem = (req: ResourceRequest, raw: unknown): Item => {
 
     const id = hrefId(structure, href);
     if (id === undefined) {
-        throw maximoError('badRequest', `A bulk item of the action ${req.read.action} names its ${structure.name} record by href.`);
+        throw maximoError('badRequest', `A bulk item of the action ${req.read.action} must name its ${structure.name} record by href (…/os/${structure.id}/{id}), and ${href === undefined ? 'this one names none' : `${JSON.stringify(String(href).slice(0, 200))} is not one`}.`);
     }
 
     return { id, payload };
