@@ -84,6 +84,7 @@ export const heldCondition = (registry: Registry, structure: Structure, record: 
 };
 
 const heldSql = new Map<string, string>();
+const shownAssignees = 5;
 
 /** Refuses `what` (a status change, a delete) of a record while a workflow waits on it, naming the workflow. */
 export const refuseWhileHeld = async (db: Db, registry: Registry, structure: Structure, record: Row, what: string): Promise<void> => {
@@ -95,7 +96,10 @@ export const refuseWhileHeld = async (db: Db, registry: Registry, structure: Str
     const [first, ...others] = await activeAssignments(db, registry, structure, record);
     if (first) {
         const keys = keysOf(structure, record);
-        const who = [first, ...others].map((row) => String(row.assigncode)).join(', ');
+        // A few names, then how many more: a group's task has an assignment per member, and the message is not a
+        // listing of the group (its members may be more than whoever reads it could list).
+        const all = [first, ...others].map((row) => String(row.assigncode));
+        const who = all.length > shownAssignees ? `${all.slice(0, shownAssignees).join(', ')} and ${all.length - shownAssignees} more` : all.join(', ');
         throw maximoError('badRequest', `${structure.name} ${keys} waits in the workflow ${String(first.processname)} (at ${String(first.nodeid)}, for ${who}): ${what} while it waits; complete its assignment, which moves the status as the workflow says.`);
     }
 };

@@ -78,4 +78,18 @@ onEachDatabase(lab, 'a record waiting in a workflow', { timeout: 120_000 }, (t) 
         expect((await read(held)).wostatus.map((row: any) => row.status)).to.equal(['WAPPR', 'APPR', 'INPRG']);
         expect((await inject({ url: `${held}?action=system:candelete` })).result.reason ?? '').to.not.contain('workflow');
     });
+
+    test('a refusal names a few assignees and counts the rest, not a group\'s every member (found by a hostile probe)', async () => {
+
+        for (let i = 1; i <= 6; ++i) {
+            await t.server.app.osprey.users.create({ userid: `SUPX${i}`, password: `Supervisor-${i}-pass`, groups: ['EVERYONE', 'SUPERVISORS'] });
+        }
+
+        const held = await newWorkOrder();
+        expect((await inject({ method: 'POST', url: `${held}?action=workflow:WOAPPROVE`, payload: {} })).statusCode).to.equal(200);
+        expect(await active(held)).to.equal(7);
+        const refused = await inject({ method: 'DELETE', url: held });
+        expect(refused.statusCode).to.equal(400);
+        expect(refused.result.Error.message).to.match(/\(at review, for (?:[A-Z0-9]+, ){4}[A-Z0-9]+ and 2 more\)/);
+    });
 });
