@@ -68,14 +68,19 @@ export const ownerRecord = async (osprey: Osprey, user: UserProfile, structure: 
 export class Base64Pieces {
 
     #rest = '';
+    /** Padding was seen: nothing but more padding (and line breaks) may follow, in this piece or a later one. */
+    #padded = false;
 
     decode(piece: Buffer): Buffer {
 
-        const text = this.#rest + piece.toString('latin1').replace(/[\s]/g, '');
-        if (!/^[A-Za-z0-9+/\-_]*={0,2}$/.test(text)) {
+        // Line breaks, spaces and tabs are skipped (MIME), no other character: \s would take 0xA0 and form feeds.
+        const fresh = piece.toString('latin1').replace(/[\t\n\r ]/g, '');
+        const text = this.#rest + fresh;
+        if (!/^[A-Za-z0-9+/\-_]*={0,2}$/.test(text) || (this.#padded && !/^=*$/.test(fresh))) {
             throw maximoError('badRequest', 'The body is not base64 (custom-encoding: base64): it holds a character base64 does not use, or = before its end.');
         }
 
+        this.#padded ||= fresh.includes('=');
         const whole = text.length - (text.length % 4);
         this.#rest = text.slice(whole);
         return Buffer.from(text.slice(0, whole), 'base64');
@@ -199,10 +204,10 @@ export const attachDocument = async (place: AttachmentPlace, upload: Upload): Pr
     const { osprey, user, structure, id } = upload;
     const limit = documentLimit(osprey, structure);
     // Known too large before a byte is read: refused at once. A base64 body is a third longer than its document,
-    // and longer still by its padding and line breaks: it is refused by its length only where even MIME's line
-    // breaks (CRLF after every 76 characters, the most a client sends) and padding leave more than the limit;
-    // else it is measured as it is decoded.
-    if (upload.length !== undefined && (upload.base64 ? Math.floor(upload.length * 76 / 78 * 3 / 4) - 2 : upload.length) > limit) {
+    // and longer still by its padding and line breaks: it is refused by its length only where even PEM's line
+    // breaks (CRLF after every 64 characters, more than MIME's 76) and padding leave more than the limit; else it
+    // is measured as it is decoded.
+    if (upload.length !== undefined && (upload.base64 ? Math.floor(upload.length * 64 / 66 * 3 / 4) - 2 : upload.length) > limit) {
         throw tooLarge(structure, limit, upload.base64 ? undefined : upload.length);
     }
 

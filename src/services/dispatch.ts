@@ -138,6 +138,11 @@ const answer = (h: Hapi.ResponseToolkit, result: unknown): Hapi.ResponseObject =
         return h.response({ return: result });
     }
 
+    // Bytes and streams are no JSON, though JSON.stringify makes something of a Buffer: hapi would send them raw.
+    if (typeof result === 'object' && (ArrayBuffer.isView(result) || result instanceof ArrayBuffer || typeof (result as { pipe?: unknown }).pipe === 'function')) {
+        throw new Error('A service method answered bytes or a stream, which is no JSON value.');
+    }
+
     if (typeof result === 'object') {
         // Tried as JSON here, before hapi makes it into JSON as it sends: a value that is none (a BigInt, a cycle)
         // is then an error of the request (logged, a 500 in Maximo's shape), not a failure of the transmission.

@@ -58,13 +58,14 @@ export const linkStructures = (structures: readonly Structure[], domains: Readon
             }
 
             tables.set(object.table, structure.name);
-            // A business object is one table wherever a structure names it: its documents, its records' owners and
-            // the lookups by object name (registry.byObject) are the object's, so a second table would share them.
-            const stored = objectTables.get(object.name);
-            if (stored && stored.table !== object.table) {
-                report(`${prefix}table`, `the object ${object.name} is stored in table "${stored.table}" (${stored.structure}); every structure of one object names its table, and this one names "${object.table}"`);
+            // A record's business object is one structure's (its table is, above): its documents, its owners and the
+            // lookups by object name (registry.byObject) are the object's, so a second structure of it on another
+            // table would share them between unrelated records.
+            const served = object === structure.root ? objectTables.get(object.name) : undefined;
+            if (served && served.table !== object.table) {
+                report('object', `the object ${object.name} is already served by ${served.structure} (table "${served.table}"); its records' documents and owners are that structure's, so another structure cannot serve it (name another object)`);
             }
-            else if (!stored) {
+            else if (object === structure.root && !served) {
                 objectTables.set(object.name, { table: object.table, structure: structure.name });
             }
 

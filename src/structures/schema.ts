@@ -42,7 +42,7 @@ const joinSchema = Joi.object().pattern(attributeName, Joi.string().pattern(attr
 
 const objectKeys = {
     object: Joi.string().pattern(upperName).required().description('the business object (MBO) name').example('WORKORDER'),
-    table: Joi.string().pattern(attributeName).description('the database table (default: the object name in lower case); a table is one structure\'s, and an object is stored in one table wherever a structure names it (else the start stops)').example('workorder'),
+    table: Joi.string().pattern(attributeName).description('the database table (default: the object name in lower case); a table is one structure\'s, and so is a record\'s business object (`object`): two structures of one object stop the start').example('workorder'),
     description: Joi.string().description('what the object holds').example('Work orders with their tasks'),
     uniqueColumn: Joi.string().pattern(attributeName).required().description('the numeric internal id attribute (generated bigint)').example('workorderid'),
     primaryKey: Joi.array().items(Joi.string().pattern(attributeName)).min(1).unique().required().description('the key attributes in Maximo\'s order; they make the resource id').example(['siteid', 'wonum']),

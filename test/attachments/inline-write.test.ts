@@ -120,6 +120,16 @@ onEachDatabase(lab, 'attachments in records (writes)', (t) => {
         expect(foreign.statusCode).to.equal(400);
         expect(foreign.result.Error.message).to.contain(`no document ${othersBefore[0]!.doclinksid}`);
         expect(await documentsOf(t, otherRecord)).to.equal(othersBefore);
+
+        // By the localref a listing gives it too (found by a hostile probe: refused, "undefined names none").
+        const listed = (await t.inject({ url: `${record}/doclinks`, headers: wilson })).result.member as { localref: string }[];
+        expect(listed).to.have.length(1);
+        const byLocalref = await t.inject({ method: 'POST', url: record, headers: { ...wilson, 'x-method-override': 'PATCH' }, payload: { doclinks: [{ _action: 'Delete', localref: listed[0]!.localref }] } });
+        expect(byLocalref.statusCode, byLocalref.payload).to.equal(204);
+        expect(await documentsOf(t, record)).to.equal([]);
+        const nameless = await t.inject({ method: 'POST', url: record, headers: { ...wilson, 'x-method-override': 'PATCH' }, payload: { doclinks: [{ _action: 'Delete' }] } });
+        expect(nameless.statusCode).to.equal(400);
+        expect(nameless.result.Error.message).to.contain('this one names none');
     });
 
     test('a sync writes documents with the record it creates or updates; properties answer them', async () => {

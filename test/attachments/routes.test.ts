@@ -210,6 +210,10 @@ onEachDatabase(lab, 'attachments through the doclinks routes', { settings: { max
         const exact = await upload(inject, wo1008, Buffer.alloc(512 * 1024, 7).toString('base64').replace(/(.{76})/g, '$1\r\n'), { slug: 'exact.bin', 'custom-encoding': 'base64' });
         expect(exact.statusCode, exact.payload).to.equal(201);
         expect((await inject({ method: 'DELETE', url: pathOf(exact.headers.location), headers: wilson })).statusCode).to.equal(204);
+        // PEM's shorter lines (64 characters) too.
+        const pem = await upload(inject, wo1008, Buffer.alloc(512 * 1024, 7).toString('base64').replace(/(.{64})/g, '$1\r\n'), { slug: 'pem.bin', 'custom-encoding': 'base64' });
+        expect(pem.statusCode, pem.payload).to.equal(201);
+        expect((await inject({ method: 'DELETE', url: pathOf(pem.headers.location), headers: wilson })).statusCode).to.equal(204);
         const over = await upload(inject, wo1008, Buffer.alloc(512 * 1024 + 1, 7).toString('base64'), { slug: 'over.bin', 'custom-encoding': 'base64' });
         expect(over.statusCode).to.equal(413);
         await t.server.app.osprey.attachments.sweeper.soon();

@@ -133,7 +133,7 @@ experiment('structure loading', () => {
         { name: 'duplicate structure', files: { 'mxone.yaml': minimal(), 'mxone.yml': minimal() }, expected: [['mxone.yml', 'name', /declared twice/]] },
         { name: 'duplicate table', files: { 'mxone.yaml': minimal(), 'mxtwo.yaml': minimal().replace('name: MXONE', 'name: MXTWO') }, expected: [['mxtwo.yaml', 'table', /already used by MXONE/]] },
         // One object in two tables would share its documents, owners and lookups between unrelated records.
-        { name: 'one object, two tables', files: { 'mxone.yaml': minimal(), 'mxtwo.yaml': minimal('table: two\n').replace('name: MXONE', 'name: MXTWO') }, expected: [['mxtwo.yaml', 'table', /the object ONE is stored in table "one" \(MXONE\); every structure of one object names its table, and this one names "two"/]] },
+        { name: 'one object, two tables', files: { 'mxone.yaml': minimal(), 'mxtwo.yaml': minimal('table: two\n').replace('name: MXONE', 'name: MXTWO') }, expected: [['mxtwo.yaml', 'object', /the object ONE is already served by MXONE \(table "one"\); its records' documents and owners are that structure's/]] },
         { name: 'duplicate domain and bad domain file', files: { 'more.yaml': 'domains:\n  TSTATUS:\n    values: [{ value: X }]\n', 'bad.yaml': 'domains:\n  lower: { values: [] }\n', 'mxone.yaml': minimal() }, expected: [['bad.yaml', 'domains.lower', /not allowed/], ['more.yaml', 'domains.TSTATUS', /declared twice/]] }
     ];
 

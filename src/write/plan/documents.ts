@@ -49,13 +49,20 @@ const decoded = (text: string): Buffer | undefined => {
 };
 
 
-// The document an item names: …/doclinks/{id} (its href), or its doclinksid.
+// The document an item names: …/doclinks/{id} (its href), its localref (…/doclinks/{position}-{id}), or its
+// doclinksid.
+const documentLink = /\/doclinks\/(?:\d{1,9}-)?(\d{1,16})\/?(?:[?#].*)?$/i;
+
 const namedId = (item: Row): number | undefined => {
 
-    const href = typeof item.href === 'string' ? /\/doclinks\/(\d{1,16})\/?(?:[?#].*)?$/i.exec(item.href)?.[1] : undefined;
+    const link = item.href ?? item.localref;
+    const href = typeof link === 'string' ? documentLink.exec(link)?.[1] : undefined;
     const text = href ?? (item.doclinksid === undefined || item.doclinksid === null ? undefined : String(item.doclinksid));
     return text !== undefined && /^\d{1,16}$/.test(text) ? Number(text) : undefined;
 };
+
+// What an item names its document by, for a refusal.
+const naming = (item: Row): string => JSON.stringify(item.href ?? item.localref ?? item.doclinksid);
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
@@ -93,9 +100,9 @@ export const planDocuments = async (scope: WriteScope, object: BusinessObject, i
 
         const action = item._action === undefined ? undefined : String(item._action).toLowerCase();
         const id = namedId(item);
-        if (action === 'delete' || (action === undefined && (item.href !== undefined || item.doclinksid !== undefined))) {
+        if (action === 'delete' || (action === undefined && (item.href !== undefined || item.localref !== undefined || item.doclinksid !== undefined))) {
             if (id === undefined) {
-                fail(index, 'href', `a document is named by its href (…/doclinks/{id}) or doclinksid, and ${JSON.stringify(item.href ?? item.doclinksid)} names none.`);
+                fail(index, 'href', `a document is named by its href (…/doclinks/{id}), its localref or doclinksid, and ${item.href === undefined && item.localref === undefined && item.doclinksid === undefined ? 'this one names none' : `${naming(item)} names none`}.`);
                 continue;
             }
 
