@@ -111,7 +111,8 @@ export const bulkAction = async (req: ResourceRequest): Promise<BulkActionResult
                     results.push({ ok: true, outcome, bulkid: bulkIdOf(raws[index]) });
                 }
 
-                failed = undefined;
+                // What fails after the last item (a structure's rule checked before the commit) is answered as that
+                // item's, as in a bulk write (src/write/bulk.ts).
                 return results;
             });
         }

@@ -95,6 +95,9 @@ const allOrNothing = async (req: ResourceRequest, raws: readonly unknown[], read
                 }
             }
 
+            // What fails after the last item (a structure's rule checked before the commit: the last active
+            // administrator kept) is answered as that item's: the bulk is refused whole, still item by item.
+            failed = reads.length || undefined;
             return results;
         });
     }

@@ -118,7 +118,13 @@ onEachDatabase(lab, 'an action\'s writes through the engine, and bulk actions', 
             expect(res.result.Error.message).to.contain('would leave no active administrator');
         }
 
-        // Nothing of either was kept: the work order, the users and the groups are as they were.
+        // An all-or-nothing bulk of it answers item by item: the last item carries the refusal made as it commits.
+        const other = await newWorkOrder();
+        const bulk = await inject({ method: 'POST', url: `${wos}?action=retitleanddeactivate`, headers: { 'x-method-override': 'BULK', allornothing: '1' }, payload: [{ href: `http://localhost${path}` }, { href: `http://localhost${other}` }] }, maxadmin);
+        expect(bulk.statusCode, bulk.payload).to.equal(200);
+        expect(bulk.result.map((item: { _responsemeta: { status: string } }) => item._responsemeta.status)).to.equal(['424', '400']);
+
+        // Nothing of any was kept: the work order, the users and the groups are as they were.
         expect(await read(path)).to.equal(earlier);
         expect((await inject({ url: `${home}/os/mxapimaxuser?oslc.select=userid,status&oslc.orderBy=%2Buserid` }, maxadmin)).result).to.equal(users.result);
         expect((await inject({ url: `${home}/os/mxapimaxgroup?oslc.select=groupname&count=1` }, maxadmin)).result).to.equal(groups.result);

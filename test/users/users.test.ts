@@ -189,6 +189,16 @@ onEachDatabase(lab, 'Users and groups as object structures', (t) => {
             expect(res.result.Error.message).to.contain('no active administrator');
         }
 
+        // An all-or-nothing bulk answers item by item (the npm client reads the array) when the rule refuses it as
+        // it commits: the last item carries the refusal, the others a 424, and nothing is written (found by a probe).
+        const wilsonHref = await hrefOf('wilson');
+        const before = (await get(`${wilsonHref}?oslc.select=displayname`)).result.displayname;
+        const bulk = await post(users, [{ href: `http://localhost${wilsonHref}`, _action: 'Update', displayname: 'Renamed in the bulk' }, { href: `http://localhost${href}`, _action: 'Update', status: 'INACTIVE' }], maxadmin, { 'x-method-override': 'BULK', allornothing: '1' });
+        expect(bulk.statusCode, bulk.payload).to.equal(200);
+        expect(bulk.result.map((item: { _responsemeta: { status: string } }) => item._responsemeta.status)).to.equal(['424', '400']);
+        expect(JSON.stringify(bulk.result[1])).to.contain('no active administrator');
+        expect((await get(`${wilsonHref}?oslc.select=displayname`)).result.displayname).to.equal(before);
+
         const adminGroup = await hrefOf('MAXADMIN', groups, 'groupname');
         expect((await patch(adminGroup, { isadmin: false })).result.Error.message).to.contain('no active administrator');
         expect((await login('maxadmin', 'maxadmin')).statusCode).to.equal(200);
