@@ -46,6 +46,9 @@ onEachDatabase(lab, 'information endpoints', { settings: { publicOrigins: ['http
             const unrouted = await t.inject({ url: `/maximo/${home}/service/system/extra`, headers: wilson });
             expect(unrouted.statusCode).to.equal(404);
             expect(String(unrouted.result.Error.extendedError.moreInfo.href)).to.startWith(`${base}/error/messages/`);
+            const atHome = await t.inject({ method: 'DELETE', url: `/maximo/${home}`, headers: wilson });
+            expect(atHome.statusCode).to.be.within(404, 405);
+            expect(String(atHome.result.Error.extendedError.moreInfo.href)).to.startWith(`${base}/error/messages/`);
             expect(String(message.result.message)).to.startWith('BMXAA8727E - ');
             const lower = await t.inject({ url: `/maximo/${home}/error/messages/bmxaa4153e`, headers: wilson });
             expect(lower.result).to.include({ reasonCode: 'BMXAA4153E', statusCode: '400' });

@@ -23,6 +23,6 @@ export const homeOf = (request: Hapi.Request): Home => (request.route.settings.a
 
 const pathHome = (request: Hapi.Request): Home => {
 
-    const root = (request.server.app as { osprey?: { options: { contextRoot: string } } }).osprey?.options.contextRoot;
-    return root !== undefined && (request.path === `/${root}/api` || request.path.startsWith(`/${root}/api/`)) ? 'api' : 'oslc';
+    const api = `/${request.server.app.osprey.options.contextRoot}/api`;
+    return request.path === api || request.path.startsWith(`${api}/`) ? 'api' : 'oslc';
 };

@@ -130,19 +130,18 @@ export const runWrite = async <T>(settings: WriteSettings, work: (scope: WriteSc
         void settings.commit?.osprey.attachments.sweeper.soon();
     }
 
-    for (const then of done.scope.committed ?? []) {
-        try {
-            await then();
-        }
-        catch (error) {
-            // Committed: the answer is the write's, as for an after-commit subscriber's error (after-commit.ts).
-            if (settings.commit) {
+    if (settings.commit) {
+        // What the write's actions asked to run once it committed (a write without a server to tell has no action).
+        for (const then of done.scope.committed ?? []) {
+            try {
+                await then();
+            }
+            catch (error) {
+                // Committed: the answer is the write's, as for an after-commit subscriber's error (after-commit.ts).
                 reportCommitError(settings.commit.osprey, error);
             }
         }
-    }
 
-    if (settings.commit) {
         await notifyCommit(settings.commit.osprey, { user: settings.commit.user, transactionId: ctx.transactionId, writes: done.scope.written, actions: done.scope.actions });
     }
 

@@ -70,6 +70,16 @@ onEachDatabase(lab, 'an action\'s writes through the engine, and bulk actions', 
             }
         });
         t.server.registerAction('MXAPIWODETAIL', 'sayhello', { handler: () => 'hello' });
+        t.server.registerAction('MXAPIWODETAIL', 'thenthrows', {
+            handler: ({ record, write, afterCommit }) => {
+
+                afterCommit(() => {
+
+                    throw new Error('after the commit');
+                });
+                return write.merge('MXAPIWODETAIL', record!, { description: 'kept, whatever runs after' }).then(() => ({ done: true }));
+            }
+        });
         t.server.registerAction('MXAPIWODETAIL', 'saynull', { handler: () => null });
         t.server.registerAction('MXAPIWODETAIL', 'dropadmins', { handler: async ({ write }) => await write.remove('MXAPIMAXGROUP', { groupname: 'MAXADMIN' }) });
     });
@@ -137,6 +147,25 @@ onEachDatabase(lab, 'an action\'s writes through the engine, and bulk actions', 
             expect(asked.result.reason).to.contain('would leave no active administrator');
             expect((await inject({ url: `${target}?oslc.select=*` }, maxadmin)).statusCode).to.equal(200);
         }
+    });
+
+    test('what a handler runs after the commit does not change the answer when it throws; the write is kept', async () => {
+
+        const path = await newWorkOrder();
+        const res = await inject({ method: 'POST', url: `${path}?action=thenthrows` });
+        expect(res.statusCode, res.payload).to.equal(200);
+        expect(res.result).to.equal({ done: true });
+        expect((await read(path)).description).to.equal('kept, whatever runs after');
+    });
+
+    test('an all-or-nothing bulk action whose transactionid was recorded is the request\'s own 409, before any item', async () => {
+
+        const path = await newWorkOrder();
+        const send = () => inject({ method: 'POST', url: `${wos}?action=sayhello`, headers: { 'x-method-override': 'BULK', allornothing: '1', transactionid: 'engine-writes-once' }, payload: [{ href: `http://localhost${path}` }] });
+        const first = await send();
+        expect(first.statusCode, first.payload).to.equal(200);
+        const again = await send();
+        expect(again.statusCode, again.payload).to.equal(409);
     });
 
     test('a result that is no object is answered as JSON; null, as nothing, is a 204', async () => {

@@ -67,7 +67,9 @@ onEachDatabase(lab, 'service endpoints', { settings: { plugins: [plugin] } }, (t
         const nested = await t.inject({ url: call('calc', 'wsmethod:brokenobject'), headers: wilson });
         expectError(nested, 500);
         expect(nested.payload).to.not.contain('BigInt');
-        expectError(await t.inject({ url: call('calc', 'wsmethod:bytes'), headers: wilson }), 500);
+        for (const method of ['bytes', 'arraybuffer', 'stream']) {
+            expectError(await t.inject({ url: call('calc', `wsmethod:${method}`), headers: wilson }), 500);
+        }
     });
 
     test('a GET sends its arguments in the query, not in a body', async () => {
@@ -95,12 +97,12 @@ onEachDatabase(lab, 'service endpoints', { settings: { plugins: [plugin] } }, (t
 
     test('an action missing, not a web method, or a method the service has not is a 400 naming it and the methods', async () => {
 
-        expectError(await t.inject({ url: `${home}/service/calc`, headers: wilson }), 400, 'names no action', 'add, echo, secretOf, broken, brokenobject, bytes, nothing, fail');
+        expectError(await t.inject({ url: `${home}/service/calc`, headers: wilson }), 400, 'names no action', 'add, echo, secretOf, broken, brokenobject, bytes, arraybuffer, stream, nothing, fail');
         expectError(await t.inject({ url: call('calc', ''), headers: wilson }), 400, 'names no action');
         expectError(await t.inject({ url: call('calc', 'add'), headers: wilson }), 400, 'The action add is not a web method');
         expectError(await t.inject({ url: call('calc', 'workflow:add'), headers: wilson }), 400, 'workflow:add');
         for (const name of ['nosuch', '__proto__', 'constructor', 'hasOwnProperty']) {
-            expectError(await t.inject({ url: call('calc', `wsmethod:${name}`), headers: wilson }), 400, `The service calc has no method ${name}; its methods are: add, echo, secretOf, broken, brokenobject, bytes, nothing, fail.`);
+            expectError(await t.inject({ url: call('calc', `wsmethod:${name}`), headers: wilson }), 400, `The service calc has no method ${name}; its methods are: add, echo, secretOf, broken, brokenobject, bytes, arraybuffer, stream, nothing, fail.`);
         }
 
         expectError(await t.inject({ url: call('calc', 'wsmethod:ADD'), headers: wilson }), 400, 'did you mean add?');
