@@ -112,6 +112,19 @@ onEachDatabase(lab, 'attachments in records (reads)', { settings: { maxBody: 400
         expect(res.result.Error.message).to.contain('nosuchfield');
     });
 
+    test('doclinks{documentdata} without inlinedoc=1 is a 400 that names inlinedoc, not an answer without the bytes', async () => {
+
+        const res = await t.inject({ url: `${woA}?oslc.select=wonum,doclinks{urlname,documentdata}`, headers: wilson });
+        expect(res.statusCode).to.equal(400);
+        expect(res.result.Error.message).to.contain('documentdata');
+        expect(res.result.Error.message).to.contain('inlinedoc=1');
+        const page = await t.inject({ url: `${wos}?oslc.select=wonum,doclinks{documentdata}&${among}`, headers: wilson });
+        expect(page.statusCode).to.equal(400);
+        const inline = await t.inject({ url: `${woA}?oslc.select=wonum,doclinks{urlname,documentdata}&inlinedoc=1`, headers: wilson });
+        expect(inline.statusCode).to.equal(200);
+        expect(Buffer.from(inline.result.doclinks[0].documentdata, 'base64').equals(small)).to.be.true();
+    });
+
     test('documents count toward the rows an answer may hold', async () => {
 
         // 40 rows: 39 records of a page and the documents of one of them are more.

@@ -75,6 +75,8 @@ export interface SelectSettings {
     /** Checked before the plugins have registered (a YAML report's columns at load): an attribute that is not
      * stored passes as one a plugin may compute; the check once they have (../../reports/computed-columns.ts) says. */
     readonly computedLater?: boolean;
+    /** inlinedoc=1: documents render with their bytes, so `doclinks{documentdata}` is something the answer carries. */
+    readonly inlineDocuments?: boolean;
     /** Where a nested select sits: the links that lead to it, and what the whole select has loaded so far. */
     readonly level?: { readonly path: readonly string[]; readonly hops: number; readonly loads: { count: number } };
 }
@@ -132,7 +134,11 @@ const documentFields = (settings: SelectSettings, items: readonly SelectItem[]):
             return undefined;
         }
 
-        // href is always there; documentdata is there with inlinedoc=1.
+        // href is always there; documentdata is there with inlinedoc=1, and without it would be dropped unsaid.
+        if (item.kind === 'attr' && item.path.length === 1 && !item.alias && item.path[0] === 'documentdata' && !settings.inlineDocuments) {
+            fail(settings, item, 'documentdata, a document\'s bytes in base64, comes with inlinedoc=1: add inlinedoc=1 to the request, or leave documentdata out of doclinks{…}');
+        }
+
         if (item.kind === 'attr' && item.path.length === 1 && ['href', 'documentdata'].includes(item.path[0]!)) {
             continue;
         }

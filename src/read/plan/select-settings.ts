@@ -42,7 +42,7 @@ export const requestPlan = (req: ResourceRequest, object: BusinessObject, items:
 
     const direct = object === req.structure.root && req.attribute === undefined && hooksOf(object).selectSecrets === true;
     // No select plans the same whatever the settings: they are not made for it.
-    const plan = items ? planSelect(object, items, selectSettings(req.osprey, object, parameter, { reach: { user: req.user }, ...settings, secrets: direct })) : everythingPlan(object);
+    const plan = items ? planSelect(object, items, selectSettings(req.osprey, object, parameter, { reach: { user: req.user }, inlineDocuments: req.render.inlineDocuments === true, ...settings, secrets: direct })) : everythingPlan(object);
     if (!namesSecrets(plan)) {
         return plan;
     }
