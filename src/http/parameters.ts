@@ -10,6 +10,7 @@ import { logs } from '../log/logger';
 import { parameterNames } from '../read/parse/params';
 import { parseWhere } from '../read/parse/where';
 import type { Structure } from '../structures/registry';
+import { own } from '../structures/own';
 import { unservedRoutes } from './unserved';
 
 
@@ -149,7 +150,9 @@ const savedQueryParameter = (name: string, request: Hapi.Request, query: Record<
         return `${name} is a parameter of a saved query, and the request names none (savedQuery=…)`;
     }
 
-    const definition = savedQueryOwner(request)?.def.savedQueries[lastText(saved)];
+    const owner = savedQueryOwner(request);
+    // A name the client sends: looked up among the structure's own saved queries only, never its prototype's.
+    const definition = owner ? own(owner.def.savedQueries, lastText(saved)) : undefined;
     const param = name.slice(4);
     if (definition && !Object.hasOwn(definition.params, param)) {
         const declared = Object.keys(definition.params);

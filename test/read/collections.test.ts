@@ -34,7 +34,8 @@ onEachDatabase(lab, 'saved queries, search terms, distinct and group-by', (t) =>
         // IBM's Java client sends the value quoted.
         const quotedParam = await get(`${wos}?savedQuery=WOBYASSET&sqp:asset=%2211001%22&oslc.select=assetnum`);
         expect(quotedParam.result.member).to.equal(byAsset.result.member);
-        for (const url of [`${wos}?savedQuery=openwo`, `${wos}?savedQuery=WOBYASSET`]) {
+        // An empty name or an empty required parameter names nothing: refused, not read as no saved query or ''.
+        for (const url of [`${wos}?savedQuery=openwo`, `${wos}?savedQuery=WOBYASSET`, `${wos}?savedQuery=`, `${wos}?savedQuery=%20`, `${wos}?savedQuery=WOBYASSET&sqp:asset=`, `${wos}?savedQuery=WOBYASSET&sqp:asset=%22%22`]) {
             const res = await get(url);
             expect(res.statusCode, url).to.equal(400);
             expect(res.result.Error.reasonCode).to.equal('BMXAA8744E');

@@ -27,8 +27,14 @@ import { namedAttribute } from '../plan/attribute-names';
 const savedQuery = (req: ResourceRequest, structure: Structure, query: Knex.QueryBuilder, scope: WhereScope) => {
 
     const name = req.read.savedQuery;
-    if (name === undefined || name === '') {
+    if (name === undefined) {
         return;
+    }
+
+    // An empty name names no saved query: carried out as none, it would answer every record unsaid.
+    if (!name.trim()) {
+        const known = Object.keys(structure.def.savedQueries);
+        throw new QueryError('savedQuery', 1, `savedQuery is empty: name a saved query of ${structure.name}${known.length ? ` (${known.join(', ')})` : ''}, or leave savedQuery out`);
     }
 
     if (scope.object !== structure.root) {
@@ -49,7 +55,12 @@ const savedQuery = (req: ResourceRequest, structure: Structure, query: Knex.Quer
         }
 
         // IBM's Java client quotes a text value (sqp:site="BEDFORD"): one pair of surrounding quotes is not part of it.
-        params[param] = value === undefined ? null : checkText(value, `sqp:${param}`).replace(/^"(.*)"$/s, '$1');
+        const given = value === undefined ? null : checkText(value, `sqp:${param}`).replace(/^"(.*)"$/s, '$1');
+        if (def.required && !given?.trim()) {
+            throw new QueryError('savedQuery', 1, `${name} needs a value for its parameter sqp:${param}, and ${JSON.stringify(value)} is empty`);
+        }
+
+        params[param] = given;
     }
 
     applyWhere(query, { ...scope, parameter: `savedQuery ${name}`, params }, parseWhere(saved.where, `savedQuery ${name}`));
