@@ -54,6 +54,7 @@ experiment(`requests the HTTP parser refuses (${testDatabases[0]!.name})`, () =>
         const answer = await send(port, `GET /maximo/oslc HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
         expect(answer).to.startWith('HTTP/1.1 431');
         expect(bodyOf(answer).Error.statusCode).to.equal('431');
+        expect(bodyOf(answer).Error.message).to.contain('larger than the 16384 bytes this server reads');
         const good = await send(port, 'GET /maximo/oslc/os/mxapiasset HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
         expect(good).to.startWith('HTTP/1.1 401');
         expect(bodyOf(good).Error.statusCode).to.equal('401');
