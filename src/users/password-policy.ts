@@ -41,16 +41,18 @@ export const checkNewPassword = (userid: string, password: unknown, check: unkno
         throw maximoError('badRequest', 'passwordinput must be a string: the new password.', { attribute: 'passwordinput' });
     }
 
-    if (check !== undefined && check !== password) {
+    // Compared and measured as they are hashed (src/auth/passwords.ts): in Unicode NFC.
+    const normal = password.normalize('NFC');
+    if (check !== undefined && (typeof check !== 'string' || check.normalize('NFC') !== normal)) {
         throw maximoError('badRequest', 'passwordcheck does not match passwordinput: the new password must be typed the same twice.', { attribute: 'passwordcheck' });
     }
 
-    const problem = passwordProblem(userid, password, minLength);
+    const problem = passwordProblem(userid, normal, minLength);
     if (problem) {
         throw maximoError('badRequest', problem, { attribute: 'passwordinput' });
     }
 
-    return password;
+    return normal;
 };
 
 // A user ID made through the API or the osprey command: what every login can send and every listing shows as it

@@ -142,6 +142,17 @@ onEachDatabase(lab, 'Users and groups as object structures', (t) => {
         expect((await login('deact1', 'Meadow-Stone-88')).statusCode).to.equal(200);
     });
 
+    test('a password is one password in either Unicode form: é as one code point or as e and a combining accent', async () => {
+
+        const composed = 'Caf\u00e9-Harbor-42';
+        const decomposed = 'Cafe\u0301-Harbor-42';
+        const made = await post(users, { userid: 'nfc1', passwordinput: decomposed, passwordcheck: composed, groupuser: [{ groupname: 'EVERYONE' }] });
+        expect(made.statusCode, made.payload).to.equal(201);
+        expect((await login('nfc1', composed)).statusCode).to.equal(200);
+        expect((await login('nfc1', decomposed)).statusCode).to.equal(200);
+        expect((await login('nfc1', 'Cafe-Harbor-42')).statusCode).to.equal(401);
+    });
+
     test('membership through the group or the user, and a group made by the API', async () => {
 
         expect((await post(users, { userid: 'memb1', passwordinput: 'Copper-Field-19' })).statusCode).to.equal(201);
