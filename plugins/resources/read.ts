@@ -16,8 +16,8 @@ export const getCollection: Hapi.Lifecycle.Method = async (request, h) => {
         return await actionOf(request, h, resourceRequest(request, false), undefined);
     }
 
-    // count=1 answers {"totalCount": n}, with no page links.
-    const answer = await readCollection(resourceRequest(request, !flag(request.query.count)));
+    // count=1 answers {"totalCount": n}, with no page links; its URL is read only to check a stable cursor beside it.
+    const answer = await readCollection(resourceRequest(request, !flag(request.query.count) || request.query.stableId !== undefined || request.query.stableid !== undefined));
     if ('report' in answer) {
         const { stream, type, disposition } = answer.report;
         // A PDF is shown by the browser's own viewer, which the policy of every other answer may stop.

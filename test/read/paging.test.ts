@@ -104,6 +104,49 @@ onEachDatabase(lab, 'ordering and stable paging', (t) => {
             expect(res.statusCode, url.search).to.equal(400);
             expect(res.result.Error.message).to.contain('stableId');
         }
+
+        // A pageno that names another page than the cursor's is not carried out: refused, naming both.
+        const skipped = new URL(next.href);
+        skipped.searchParams.set('pageno', '7');
+        const skip = await get(skipped.pathname + skipped.search);
+        expect(skip.statusCode).to.equal(400);
+        expect(skip.result.Error.message).to.contain('pageno=7');
+        expect(skip.result.Error.message).to.contain('page 2');
+        const withoutPageno = new URL(next.href);
+        withoutPageno.searchParams.delete('pageno');
+        expect((await get(withoutPageno.pathname + withoutPageno.search)).result.member).to.equal(ok.result.member);
+
+        // count=1 beside the cursor checks it too (IBM's Java client appends count=1 to the query it pages with).
+        for (const url of [altered, next]) {
+            const counted = new URL(url.href);
+            counted.searchParams.set('count', '1');
+            const res = await get(counted.pathname + counted.search);
+            expect(res.statusCode, counted.search).to.equal(url === next ? 200 : 400);
+        }
+    });
+
+    test('a cache buster _ that changes between pages is not part of the cursor\'s query', async () => {
+
+        const first = await get(`${wos}?oslc.select=wonum&oslc.pageSize=3&stablepaging=1&_=111`);
+        const next = new URL(first.result.responseInfo.nextPage.href);
+        next.searchParams.set('_', '222');
+        const res = await get(next.pathname + next.search);
+        expect(res.statusCode, res.payload).to.equal(200);
+        expect(res.result.member).to.have.length(3);
+        expect(res.result.responseInfo.pagenum).to.equal(2);
+    });
+
+    test('count=1 checks the order and schema it is sent with, as a page would', async () => {
+
+        for (const [query, words] of [['oslc.orderBy=nosuchattr', 'nosuchattr'], ['oslc.orderBy=%2B%2B', 'oslc.orderBy'], ['stablepaging=1&stableId=garbage', 'stableId'], ['addschema=1', 'addschema']]) {
+            const res = await get(`${wos}?count=1&${query}`);
+            expect(res.statusCode, query).to.equal(400);
+            expect(res.result.Error.message, query).to.contain(words);
+        }
+
+        const good = await get(`${wos}?count=1&oslc.orderBy=-wonum&oslc.pageSize=5&collectioncount=1`);
+        expect(good.statusCode).to.equal(200);
+        expect(Number(good.result.totalCount)).to.be.above(0);
     });
 
     test('orderBy refuses what is not an attribute of the root object', async () => {
@@ -113,5 +156,19 @@ onEachDatabase(lab, 'ordering and stable paging', (t) => {
             expect(res.statusCode, orderBy).to.equal(400);
             expect(res.result.Error.reasonCode).to.equal('BMXAA8744E');
         }
+
+        // An attribute twice would order by the first term only: refused, naming it.
+        for (const orderBy of ['%2Bwonum,-wonum', '-status,description,STATUS']) {
+            const res = await get(`${wos}?oslc.orderBy=${orderBy}`);
+            expect(res.statusCode, orderBy).to.equal(400);
+            expect(res.result.Error.message).to.contain('named twice');
+        }
+
+        // A record read orders nothing: refused for that, not for distinct's or group-by's reason.
+        const member = (await get(`${wos}?oslc.pageSize=1&oslc.select=wonum`)).result.member[0].href;
+        const res = await get(`${new URL(member).pathname}?oslc.orderBy=wonum`);
+        expect(res.statusCode).to.equal(400);
+        expect(res.result.Error.message).to.contain('oslc.orderBy');
+        expect(res.result.Error.message).to.not.contain('gbsortby');
     });
 });

@@ -98,6 +98,24 @@ const compilePage = (req: ResourceRequest, query: PageQuery, pageSize: number, c
     return { columns, count, page: { sql: `${sql} limit ? offset ?`, bindings: [...bindings, pageSize + 1, slotBinding('offset')] } };
 };
 
+// count=1 (IBM's Java client appends it to the whole query it pages with) answers a number, but what the query
+// names is checked as a page's would be: an order by no attribute, a forged cursor, a schema it cannot carry are a
+// 400, not a count that ignored them.
+const checkCountOnly = (req: ResourceRequest, query: PageQuery, links: { readonly pathname: string; readonly params: string }): void => {
+
+    orderColumns(query.object, req.read.orderBy ?? query.defaultOrder);
+    if (req.read.stablePaging && req.read.stableId) {
+        // The cursor is checked against the query it was made for; count=1 is not part of that query.
+        const params = new URLSearchParams(links.params);
+        params.delete('count');
+        decodeCursor(req.osprey.secret, queryDigest(links.pathname, params), req.read.stableId);
+    }
+
+    if (req.read.addSchema) {
+        throw maximoError('badRequest', 'count=1 answers totalCount only, with no members for addschema to describe: send addschema=1 with a page (collectioncount=1 counts too).');
+    }
+};
+
 export const preparePage = (req: ResourceRequest, query: PageQuery, links: { readonly pathname: string; readonly params: string }, selected?: readonly string[]): PreparedPage => {
 
     const { osprey, read } = req;
@@ -106,8 +124,19 @@ export const preparePage = (req: ResourceRequest, query: PageQuery, links: { rea
     const stable = read.stablePaging;
     const digest = stable ? queryDigest(links.pathname, new URLSearchParams(links.params)) : '';
     const countOnly = read.count;
-    // count=1 answers before any page is read: neither its order, its cursor nor its columns matter.
+    if (countOnly) {
+        checkCountOnly(req, query, links);
+    }
+
+    // count=1 answers before any page is read: neither its order, its cursor nor its columns matter (each is
+    // still checked: checkCountOnly).
     const cursor = stable && read.stableId && !countOnly ? decodeCursor(osprey.secret, digest, read.stableId) : undefined;
+    // A cursor names its page: a pageno that names another is not carried out, so it is refused.
+    const pageno = read.parameters.pageno;
+    if (cursor && pageno !== undefined && Number(pageno) !== cursor.page + 1) {
+        throw maximoError('badRequest', `pageno=${pageno} names another page than the stableId, which continues at page ${cursor.page + 1}: a stable page only moves forward, by its nextPage href. Page again from the first page to reach another one.`);
+    }
+
     const page = cursor ? cursor.page + 1 : read.pageno;
     const counting = read.collectionCount || read.count;
     // A cursor's values decide the SQL (a null is `is null`), so a stable page after the first is never kept.

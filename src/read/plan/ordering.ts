@@ -59,6 +59,12 @@ export const orderColumns = (object: BusinessObject, text: string | undefined, p
             throw new QueryError(parameter, term.position, `${term.path.join('.')} is not an attribute of ${object.name}`);
         }
 
+        // A second term on the same attribute orders nothing the first has not: `+wonum,-wonum` would be the
+        // first direction only, unsaid.
+        if (columns.some((column) => column.attr === attr)) {
+            throw new QueryError(parameter, term.position, `${attr.name} is named twice; order by each attribute once`);
+        }
+
         columns.push(orderColumn(object, attr, term.direction, parameter, term.position));
     }
 

@@ -12,10 +12,11 @@ export interface Cursor {
     readonly values: readonly unknown[];
 }
 
-// The query a cursor belongs to: the collection path and every parameter but the position itself.
+// The query a cursor belongs to: the collection path and every parameter but the position itself and `_`, a cache
+// buster that asks nothing (jQuery's cache: false sends a new one with every request).
 export const queryDigest = (path: string, params: URLSearchParams): string => {
 
-    const entries = [...params].filter(([name]) => !['pageno', 'stableid'].includes(name.toLowerCase())).map((entry) => entry.join('=')).sort();
+    const entries = [...params].filter(([name]) => !['pageno', 'stableid', '_'].includes(name.toLowerCase())).map((entry) => entry.join('=')).sort();
     return Crypto.createHash('sha256').update(JSON.stringify([path.toLowerCase(), entries])).digest('base64url').slice(0, 22);
 };
 

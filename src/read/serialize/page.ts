@@ -64,8 +64,8 @@ const pageLinks = (href: string): PageLinks => {
 
 export const prepareSource = (req: ResourceRequest, source: PageSource): PreparedSource => {
 
-    // count=1 answers a number: no URL is worked on.
-    const links = req.read.count ? { search: '', pathname: '', params: '' } : pageLinks(req.linkHref);
+    // count=1 answers a number: no URL is worked on, but for the query a stable cursor beside it was made for.
+    const links = req.read.count && !(req.read.stablePaging && req.read.stableId) ? { search: '', pathname: '', params: '' } : pageLinks(req.linkHref);
     // The select is planned first, for the columns the page reads (rows that are not records are rendered by
     // `render` from whatever they hold; members without a plan carry only their href), but a request with a bad
     // page (its size, cursor, where or order) and a bad select is answered about its page, as it always was.
