@@ -46,8 +46,9 @@ export interface StructureHooks {
      * (users and groups: a leaked key must not make an administrator with a password it knows). */
     readonly credentialWrites?: boolean;
     /** Runs in a write's transaction before its work, and answers the check run after it, before the commit: a
-     * check that throws refuses what the write did (the last active administrator kept: src/users/rules.ts). */
-    readonly invariant?: (db: Db) => Promise<(db: Db) => Promise<void>>;
+     * check that throws refuses what the write did (the last active administrator kept: src/users/rules.ts).
+     * `user` is who writes. */
+    readonly invariant?: (db: Db, user: UserProfile) => Promise<(db: Db) => Promise<void>>;
     /** How a secret attribute of a row renders for this user: its value, or undefined (null, hidden). */
     readonly reveal?: (attr: Attribute, row: Row, user: UserProfile, osprey: Osprey) => string | undefined;
 }

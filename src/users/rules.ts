@@ -1,5 +1,6 @@
 import { userKey } from '../auth/throttle';
 import { hashPassword } from '../auth/passwords';
+import type { UserProfile } from '../auth/users';
 import type { Osprey } from '../context';
 import type { Db } from '../db/db';
 import { maximoError } from '../errors/maximo-error';
@@ -42,14 +43,56 @@ const keepAnAdministrator = async (db: Db) => {
     };
 };
 
-// A user the write made (or renamed) has a user ID a login can send and a listing shows as it is: the IDs before
-// the write and after it are compared (users are few; a write of users is an administrator's).
-const userRules = async (db: Db) => {
+// Who is in which group, and which groups are administrators: what makes a user an administrator or gives them a
+// group's rights, as one text to compare.
+const privileges = async (db: Db): Promise<string> => {
+
+    const members = await db.query('osprey_groupuser').select('userid', 'groupname').orderBy(['userid', 'groupname']) as { userid: string; groupname: string }[];
+    const admins = await db.query('osprey_group').where('isadmin', true).orderBy('groupname').pluck('groupname') as string[];
+    return JSON.stringify([members.map(({ userid, groupname }) => [userid, groupname]), admins]);
+};
+
+// Group memberships and isadmin are an administrator's to change, whatever a structure's access grants (as in
+// Maximo, where they are security administration, apart from editing a user's own profile): a YAML file that lets
+// users update their own record (a display name, a password) must not let them join MAXADMIN. The privileges
+// before and after the write are compared (users and groups are few).
+const keepPrivileges = async (db: Db, user: UserProfile): Promise<((after: Db) => Promise<void>) | undefined> => {
+
+    if (user.isAdmin) {
+        return undefined;
+    }
+
+    const before = await privileges(db);
+    return async (after) => {
+
+        if (await privileges(after) !== before) {
+            throw maximoError('forbidden', `User ${user.userid} is not authorized to change group memberships or which groups are administrators (isadmin): only an administrator is.`);
+        }
+    };
+};
+
+// A write of groups: an administrator kept, and privileges changed by administrators only.
+const groupRules = async (db: Db, user: UserProfile) => {
 
     const administrators = await keepAnAdministrator(db);
+    const kept = await keepPrivileges(db, user);
+    return async (after: Db) => {
+
+        await kept?.(after);
+        await administrators(after);
+    };
+};
+
+// A user the write made (or renamed) has a user ID a login can send and a listing shows as it is: the IDs before
+// the write and after it are compared (users are few; a write of users is an administrator's).
+const userRules = async (db: Db, user: UserProfile) => {
+
+    const administrators = await keepAnAdministrator(db);
+    const kept = await keepPrivileges(db, user);
     const before = new Set(await db.query('osprey_user').pluck('userid') as string[]);
     return async (after: Db) => {
 
+        await kept?.(after);
         await administrators(after);
         for (const userid of await after.query('osprey_user').pluck('userid') as string[]) {
             const problem = before.has(userid) ? undefined : useridProblem(userid);
@@ -65,7 +108,7 @@ const userRules = async (db: Db) => {
 // with a credential login only: a leaked API key of an administrator must not make an administrator it knows the
 // password of (and so mint keys, which needs a credential login); it may still read them, and unlock a user.
 registerHooks(userObject, { invariant: userRules, reveal: () => undefined, credentialWrites: true });
-registerHooks(groupObject, { invariant: keepAnAdministrator, credentialWrites: true });
+registerHooks(groupObject, { invariant: groupRules, credentialWrites: true });
 
 // A new password through passwordinput: checked against the policy (password-policy.ts), hashed into the row in the
 // write's transaction (whose trigger gives the user a new credstamp: their sessions and remembered logins end on

@@ -83,7 +83,7 @@ export const enterInvariant = async (scope: WriteScope, structure: Structure): P
 
     const invariant = hooksOf(structure.root).invariant;
     if (invariant && scope.checks && !scope.checks.has(structure.root.name)) {
-        scope.checks.set(structure.root.name, await invariant(scope.db));
+        scope.checks.set(structure.root.name, await invariant(scope.db, scope.ctx.user));
     }
 };
 
