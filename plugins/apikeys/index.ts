@@ -19,16 +19,34 @@ const credentialOnly = (request: Hapi.Request) => {
     return request.server.app.osprey.apiKeys.available();
 };
 
-const replaceKey = async (request: Hapi.Request, structure: Structure, expiration: number) => {
+// A new key in place of the user's keys; with `reuse` (apitoken/get), the current key where one is valid, read
+// under the user's lock, so that gets at once answer one key, and it is live.
+const replaceKey = async (request: Hapi.Request, structure: Structure, expiration: number, reuse = false) => {
 
     const osprey = request.server.app.osprey;
     const userid = request.auth.credentials.user!.userid;
     return await runWrite(settingsOf(request, structure), async (scope) => {
 
+        await osprey.apiKeys.lockUser(scope.db, userid);
+        const current = reuse ? await osprey.apiKeys.current(userid, scope.db) : undefined;
+        if (current) {
+            return { apikey: current };
+        }
+
         await osprey.apiKeys.revokeAll(scope.db, userid);
         const { row, apikey } = await osprey.apiKeys.insert(scope.db, { userid, expiration }, scope.ctx.now);
         return { apikey, expiration, ...(row.expirationdate ? { expirationdate: new Date(row.expirationdate as string).toISOString() } : {}) };
     });
+};
+
+// apitoken/get and apitoken/revoke act on the caller's own keys and take nothing: a field sent (a userid, an
+// expiration) would be ignored unsaid, and a caller who sent {"userid": "MAXADMIN"} would think it was obeyed.
+const takesNothing = (request: Hapi.Request, route: string): void => {
+
+    const [name] = Object.keys(recordBody(request.payload));
+    if (name !== undefined) {
+        throw maximoError('badRequest', `apitoken/${route} acts on your own keys and takes no fields ({} or no body); ${JSON.stringify(name)} is not carried out.${route === 'get' ? ' apitoken/create takes {"expiration": minutes}.' : ''}`);
+    }
 };
 
 export const apiKeyRoutes: Hapi.Plugin<unknown> = {
@@ -40,8 +58,9 @@ export const apiKeyRoutes: Hapi.Plugin<unknown> = {
         const get: Hapi.Lifecycle.Method = async (request) => {
 
             const structure = credentialOnly(request);
+            takesNothing(request, 'get');
             const current = await request.server.app.osprey.apiKeys.current(request.auth.credentials.user!.userid);
-            return current ? { apikey: current } : await replaceKey(request, structure, -1);
+            return current ? { apikey: current } : await replaceKey(request, structure, -1, true);
         };
 
         const create: Hapi.Lifecycle.Method = async (request) => {
@@ -61,6 +80,7 @@ export const apiKeyRoutes: Hapi.Plugin<unknown> = {
         const revoke: Hapi.Lifecycle.Method = async (request, h) => {
 
             const structure = credentialOnly(request);
+            takesNothing(request, 'revoke');
             const userid = request.auth.credentials.user!.userid;
             await runWrite(settingsOf(request, structure), (scope) => request.server.app.osprey.apiKeys.revokeAll(scope.db, userid));
             return h.response().code(204);

@@ -181,16 +181,28 @@ export class ApiKeys {
         return found.profile;
     }
 
-    // The newest key of a user that is still valid, as the user can send it.
-    async current(userid: string): Promise<string | undefined> {
+    // The newest key of a user that is still valid, as the user can send it (in `db`'s transaction where given).
+    async current(userid: string, db?: Db): Promise<string | undefined> {
 
-        const row = await this.#knex(this.#table).where({ userid }).where((q) => q.whereNull('expirationdate').orWhere('expirationdate', '>', new Date().toISOString()))
+        const query = db ? db.query(this.#table) : this.#knex(this.#table);
+        const row = await query.where({ userid }).where((q) => q.whereNull('expirationdate').orWhere('expirationdate', '>', new Date().toISOString()))
             .orderBy(this.available().root.uniqueColumn, 'desc').first() as Row | undefined;
         return row && this.open(String(row.apikey));
     }
 
+    // Takes the user's row lock for the rest of the transaction: a user's key changes (get, create, revoke) run one
+    // at a time. On PostgreSQL two creates at once otherwise each deleted the keys they saw and inserted one, both
+    // left live, and a get could answer a key another create had just deleted. (SQLite's one writer queues them.)
+    async lockUser(db: Db, userid: string): Promise<void> {
+
+        if (db.kind === 'postgresql') {
+            await db.query('osprey_user').where({ userid }).select('userid').forUpdate();
+        }
+    }
+
     async revokeAll(db: Db, userid: string): Promise<number> {
 
+        await this.lockUser(db, userid);
         return await db.query(this.#table).where({ userid }).delete();
     }
 }

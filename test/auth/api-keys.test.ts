@@ -57,10 +57,34 @@ onEachDatabase(lab, 'API keys', (t, database) => {
         }
 
         expect((await whoami({ apikey: replaced.result.apikey })).statusCode).to.equal(200);
+        // get and revoke take no fields: {"userid": "MAXADMIN"} would act on the caller's own keys unsaid.
+        for (const route of ['get', 'revoke']) {
+            const named = await post(`/maximo/api/apitoken/${route}`, wilson, { userid: 'MAXADMIN' });
+            expect(named.statusCode, route).to.equal(400);
+            expect(named.result.Error.message).to.contain('"userid" is not carried out');
+        }
+
+        expect((await whoami({ apikey: replaced.result.apikey })).statusCode).to.equal(200);
         expect((await post('/maximo/api/apitoken/revoke', wilson)).statusCode).to.equal(204);
         const revoked = await whoami({ apikey: replaced.result.apikey });
         expect(revoked.statusCode).to.equal(401);
         expect(revoked.result.Error.reasonCode).to.equal('BMXAA7901E');
+    });
+
+    test('gets and creates at once leave one live key, and every key answered is live', async () => {
+
+        const smith = { maxauth: Buffer.from('SMITH:smith').toString('base64') };
+        for (const route of ['get', 'create']) {
+            expect((await post('/maximo/api/apitoken/revoke', smith)).statusCode).to.equal(204);
+            const answers = await Promise.all(Array.from({ length: 6 }, () => post(`/maximo/api/apitoken/${route}`, smith, route === 'create' ? { expiration: 60 } : {})));
+            expect(answers.map((answer) => answer.statusCode)).to.equal(Array(6).fill(200));
+            const distinct = new Set(answers.map((answer) => answer.result.apikey as string));
+            // Gets at once answer one key; creates at once each replace the one before: the last one stays.
+            expect(distinct.size, route).to.equal(route === 'get' ? 1 : 6);
+            const live = await Promise.all([...distinct].map(async (key) => (await whoami({ apikey: key })).statusCode === 200));
+            expect(live.filter(Boolean).length, route).to.equal(1);
+            expect(Number((await table().where({ userid: 'SMITH' }).count({ n: '*' }))[0]!.n), route).to.equal(1);
+        }
     });
 
     test('keys at rest are sealed and found by digest; expired keys are refused; lastused is kept', async () => {
