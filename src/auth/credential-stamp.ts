@@ -31,7 +31,8 @@ interface Watched {
 // deactivated and reactivated in SQL would find their old sessions alive again, and a user deleted and made again
 // under the same name would inherit the API keys (and, in SQLite without foreign keys, the sessions and groups) of
 // the old one. So a change of status or password that sets no new credstamp gets one (Users' changes set their
-// own), and a deleted user's sessions, memberships and API keys go with the row, in the same statement.
+// own), a deleted user's sessions, memberships and API keys go with the row, in the same statement, and a
+// deactivated user's sessions and API keys with the change of status.
 const pgNewCredstamp = 'substr(md5(random()::text || clock_timestamp()::text), 1, 22)';
 const sqliteNewCredstamp = 'lower(hex(randomblob(11)))';
 
@@ -42,6 +43,10 @@ export const stampCredentialChanges = async (knex: Knex, kind: DatabaseKind, key
         const tables = ['osprey_session', 'osprey_groupuser', ...keyTable ? [keyTable] : []];
         return tables.map((table) => `delete from "${table}" where userid = ${userid};`).join(' ');
     };
+
+    // A user deactivated loses their sessions and API keys for good: reactivated, they log in again and make new
+    // keys, and a leaked key an administrator stopped by deactivating its user does not come back with them.
+    const deactivate = (userid: string) => ['osprey_session', ...keyTable ? [keyTable] : []].map((table) => `delete from "${table}" where userid = ${userid};`).join(' ');
 
     const watched: Watched[] = [{ table: 'osprey_user' }, { table: 'osprey_group' }, { table: 'osprey_groupuser' }, ...keyTable ? [{ table: keyTable, columns: keyColumns }] : []];
     await knex.transaction(async (trx) => {
@@ -75,6 +80,14 @@ export const stampCredentialChanges = async (knex: Knex, kind: DatabaseKind, key
                 end $$`);
             await trx.raw('drop trigger if exists osprey_forget_user on osprey_user');
             await trx.raw('create trigger osprey_forget_user after delete on osprey_user for each row execute procedure osprey_forget_user()');
+            await trx.raw(`create or replace function osprey_deactivate_user() returns trigger language plpgsql as $$
+                begin
+                    ${deactivate('new.userid')}
+                    return null;
+                end $$`);
+            await trx.raw('drop trigger if exists osprey_deactivate_user on osprey_user');
+            await trx.raw(`create trigger osprey_deactivate_user after update of status on osprey_user for each row
+                when (old.status = 'ACTIVE' and new.status is distinct from 'ACTIVE') execute procedure osprey_deactivate_user()`);
             return;
         }
 
@@ -86,6 +99,9 @@ export const stampCredentialChanges = async (knex: Knex, kind: DatabaseKind, key
             begin update osprey_user set credstamp = ${sqliteNewCredstamp} where userid = new.userid; end`);
         await trx.raw('drop trigger if exists osprey_forget_user');
         await trx.raw(`create trigger osprey_forget_user after delete on osprey_user begin ${forget('old.userid')} end`);
+        await trx.raw('drop trigger if exists osprey_deactivate_user');
+        await trx.raw(`create trigger osprey_deactivate_user after update of status on osprey_user
+            when old.status = 'ACTIVE' and new.status is not 'ACTIVE' begin ${deactivate('new.userid')} end`);
 
         for (const { table, columns } of watched) {
             for (const event of ['insert', 'delete', columns ? `update of ${columns.map((column) => `"${column}"`).join(', ')}` : 'update']) {
