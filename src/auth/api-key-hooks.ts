@@ -30,6 +30,8 @@ registerHooks(apiKeyObject, {
     // The key's value may be named in a select; it renders to its owner and to administrators only, and only to a
     // credential login, as keys are only made and revoked by one.
     selectSecrets: true,
+    // apikeyhash, the digest a sent key is found by, is never rendered: naming it is refused as any secret is.
+    revealed: ['apikey'],
     credentialOnly: true,
     reveal: (attr, row, user, osprey) => {
 

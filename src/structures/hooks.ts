@@ -39,6 +39,9 @@ export interface StructureHooks {
     readonly computed?: Readonly<Record<string, Computed>>;
     /** Whether a select may name the object's secret attributes (they render through `reveal`). */
     readonly selectSecrets?: boolean;
+    /** With selectSecrets, the secret attributes `reveal` answers: a select that names another (a digest `reveal`
+     * never renders) is a 400 rather than an answer without it. Every secret attribute when not given. */
+    readonly revealed?: readonly string[];
     /** Records are created, deleted and their secrets read with a credential login only, never with an API key
      * (a leaked key must not mint, read or revoke keys): a 403 otherwise. */
     readonly credentialOnly?: boolean;

@@ -142,6 +142,16 @@ onEachDatabase(lab, 'API keys', (t, database) => {
         const all = (await t.inject({ url: `${keys}?oslc.select=*`, headers: maxadmin })).result.member;
         expect(all.some((key: any) => key.userid === 'WILSON')).to.be.true();
         expect(all.every((key: any) => key.apikey === undefined && key.apikeyhash === undefined)).to.be.true();
+        // The digest a key is found by is never rendered, so naming it is refused, not answered without it.
+        const wilsonKeys = () => table().where({ userid: 'WILSON' }).count({ n: '*' }).then((rows: any[]) => Number(rows[0].n));
+        const keysBefore = await wilsonKeys();
+        const digestMade = await post(keys, { ...wilson, properties: 'apikeyhash' }, {});
+        expect(digestMade.statusCode).to.equal(400);
+        expect(await wilsonKeys()).to.equal(keysBefore);
+        expect(digestMade.result.Error.message).to.contain('APIKEYHASH is secret');
+        const digestRead = await t.inject({ url: `${keys}?oslc.select=userid,apikeyhash`, headers: wilson });
+        expect(digestRead.statusCode).to.equal(400);
+        expect(digestRead.result.Error.message).to.contain('APIKEYHASH is secret');
 
         // Revoking by id: the key stops working at once.
         const wilsonId = new URL(made.headers.location as string).pathname.split('/').pop();

@@ -1,3 +1,4 @@
+import { hooksOf } from '../../structures/hooks';
 import type { Attribute, BusinessObject } from '../../structures/registry';
 import { QueryError } from '../parse/query-error';
 
@@ -29,7 +30,7 @@ export const secretRefusal = (object: BusinessObject, attr: Attribute, at: NameA
 export const namedAttribute = (object: BusinessObject, name: string, at: NameAt, reveal = false): Attribute | undefined => {
 
     const attr = object.attributes.get(name);
-    if (attr?.secret && !reveal) {
+    if (attr?.secret && !(reveal && (hooksOf(object).revealed?.includes(attr.name) ?? true))) {
         throw secretRefusal(object, attr, at);
     }
 
