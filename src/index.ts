@@ -50,7 +50,8 @@ export { loginsOf, type Logins } from './auth/scheme';
 // The address a request comes from, as the login limits count it (X-Forwarded-For only behind OSPREY_TRUST_PROXY).
 export { clientAddress } from './http/client-address';
 // The session a request's cookie names, and the Set-Cookie value that sets (or, without a token, ends) one.
-export { sessionToken, sessionCookieHeader } from './auth/credentials';
+export { offeredCredentials, sessionToken, sessionCookieHeader } from './auth/credentials';
+export { normalUserid } from './auth/userid';
 
 // ---- The OpenAPI documents ({home}/oas) and the page that browses them ({contextRoot}/oas3/api.html)
 

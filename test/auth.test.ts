@@ -73,7 +73,16 @@ onEachDatabase(lab, 'login', (t) => {
         expect(again.statusCode).to.equal(200);
         expect(cookieOf(again).split(';')[0]).to.equal(session);
 
-        const logout = await t.inject({ url: '/maximo/oslc/logout', headers: { cookie: session } });
+        // Another user's credentials or an API key beside the cookie: a 400, and the session lives on.
+        for (const extra of [maxauth('maxadmin', 'maxadmin'), { apikey: 'x'.repeat(43) }]) {
+            const mixed = await t.inject({ method: 'POST', url: '/maximo/oslc/logout', headers: { cookie: session, ...extra } });
+            expect(mixed.statusCode, Object.keys(extra)[0]).to.equal(400);
+            expect(mixed.result.Error.message).to.contain('more than one login');
+        }
+
+        expect((await t.inject({ url: '/maximo/api/whoami', headers: { cookie: session } })).statusCode).to.equal(200);
+        // The same user's password beside it (a browser signed in with Basic sends it) is one login.
+        const logout = await t.inject({ url: '/maximo/oslc/logout', headers: { cookie: session, ...wilson } });
         expect(logout.statusCode).to.equal(200);
         expect(cookieOf(logout)).to.contain('Max-Age=0');
         expectLoginFailure(await t.inject({ url: '/maximo/api/whoami', headers: { cookie: session } }));

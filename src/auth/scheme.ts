@@ -44,6 +44,9 @@ const tooMany = (wait: number) => {
     return error;
 };
 
+// How a client sent a user and password, as it would name it.
+const spelled: Readonly<Record<PasswordCredentials['method'], string>> = { maxauth: 'maxauth', basic: 'Authorization: Basic', lid: '_lid with _lpwd', form: 'j_username with j_password' };
+
 const twoUsers = (what: string) => maximoError('badRequest', `This request carries ${what}; a request logs in as one user: send one credential.`);
 
 // The credentials a request carries, refused with 400 when they are of two logins: two different API keys
@@ -65,7 +68,7 @@ const credentialsOf = (request: Hapi.Request, form?: PasswordCredentials) => {
     const first: PasswordCredentials | undefined = passwords[0];
     const other = passwords.find((pair) => normalUserid(pair.userid) !== normalUserid(first!.userid) || pair.password !== first!.password);
     if (other) {
-        throw twoUsers(`two different logins (${first!.method}${other.method === first!.method ? ' twice' : ` and ${other.method}`})`);
+        throw twoUsers(`two different logins (${spelled[first!.method]}${other.method === first!.method ? ' twice' : ` and ${spelled[other.method]}`})`);
     }
 
     if (new Set(tokens).size > 1) {

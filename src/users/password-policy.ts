@@ -37,6 +37,11 @@ export const passwordProblem = (userid: string, password: string, minLength: num
 // The password, checked (a 400 naming the rule it breaks); `check`, Maximo's passwordcheck, must match when given.
 export const checkNewPassword = (userid: string, password: unknown, check: unknown, minLength: number): string => {
 
+    // An empty value reaches here as null (a write reads "" as no value, as Maximo does).
+    if (password === null || password === '') {
+        throw maximoError('badRequest', `passwordinput is empty: send the new password, of at least ${minLength} characters.`, { attribute: 'passwordinput' });
+    }
+
     if (typeof password !== 'string') {
         throw maximoError('badRequest', 'passwordinput must be a string: the new password.', { attribute: 'passwordinput' });
     }

@@ -59,7 +59,9 @@ onEachDatabase(lab, 'Users and groups as object structures', (t) => {
             [{ userid: 'longuserid1', passwordinput: 'LONGUSERID1' }, 'cannot be the user ID'],
             [{ userid: 'pol1', passwordinput: 'Tulip-Harbor-42', passwordcheck: 'Tulip-Harbor-43' }, 'passwordcheck does not match'],
             [{ userid: 'pol1', passwordcheck: 'Tulip-Harbor-42' }, 'send it with passwordinput'],
-            [{ userid: 'pol1', passwordinput: null }, 'passwordinput must be a string'],
+            [{ userid: 'pol1', passwordinput: null }, 'passwordinput is empty'],
+            [{ userid: 'pol1', passwordinput: '' }, 'passwordinput is empty'],
+            [{ userid: 'pol1', passwordinput: 12345678 }, 'passwordinput must be a string'],
             [{ userid: 'pol1', passwordhash: 'scrypt$1$1$1$AA$AA' }, 'PASSWORDHASH is read-only']
         ];
         for (const [body, message] of refusals) {
