@@ -93,12 +93,18 @@ onEachDatabase(lab, 'information endpoints', { settings: { publicOrigins: ['http
 
     test('members lists this node; members/thisserver and members/{id} return it', async () => {
 
-        const res = await t.inject({ url: '/maximo/oslc/members', headers: wilson });
+        const res = await t.inject({ url: '/maximo/oslc/members', headers: maxadmin });
         expect(res.statusCode).to.equal(200);
         expect(res.result.member).to.have.length(1);
         const me = res.result.member[0];
         expect(me).to.include({ id: t.server.app.osprey.members.id, pid: process.pid, thisServer: true });
+        expect(me.host).to.be.a.string();
+        // Where a node runs is an administrator's to read; anyone else sees which nodes are live.
+        const planner = (await t.inject({ url: '/maximo/oslc/members', headers: wilson })).result.member[0];
+        expect(planner).to.include({ id: me.id, thisServer: true, version: me.version });
+        expect(Object.keys(planner)).to.not.include(['host', 'pid', 'address']);
         const thisServer = await t.inject({ url: '/maximo/oslc/members/thisserver', headers: wilson });
+        expect(thisServer.result.pid).to.not.exist();
         expect(thisServer.result.id).to.equal(me.id);
         const byId = await t.inject({ url: `/maximo/api/members/${me.id}`, headers: wilson });
         expect(String(byId.result.href)).to.endWith(`/maximo/api/members/${me.id}`);

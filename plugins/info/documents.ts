@@ -2,7 +2,7 @@ import * as Os from 'node:os';
 
 import type * as Hapi from '@hapi/hapi';
 
-import { homeHref, maximoError, reasonCodes, type Member, type Structure, type UserProfile } from '../../src';
+import { homeHref, maximoError, reasonCodes, userOf, type Member, type Structure, type UserProfile } from '../../src';
 
 
 // The information documents of CONTRACT §9, built from the request (for hrefs) and the app state.
@@ -80,12 +80,12 @@ export const products = (request: Hapi.Request) => {
     };
 };
 
+// Where a node runs (its host, process and address) is an operator's to know, as its metrics are: an
+// administrator's answer carries it, anyone else's the node's identity and liveness only.
 export const member = (request: Hapi.Request, item: Member, thisServer: string) => ({
     href: `${home(request)}/members/${item.id}`,
     id: item.id,
-    host: item.host,
-    pid: item.pid,
-    address: item.address,
+    ...userOf(request).isAdmin ? { host: item.host, pid: item.pid, address: item.address } : {},
     version: item.version,
     started: new Date(item.started).toISOString(),
     lastHeartbeat: new Date(item.heartbeat).toISOString(),
