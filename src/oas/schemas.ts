@@ -90,7 +90,11 @@ const objectSchemas = (structure: Structure, object: BusinessObject, path: reado
     for (const child of object.children.values()) {
         const childPath = [...path, child.name];
         properties[child.name] = { type: 'array', items: ref(schemaName(structure, childPath)), description: `The ${child.object.name} rows of the record (a child collection)` };
-        properties[`${child.name}_collectionref`] = { ...uri, readOnly: true };
+        // A record links its child collections; a child row links none (src/read/serialize/serialize.ts).
+        if (!path.length) {
+            properties[`${child.name}_collectionref`] = { ...uri, readOnly: true };
+        }
+
         objectSchemas(structure, child.object, childPath, domains, into);
     }
 

@@ -162,4 +162,19 @@ onEachDatabase(lab, 'child collections as collections', (t) => {
         expect(res.result).to.include({ taskid: 30, description: 'test pump' });
         expect(res.result.responseInfo).to.not.exist();
     });
+
+    test('a child row links no collections of its own: only a record\'s child collections have a route', async () => {
+
+        const asset = (await get('/maximo/oslc/os/mxapiasset?oslc.where=assetnum="11000"&oslc.select=*')).result.member[0];
+        expect(asset.assetmeter_collectionref).to.equal(`${asset.href}/assetmeter`);
+        const meters = await get(`${new URL(asset.assetmeter_collectionref).pathname}`);
+        expect(meters.statusCode).to.equal(200);
+        const meter = meters.result.member[0];
+        expect(Object.keys(meter).filter((key) => key.endsWith('_collectionref'))).to.equal([]);
+        expect((await get(new URL(meter.href).pathname)).result.meterreading_collectionref).to.not.exist();
+        // The readings are read in the record.
+        const nested = await get(`${new URL(asset.href).pathname}?oslc.select=assetmeter{metername,meterreading{reading}}`);
+        expect(nested.statusCode).to.equal(200);
+        expect(nested.result.assetmeter).to.not.be.empty();
+    });
 });

@@ -169,7 +169,8 @@ const planSchema = (plan: SelectPlan, shape: AnswerShape, child: boolean): Schem
     }
 
     if (shape.records && shape.collectionRefs && plan.all) {
-        for (const name of plan.object.children.keys()) {
+        // Child rows link no collections of their own (serialize.ts says why).
+        for (const name of child ? [] : plan.object.children.keys()) {
             properties[`${name}_collectionref`] = text;
         }
 

@@ -128,8 +128,11 @@ const renderRow = (plan: SelectPlan, row: Row, href: string, options: SerializeO
         record.allowedactions = actions(row);
     }
 
+    // A record links its child collections ({href}/{child}); a child row's own children (an asset meter's
+    // readings) have no route of their own (…/{child}/{childid}/{grandchild} is not served), so a child row links
+    // none: a link is given only where it answers. They are read in the record: oslc.select=assetmeter{*,meterreading{*}}.
     if (options.collectionRefs && plan.all) {
-        for (const [key, path] of collectionRefsOf(plan.object)) {
+        for (const [key, path] of child ? [] : collectionRefsOf(plan.object)) {
             record[key] = `${href}${path}`;
         }
 
