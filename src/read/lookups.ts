@@ -125,10 +125,12 @@ const defaultDomainPlan = planSelect(domainValues.root, parseSelect('value,descr
 
 const domainPlan = (req: ResourceRequest): SelectPlan => (selects(req) ? readSelect(req, domainValues.root) : defaultDomainPlan);
 
-const renderDomainValues = (plan: SelectPlan, rows: readonly Row[]): Row[] => {
+// Nulls (a value's missing description) are left out unless _dropnulls=0 keeps them, as on records.
+const renderDomainValues = (plan: SelectPlan, rows: readonly Row[], keepNulls: boolean): Row[] => {
 
     const names = plan.attributes.map(({ attr, key }) => [attr.name, key] as const);
-    return rows.map((row) => Object.fromEntries(names.filter(([name]) => row[name] !== null && row[name] !== undefined).map(([name, key]) => [key, name === 'valueid' ? Number(row[name]) : row[name]])));
+    const kept = (value: unknown) => keepNulls || (value !== null && value !== undefined);
+    return rows.map((row) => Object.fromEntries(names.filter(([name]) => kept(row[name])).map(([name, key]) => [key, name === 'valueid' ? Number(row[name]) : row[name] ?? null])));
 };
 
 // A lookup of a record's values is kept by shape (../compile/compiled-sql.ts) with the values its where reads.
@@ -151,11 +153,16 @@ export const readLookup = async (req: ResourceRequest): Promise<Row> => {
     const context = await contextOf(req, object);
     const href = `${originOf(req)}${req.url.pathname}`;
     if (lookup.domain) {
+        // {attr}_maxvalue is added to records; a domain's values are none, and carry their internal value as maxvalue.
+        if (req.render.internalValues) {
+            throw maximoError('badRequest', `internalvalues adds {attr}_maxvalue to records; the values of the domain ${lookup.domain} are not records and carry their internal value as maxvalue: select it (oslc.select=value,maxvalue).`);
+        }
+
         const domain = osprey.registry.domain(lookup.domain)!;
         const plan = domainPlan(req);
         const rows = () => filtered(req, domainValues, { from: domainValuesQuery(osprey.db.knex, domain) });
         const shape = filterKey(req, domainValues);
-        return await readPage(req, { structure: domainValues, object: domainValues.root, pageSize: domainValues.def.pageSize, rows, shape: shape && JSON.stringify(['domain', lookup.domain, shape]), href, memberBase: href, defaultOrder: '+valueid', plan, render: (page) => renderDomainValues(plan, page) });
+        return await readPage(req, { structure: domainValues, object: domainValues.root, pageSize: domainValues.def.pageSize, rows, shape: shape && JSON.stringify(['domain', lookup.domain, shape]), href, memberBase: href, defaultOrder: '+valueid', plan, render: (page) => renderDomainValues(plan, page, req.render.dropNulls === false) });
     }
 
     const target = osprey.registry.get(lookup.structure!)!;

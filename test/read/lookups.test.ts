@@ -89,7 +89,17 @@ onEachDatabase(lab, 'lookups', (t) => {
 
         const statuses = await list(`${wo1000}/getlist~status`);
         expect(statuses.member.map((entry) => entry.value)).to.equal(['WAPPR', 'APPR', 'WSCH', 'WMATL', 'INPRG', 'COMP', 'CLOSE', 'CAN']);
-        expect(statuses.member[0]).to.equal({ value: 'WAPPR', description: 'Waiting on Approval' });
+        // A synonym value without a declared internal value is its own (as {attr}_maxvalue renders it).
+        expect(statuses.member[0]).to.equal({ value: 'WAPPR', description: 'Waiting on Approval', maxvalue: 'WAPPR' });
+        const assetStatuses = `/maximo/oslc/os/mxapiasset/zombie/getlist~status`;
+        const notReady = await list(`${assetStatuses}?oslc.where=${encodeURIComponent('maxvalue="NOT READY"')}&oslc.select=value`);
+        expect(notReady.member.map((entry) => entry.value).sort()).to.equal(['BROKEN', 'NOT READY']);
+        // _dropnulls=0 keeps a null as records do; internalvalues=1 adds to records only, and is refused here.
+        const withNulls = await list(`${wos}/zombie/getlist~worktype?oslc.select=value,maxvalue&_dropnulls=0&oslc.pageSize=1`);
+        expect(withNulls.member).to.equal([{ value: withNulls.member[0]!.value, maxvalue: null }]);
+        const internal = await t.inject({ url: `${wo1000}/getlist~status?internalvalues=1`, headers: wilson });
+        expect(internal.statusCode).to.equal(400);
+        expect(internal.result.Error.message).to.contain('maxvalue');
 
         const filteredStatuses = await list(`${wos}/zombie/getlist~status?oslc.where=${encodeURIComponent('description="%pro%"')}&oslc.select=value,valueid&collectioncount=1`);
         expect(filteredStatuses.member).to.equal([{ value: 'WAPPR', valueid: 1 }, { value: 'APPR', valueid: 2 }, { value: 'INPRG', valueid: 5 }]);

@@ -31,7 +31,10 @@ export const domainValues: Structure = buildStructure(def, '(built in)');
 export const domainValuesQuery = (knex: Knex, domain: DomainDef): Knex.QueryBuilder => {
 
     const tuple = '(cast(? as integer), cast(? as text), cast(? as text), cast(? as text))';
-    const bindings = domain.values.flatMap((entry, i) => [i + 1, String(entry.value), entry.description, entry.maxvalue ?? null]);
+    // A synonym value without a declared maxvalue is its own internal value (as {attr}_maxvalue renders it: README,
+    // internal values), so it lists and filters as one; other domains have no internal values.
+    const internal = (entry: DomainDef['values'][number]) => entry.maxvalue ?? (domain.type === 'SYNONYM' ? String(entry.value) : null);
+    const bindings = domain.values.flatMap((entry, i) => [i + 1, String(entry.value), entry.description, internal(entry)]);
     const values = knex.raw(`values ${domain.values.map(() => tuple).join(', ')}`, bindings);
     return knex.with(table, ['valueid', 'value', 'description', 'maxvalue'], values).from({ q0: table });
 };
