@@ -74,6 +74,8 @@ experiment('compiling oslc.where to SQL', () => {
             ['memo="x"', 'WORKORDER.memo is not stored (persistent: false), so it cannot filter, sort or group at column 1'],
             ['woactivity.asset.status="x"', 'asset is not an attribute, child object or relationship of WOACTIVITY at column 1'],
             ['wopriority=true', 'wopriority is a number; true is not'],
+            ['status=true', 'status is text; true is a truth value: quote a text value ("true")'],
+            ['description in ["a",false]', 'description is text; false is a truth value: quote a text value ("false")'],
             ['wopriority=:p', 'wopriority is a number; "" is not', { p: '' }],
             ['reportdate=5', 'reportdate is a date; 5 is not'],
             ['reportdate<"+010000-01-01T00:00:00Z"', 'reportdate is a date; "+010000-01-01T00:00:00Z" is not'],

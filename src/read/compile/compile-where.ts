@@ -112,7 +112,13 @@ const attributeOf = (scope: WhereScope, name: string, position: number): Attribu
     return attr;
 };
 
-const literalValue = (scope: WhereScope, literal: Literal, position: number): unknown => {
+const literalValue = (scope: WhereScope, literal: Literal, position: number, attr?: Attribute): unknown => {
+
+    // An unquoted true or false is a truth value: against text it would match the word, or nothing, unsaid, where a
+    // number attribute refuses it.
+    if (literal.kind === 'boolean' && attr && ['string', 'text'].includes(typeTable[attr.type].family)) {
+        return fail(scope, position, `${attr.name} is text; ${String(literal.value)} is a truth value: quote a text value ("${String(literal.value)}").`);
+    }
 
     if (literal.kind !== 'param') {
         return literal.value;
@@ -219,14 +225,14 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
         }
 
         case 'in': {
-            const values = term.values.map((value) => bindValue(scope, attr, literalValue(scope, value, position), position));
+            const values = term.values.map((value) => bindValue(scope, attr, literalValue(scope, value, position, attr), position));
             const list = values.map((value) => valuePlaceholder(scope.kind, attr, value)).join(', ');
             builder.whereRaw(`?? ${term.negated ? 'not in' : 'in'} (${list})`, [col, ...values as Knex.Value[]]);
             return;
         }
 
         default: {
-            const value = bindValue(scope, attr, literalValue(scope, term.value, position), position);
+            const value = bindValue(scope, attr, literalValue(scope, term.value, position, attr), position);
             if (value === null) {
                 return void (term.op === '!=' ? builder.whereNotNull(col) : term.op === '=' ? builder.whereNull(col) : builder.whereRaw('1 = 0'));
             }
