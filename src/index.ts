@@ -46,12 +46,11 @@ export { isAllowed, type Right } from './auth/access';
 // The user and password a request sends (maxauth, Basic or _lid/_lpwd), without checking them.
 export { passwordCredentials, type PasswordCredentials } from './auth/credentials';
 // Checks a password (or an API key) as Osprey's login does, with its lockout after failed attempts.
-export { loginsOf, type Logins } from './auth/scheme';
+export { loginsOf, refuseOtherLogins, type Logins } from './auth/scheme';
 // The address a request comes from, as the login limits count it (X-Forwarded-For only behind OSPREY_TRUST_PROXY).
 export { clientAddress } from './http/client-address';
 // The session a request's cookie names, and the Set-Cookie value that sets (or, without a token, ends) one.
-export { offeredCredentials, sessionToken, sessionCookieHeader } from './auth/credentials';
-export { normalUserid } from './auth/userid';
+export { sessionToken, sessionCookieHeader } from './auth/credentials';
 
 // ---- The OpenAPI documents ({home}/oas) and the page that browses them ({contextRoot}/oas3/api.html)
 

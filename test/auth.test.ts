@@ -80,6 +80,12 @@ onEachDatabase(lab, 'login', (t) => {
             expect(mixed.result.Error.message).to.contain('more than one login');
         }
 
+        // A credential header that names no login, or a body (a form's j_username), is no part of a logout either.
+        const unread = await t.inject({ method: 'POST', url: '/maximo/oslc/logout', headers: { cookie: session, maxauth: 'garbage' } });
+        expect(unread.statusCode).to.equal(400);
+        const form = await t.inject({ method: 'POST', url: '/maximo/logout', headers: { cookie: session, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'j_username=MAXADMIN&j_password=x' });
+        expect(form.statusCode).to.equal(400);
+        expect(form.result.Error.message).to.contain('takes no body');
         expect((await t.inject({ url: '/maximo/api/whoami', headers: { cookie: session } })).statusCode).to.equal(200);
         // The same user's password beside it (a browser signed in with Basic sends it) is one login.
         const logout = await t.inject({ url: '/maximo/oslc/logout', headers: { cookie: session, ...wilson } });
@@ -284,12 +290,12 @@ onEachDatabase(lab, 'login', (t) => {
             ['/maximo/oslc/j_security_check', { 'content-type': 'application/json' }, '{"j_username":"maxadmin","j_password":"maxadmin"}', 415, 'application/x-www-form-urlencoded'],
             ['/maximo/oslc/j_security_check', {}, '', 415, 'not as a body without a content type'],
             ['/maximo/oslc/j_security_check', form, '', 400, 'j_username and j_password'],
-            ['/maximo/oslc/j_security_check', { ...form, ...maxauth('MAXADMIN', 'other') }, 'j_username=maxadmin&j_password=maxadmin', 400, 'two different logins (form and maxauth)'],
+            ['/maximo/oslc/j_security_check', { ...form, ...maxauth('MAXADMIN', 'other') }, 'j_username=maxadmin&j_password=maxadmin', 400, 'two different logins (j_username with j_password and maxauth)'],
             ['/maximo/oslc/j_security_check', form, 'j_username=max%00admin&j_password=maxadmin', 401, 'BMXAA7901E'],
             ['/maximo/oslc/j_security_check', { ...form, origin: 'https://evil.example' }, 'j_username=maxadmin&j_password=maxadmin', 403, 'another site'],
             ['/maximo/oslc/j_security_check', { ...form, origin: 'null' }, 'j_username=maxadmin&j_password=maxadmin', 403, 'another site'],
             ['/maximo/oslc/j_security_check', { ...form, 'sec-fetch-site': 'cross-site' }, 'j_username=maxadmin&j_password=maxadmin', 403, 'another site'],
-            ['/maximo/oslc/j_security_check', { ...form, ...wilson }, 'j_username=maxadmin&j_password=maxadmin', 400, 'two different logins (form and maxauth)'],
+            ['/maximo/oslc/j_security_check', { ...form, ...wilson }, 'j_username=maxadmin&j_password=maxadmin', 400, 'two different logins (j_username with j_password and maxauth)'],
             ['/maximo/oslc/j_security_check', { ...form, apikey: 'x'.repeat(40) }, 'j_username=maxadmin&j_password=maxadmin', 400, 'apikey'],
             ['/maximo/oslc?&lean=1', form, 'j_username=maxadmin&j_password=maxadmin', 405, 'j_security_check'],
             ['/maximo/oslc?&lean=0/j_security_check', form, 'j_username=maxadmin&j_password=maxadmin', 400, 'lean'],

@@ -138,7 +138,7 @@ experiment('the package root', () => {
             'deleteAttachment', 'docTypePattern', 'documentType', 'downloadAttachment', 'errorAnswer', 'flag', 'flagOf', 'header', 'headerText', 'homeHref', 'homeRoutes', 'inTransaction', 'isAllowed', 'jsonPayload',
             'jsonSchema', 'keyInput', 'linkHref', 'listAttachments', 'loginsOf', 'maximoError', 'mboSchema', 'modelsOf', 'notProvided', 'onCommit', 'openApiDocument', 'openApiOther', 'openApiPageFile',
             'openApiPageFiles', 'openApiPagePolicy', 'openApiStructure', 'parseSelect', 'passwordCredentials', 'pdfContentSecurityPolicy', 'planSelect',
-            'propertyText', 'purgeWhileRunning', 'readChildren', 'readCollection', 'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'refuseCrossSite', 'relationName', 'removeRecord', 'returnPath', 'runAction', 'runWrite', 'selectSettings',
+            'propertyText', 'purgeWhileRunning', 'readChildren', 'readCollection', 'readLookup', 'readMember', 'reasonCodes', 'recordBody', 'refuseCrossSite', 'refuseOtherLogins', 'relationName', 'removeRecord', 'returnPath', 'runAction', 'runWrite', 'selectSettings',
             'selectionSchema', 'sessionCookieHeader', 'sessionToken', 'structureOf', 'syncRecord', 'typeTable', 'unservedMetric', 'unservedRoutes', 'updateRecord', 'uploadAttachment', 'uploadLink', 'userOf', 'validateOptions',
             'writeSettingsFor'
         ]);

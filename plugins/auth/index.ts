@@ -1,6 +1,6 @@
 import type * as Hapi from '@hapi/hapi';
 
-import { homeRoutes, loginsOf, maximoError, normalUserid, offeredCredentials, purgeWhileRunning, sessionCookieHeader, sessionToken } from '../../src';
+import { homeRoutes, loginsOf, maximoError, purgeWhileRunning, refuseOtherLogins, sessionCookieHeader, sessionToken } from '../../src';
 import { whoami } from '../info/documents';
 import { formCredentials } from './form';
 import { liftLock, listLocks } from './locks';
@@ -14,20 +14,6 @@ const setCookie = (request: Hapi.Request, value: string) => request.raw.res.setH
 // IBM's Java client in FORM mode posts to `{appURI}/j_security_check`, and its appURI already ends in the query
 // `?&lean=1`, so that post arrives at the home itself with the query `lean=1/j_security_check`.
 const formLoginQuery = /\/j_security_check$/;
-
-// A logout ends the session of its cookie and asks no login, but a request carries one user's credentials (the
-// scheme's rule, src/auth/scheme.ts): another user's password beside the cookie, two cookies, or an API key beside
-// one (a logout does not revoke keys: apitoken/revoke does) is a 400, and no session ends. A browser that signed
-// in with Basic sends it with its logout too: the same user's, that is one login.
-const refuseOtherLogins = (request: Hapi.Request, token: string | undefined): void => {
-
-    const { keys, passwords, tokens } = offeredCredentials(request);
-    const owner = token === undefined ? undefined : request.server.app.osprey.sessions.offeredUser(token);
-    const users = new Set([...owner === undefined ? [] : [owner], ...passwords.map((pair) => normalUserid(pair.userid))]);
-    if (users.size > 1 || new Set(tokens).size > 1 || (token !== undefined && keys.length)) {
-        throw maximoError('badRequest', 'This logout carries the credentials of more than one login (two users, two session cookies, or an API key beside the session cookie); a logout ends the session of its one cookie: send that alone.');
-    }
-};
 
 export const authRoutes: Hapi.Plugin<unknown> = {
     name: 'auth',

@@ -130,6 +130,14 @@ export class ApiKeys {
     // A new key row, in the caller's transaction. `apikey` is a key supplied from outside (already checked).
     async insert(db: Db, input: NewKey, now: Date): Promise<{ row: Row; apikey: string }> {
 
+        // A key is made for an active user only, read under their row's lock: a key made while the user was being
+        // deactivated would outlive the deactivation (which deletes their keys) and work again on reactivation.
+        await this.lockUser(db, input.userid);
+        const [user] = await db.query('osprey_user').where({ userid: input.userid }).select('status') as Row[];
+        if (user && user.status !== 'ACTIVE') {
+            throw maximoError('badRequest', `${input.userid} is not an active user (status ${String(user.status)}): a key is made for an active user only.`);
+        }
+
         const apikey = input.apikey ?? Crypto.randomBytes(32).toString('base64url');
         const expirationdate = input.expiration === -1 ? null : new Date(now.getTime() + input.expiration * 60_000).toISOString();
         const values = { userid: input.userid, apikey: this.seal(apikey), apikeyhash: this.digest(apikey), expiration: input.expiration, expirationdate, creationdate: now.toISOString(), [rowstampColumn]: now.getTime() * 1000 };

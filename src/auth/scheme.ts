@@ -104,6 +104,26 @@ const refuseOtherSession = async (osprey: Osprey, token: string | undefined, use
     }
 };
 
+// A logout ends the session of its cookie and asks no login, but a request carries one user's credentials (the
+// scheme's rule, src/auth/scheme.ts): another user's password beside the cookie, two cookies, or an API key beside
+// one (a logout does not revoke keys: apitoken/revoke does) is a 400, and no session ends. A browser that signed
+// in with Basic sends it with its logout too: the same user's, that is one login.
+export const refuseOtherLogins = (request: Hapi.Request, token: string | undefined): void => {
+
+    const { keys, passwords, tokens, unread } = offeredCredentials(request);
+    const owner = token === undefined ? undefined : request.server.app.osprey.sessions.offeredUser(token);
+    const users = new Set([...owner === undefined ? [] : [owner], ...passwords.map((pair) => normalUserid(pair.userid))]);
+    if (users.size > 1 || new Set(tokens).size > 1 || (token !== undefined && (keys.length || unread.length))) {
+        throw maximoError('badRequest', `This logout carries the credentials of more than one login (two users, two session cookies, or ${unread[0] ?? 'an API key'} beside the session cookie); a logout ends the session of its one cookie: send that alone.`);
+    }
+
+    // A form's fields (j_username, j_password) or any other body: a logout reads none, so it is sent none.
+    const body = request.payload;
+    if (body !== null && body !== undefined && !(Buffer.isBuffer(body) && body.length === 0) && !(typeof body === 'object' && Object.keys(body).length === 0)) {
+        throw maximoError('badRequest', 'A logout takes no body: it ends the session of its cookie, whoever a body names.');
+    }
+};
+
 export const loginsOf = (server: Hapi.Server): Logins => {
 
     const osprey = server.app.osprey;

@@ -33,7 +33,8 @@ const first = (options: Parsed['options'], name: string): string | undefined => 
 // The password of --password, or read; refused by the policy with the rule it breaks.
 const newPassword = async (context: CommandContext, userid: string, options: Parsed['options']): Promise<string> => {
 
-    const password = first(options, 'password') ?? await context.readPassword();
+    // Measured as it is hashed, in Unicode NFC (src/auth/passwords.ts), as the API's passwordinput is.
+    const password = (first(options, 'password') ?? await context.readPassword()).normalize('NFC');
     const problem = passwordProblem(userid, password, context.passwordMinLength);
     if (problem) {
         throw new CommandError(problem);

@@ -16,6 +16,7 @@ import { checkNewPassword, useridProblem } from './password-policy';
 
 export const userObject = 'MAXUSER';
 export const groupObject = 'MAXGROUP';
+export const membershipObject = 'GROUPUSER';
 
 const activeAdministrators = async (db: Db): Promise<number> => {
 
@@ -109,6 +110,8 @@ const userRules = async (db: Db, user: UserProfile) => {
 // password of (and so mint keys, which needs a credential login); it may still read them, and unlock a user.
 registerHooks(userObject, { invariant: userRules, reveal: () => undefined, credentialWrites: true });
 registerHooks(groupObject, { invariant: groupRules, credentialWrites: true });
+// Memberships, under MXAPIMAXUSER or MXAPIMAXGROUP or wherever else a structure serves them: the same rules.
+registerHooks(membershipObject, { invariant: groupRules });
 
 // A new password through passwordinput: checked against the policy (password-policy.ts), hashed into the row in the
 // write's transaction (whose trigger gives the user a new credstamp: their sessions and remembered logins end on

@@ -7,7 +7,7 @@ import { transaction } from '../db/transaction';
 import { attributeError, batchedError } from '../errors/maximo-error';
 import type { ResourceRequest } from '../request';
 import { hooksOf } from '../structures/hooks';
-import type { Structure } from '../structures/registry';
+import type { BusinessObject, Structure } from '../structures/registry';
 import { notifyCommit, reportCommitError } from './after-commit';
 import { contentGone } from '../attachments/documents';
 import { writeContextFor, type WriteContext, type WriteScope, type WrittenContent } from './context';
@@ -79,11 +79,33 @@ const abandonContents = async (settings: WriteSettings, runs: readonly WrittenCo
 // A structure's invariant (hooks.ts: the last active administrator kept) holds for every write of its records in
 // the transaction, the writes an action makes on other structures than its own included: it is entered before the
 // structure's first write, and checked with the others before the commit.
+// An object's invariant holds wherever the object sits: a structure may serve a business object that has one as
+// its root or as a child at any depth (GROUPUSER, Osprey's group memberships, under another structure's people).
+// The objects of a structure that have one (a walk of a few objects: hooks may be registered after a first write).
+const guardedObjects = (structure: Structure): readonly BusinessObject[] => {
+
+    const found: BusinessObject[] = [];
+    const visit = (object: BusinessObject) => {
+
+        if (hooksOf(object).invariant && !found.includes(object)) {
+            found.push(object);
+        }
+
+        for (const child of object.children.values()) {
+            visit(child.object);
+        }
+    };
+
+    visit(structure.root);
+    return found;
+};
+
 export const enterInvariant = async (scope: WriteScope, structure: Structure): Promise<void> => {
 
-    const invariant = hooksOf(structure.root).invariant;
-    if (invariant && scope.checks && !scope.checks.has(structure.root.name)) {
-        scope.checks.set(structure.root.name, await invariant(scope.db, scope.ctx.user));
+    for (const object of scope.checks ? guardedObjects(structure) : []) {
+        if (!scope.checks!.has(object.name)) {
+            scope.checks!.set(object.name, await hooksOf(object).invariant!(scope.db, scope.ctx.user));
+        }
     }
 };
 

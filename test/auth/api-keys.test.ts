@@ -125,6 +125,12 @@ onEachDatabase(lab, 'API keys', (t, database) => {
         expect(own.statusCode).to.equal(201);
         expect(own.result.userid).to.equal('WILSON');
         expect(own.result.apikey).to.have.length(43);
+        // A key is made for an active user only (deactivation deletes a user's keys; one made then would outlive it).
+        await t.server.app.osprey.knex('osprey_user').where({ userid: 'SMITH' }).update({ status: 'INACTIVE' });
+        const inactive = await post(keys, maxadmin, { userid: 'SMITH' });
+        expect(inactive.statusCode).to.equal(400);
+        expect(inactive.result.Error.message).to.contain('not an active user');
+        await t.server.app.osprey.knex('osprey_user').where({ userid: 'SMITH' }).update({ status: 'ACTIVE' });
         const forOther = await post(keys, wilson, { userid: 'MAXADMIN' });
         expect(forOther.statusCode).to.equal(403);
         expect(forOther.result.Error.message).to.contain('MAXADMIN');

@@ -114,6 +114,8 @@ for (const database of testDatabases) {
                 [['user', 'add', 'tech2', '--grop', 'CREW'], undefined, 2, 'user add has no option --grop (it takes --group, --displayname, --email, --password)'],
                 [['user'], undefined, 2, 'Unknown command "user"'],
                 [['user', 'add', 'tech2'], 'short', 1, 'at least 8 characters (OSPREY_PASSWORD_MIN_LENGTH)'],
+                // Measured in NFC, as the API measures it: five é typed as e + a combining accent are five characters.
+                [['user', 'add', 'tech2'], 'e\u0301'.repeat(5), 1, 'at least 8 characters (OSPREY_PASSWORD_MIN_LENGTH)'],
                 [['user', 'add', 'tech2'], 'iloveyou', 1, 'most common passwords'],
                 [['user', 'add', 'tech2longid'], 'Tech2LongId', 1, 'cannot be the user ID'],
                 [['user', 'passwd', 'nobody'], 'Birch-Meadow-16', 1, 'There is no user NOBODY'],

@@ -23,7 +23,41 @@ const selfService = (text: string, file: string): string => {
     return file === 'mxapimaxgroup.yaml' ? text.replace(/access:\n {2}read: \[\]/, 'access:\n  read: [EVERYONE]') : text;
 };
 
-onEachDatabase(lab, 'Users who update their own record', { fixture: { from: '../../../structures', edit: selfService } }, (t) => {
+// Osprey's memberships served by other structures than the user and group ones: as the root of one, and as a child
+// of another (a second hostile probe made itself an administrator through each).
+const memberships = `name: MXTESTGU
+object: GROUPUSER
+table: osprey_groupuser
+uniqueColumn: groupuserid
+primaryKey: [userid, groupname]
+attributes:
+  groupuserid: { type: bigint, generated: true }
+  userid: { type: upper, length: 30, required: true }
+  groupname: { type: upper, length: 30, required: true }
+access: { read: [EVERYONE], insert: [EVERYONE], delete: [EVERYONE] }
+`;
+const members = `name: MXTESTMEMBER
+object: TESTMEMBER
+uniqueColumn: testmemberid
+primaryKey: [userid]
+attributes:
+  testmemberid: { type: bigint, generated: true }
+  userid: { type: upper, length: 30, required: true }
+children:
+  groupuser:
+    object: GROUPUSER
+    table: osprey_groupuser
+    uniqueColumn: groupuserid
+    primaryKey: [groupname]
+    join: { userid: userid }
+    attributes:
+      groupuserid: { type: bigint, generated: true }
+      userid: { type: upper, length: 30, readonly: true }
+      groupname: { type: upper, length: 30, required: true }
+access: { read: [EVERYONE], insert: [EVERYONE], update: [EVERYONE] }
+`;
+
+onEachDatabase(lab, 'Users who update their own record', { fixture: { from: '../../../structures', edit: selfService, add: { 'mxtestgu.yaml': memberships, 'mxtestmember.yaml': members } } }, (t) => {
 
     const patch = (href: string, payload: unknown, headers: Record<string, string>) => t.inject({ method: 'POST', url: href, headers: { ...headers, 'x-method-override': 'PATCH', patchtype: 'MERGE' }, payload: payload as object });
     const groupsOf = async (userid: string) => ((await t.inject({ url: `${users}?oslc.where=userid="${userid}"&oslc.select=groupuser{groupname}`, headers: maxadmin })).result.member[0].groupuser ?? []).map((row: { groupname: string }) => row.groupname).sort();
@@ -47,5 +81,22 @@ onEachDatabase(lab, 'Users who update their own record', { fixture: { from: '../
         expect((await t.inject({ url: '/maximo/oslc/whoami', headers: wilson })).result.isAdmin).to.not.equal(true);
         // An administrator still changes them.
         expect((await patch(href, { groupuser: [{ groupname: 'EVERYONE' }] }, maxadmin)).statusCode).to.equal(204);
+    });
+
+    test('memberships are an administrator\'s through any structure that serves them, as its root or a child', async () => {
+
+        const before = await groupsOf('WILSON');
+        const root = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxtestgu', headers: wilson, payload: { userid: 'WILSON', groupname: 'MAXADMIN' } });
+        expect(root.statusCode, root.payload).to.equal(403);
+        const child = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxtestmember', headers: wilson, payload: { userid: 'WILSON', groupuser: [{ groupname: 'MAXADMIN' }] } });
+        expect(child.statusCode, child.payload).to.equal(403);
+        expect(child.result.Error.message).to.contain('group memberships');
+        expect(await groupsOf('WILSON')).to.equal(before);
+        expect((await t.inject({ url: '/maximo/oslc/os/mxtestmember?count=1', headers: maxadmin })).result.totalCount).to.equal(0);
+        expect((await t.inject({ url: '/maximo/oslc/whoami', headers: wilson })).result.isAdmin).to.not.equal(true);
+        // An administrator through them: allowed.
+        const made = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxtestgu', headers: maxadmin, payload: { userid: 'WILSON', groupname: 'SUPERVISORS' } });
+        expect(made.statusCode, made.payload).to.equal(201);
+        expect(await groupsOf('WILSON')).to.include('SUPERVISORS');
     });
 });

@@ -61,7 +61,7 @@ onEachDatabase(lab, 'Users and groups as object structures', (t) => {
             [{ userid: 'pol1', passwordcheck: 'Tulip-Harbor-42' }, 'send it with passwordinput'],
             [{ userid: 'pol1', passwordinput: null }, 'passwordinput is empty'],
             [{ userid: 'pol1', passwordinput: '' }, 'passwordinput is empty'],
-            [{ userid: 'pol1', passwordinput: 12345678 }, 'passwordinput must be a string'],
+            [{ userid: 'pol1', passwordinput: 12345678 }, 'must be a string'],
             [{ userid: 'pol1', passwordhash: 'scrypt$1$1$1$AA$AA' }, 'PASSWORDHASH is read-only']
         ];
         for (const [body, message] of refusals) {
