@@ -134,8 +134,8 @@ export class ApiKeys {
         // deactivated would outlive the deactivation (which deletes their keys) and work again on reactivation.
         await this.lockUser(db, input.userid);
         const [user] = await db.query('osprey_user').where({ userid: input.userid }).select('status') as Row[];
-        if (user && user.status !== 'ACTIVE') {
-            throw maximoError('badRequest', `${input.userid} is not an active user (status ${String(user.status)}): a key is made for an active user only.`);
+        if (user?.status !== 'ACTIVE') {
+            throw maximoError('badRequest', `${input.userid} is not an active user: a key is made for an active user only.`);
         }
 
         const apikey = input.apikey ?? Crypto.randomBytes(32).toString('base64url');

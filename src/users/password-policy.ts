@@ -37,18 +37,15 @@ export const passwordProblem = (userid: string, password: string, minLength: num
 // The password, checked (a 400 naming the rule it breaks); `check`, Maximo's passwordcheck, must match when given.
 export const checkNewPassword = (userid: string, password: unknown, check: unknown, minLength: number): string => {
 
-    // An empty value reaches here as null (a write reads "" as no value, as Maximo does).
-    if (password === null || password === '') {
-        throw maximoError('badRequest', `passwordinput is empty: send the new password, of at least ${minLength} characters.`, { attribute: 'passwordinput' });
-    }
-
+    // An empty value reaches here as null (a write reads "" as no value, as Maximo does); the attribute's type
+    // refuses what is not text before.
     if (typeof password !== 'string') {
-        throw maximoError('badRequest', 'passwordinput must be a string: the new password.', { attribute: 'passwordinput' });
+        throw maximoError('badRequest', `passwordinput is empty: send the new password, of at least ${minLength} characters.`, { attribute: 'passwordinput' });
     }
 
     // Compared and measured as they are hashed (src/auth/passwords.ts): in Unicode NFC.
     const normal = password.normalize('NFC');
-    if (check !== undefined && (typeof check !== 'string' || check.normalize('NFC') !== normal)) {
+    if (check !== undefined && String(check).normalize('NFC') !== normal) {
         throw maximoError('badRequest', 'passwordcheck does not match passwordinput: the new password must be typed the same twice.', { attribute: 'passwordcheck' });
     }
 

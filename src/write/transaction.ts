@@ -87,7 +87,7 @@ const guardedObjects = (structure: Structure): readonly BusinessObject[] => {
     const found: BusinessObject[] = [];
     const visit = (object: BusinessObject) => {
 
-        if (hooksOf(object).invariant && !found.includes(object)) {
+        if (hooksOf(object).invariant) {
             found.push(object);
         }
 

@@ -33,8 +33,7 @@ const savedQuery = (req: ResourceRequest, structure: Structure, query: Knex.Quer
 
     // An empty name names no saved query: carried out as none, it would answer every record unsaid.
     if (!name.trim()) {
-        const known = Object.keys(structure.def.savedQueries);
-        throw new QueryError('savedQuery', 1, `savedQuery is empty: name a saved query of ${structure.name}${known.length ? ` (${known.join(', ')})` : ''}, or leave savedQuery out`);
+        throw new QueryError('savedQuery', 1, `savedQuery is empty: name a saved query of ${structure.name} (apimeta lists them), or leave savedQuery out`);
     }
 
     if (scope.object !== structure.root) {
