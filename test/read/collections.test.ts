@@ -116,7 +116,7 @@ onEachDatabase(lab, 'saved queries, search terms, distinct and group-by', (t) =>
         expect(open.map((group) => `${group.worktype}/${group.siteid}`)).to.equal(byValue.map((group) => `${group.worktype}/${group.siteid}`));
         const tied = (await get(`${wos}?gbcols=siteid,status,count.*&gbsortby=siteid`)).result as { siteid: string; status: string }[];
         expect(tied.map((group) => `${group.siteid}/${group.status}`)).to.equal(tied.map((group) => `${group.siteid}/${group.status}`).sort());
-        for (const url of [`${wos}?gbcols=colour`, `${wos}?gbcols=siteid,count.*&gbsortby=status`, `${wos}?gbcols=sum.nothing`]) {
+        for (const url of [`${wos}?gbcols=colour`, `${wos}?gbcols=siteid,count.*&gbsortby=status`, `${wos}?gbcols=sum.nothing`, `${wos}?gbcols=siteid,count.*&gbsortby=%2Bsiteid,-siteid`, `${wos}?gbcols=siteid,count.*&gbsortby=-count,count.*`]) {
             expect((await get(url)).statusCode, url).to.equal(400);
         }
     });

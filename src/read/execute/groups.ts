@@ -233,6 +233,11 @@ export const groups = async (req: ResourceRequest, gbcols: string, base: string)
             throw new QueryError('gbsortby', term.position, `${name} is not one of the gbcols outputs (${[...outputs].join(', ')})`);
         }
 
+        // A second term on the same output orders nothing the first has not (`+status,-status`), as in oslc.orderBy.
+        if (sorted.has(name)) {
+            throw new QueryError('gbsortby', term.position, `${name} is named twice; sort by each output once`);
+        }
+
         // A null sorts after every value on both databases, as in oslc.orderBy (src/read/plan/ordering.ts).
         answer.orderByRaw(`?? ${term.direction} nulls ${term.direction === 'asc' ? 'last' : 'first'}`, [`g.${ranges.has(name) ? leastColumn(name) : name}`]);
         sorted.add(name);
