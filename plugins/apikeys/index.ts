@@ -34,7 +34,7 @@ const replaceKey = async (request: Hapi.Request, structure: Structure, expiratio
         }
 
         await osprey.apiKeys.revokeAll(scope.db, userid);
-        const { row, apikey } = await osprey.apiKeys.insert(scope.db, { userid, expiration }, scope.ctx.now);
+        const { row, apikey } = await osprey.apiKeys.insert(scope.db, { userid, expiration }, scope.ctx.now, true);
         return { apikey, expiration, ...(row.expirationdate ? { expirationdate: new Date(row.expirationdate as string).toISOString() } : {}) };
     });
 };
@@ -82,7 +82,12 @@ export const apiKeyRoutes: Hapi.Plugin<unknown> = {
             const structure = credentialOnly(request);
             takesNothing(request, 'revoke');
             const userid = request.auth.credentials.user!.userid;
-            await runWrite(settingsOf(request, structure), (scope) => request.server.app.osprey.apiKeys.revokeAll(scope.db, userid));
+            const { apiKeys } = request.server.app.osprey;
+            await runWrite(settingsOf(request, structure), async (scope) => {
+
+                await apiKeys.lockUser(scope.db, userid);
+                await apiKeys.revokeAll(scope.db, userid);
+            });
             return h.response().code(204);
         };
 

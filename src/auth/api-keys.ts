@@ -128,11 +128,15 @@ export class ApiKeys {
     }
 
     // A new key row, in the caller's transaction. `apikey` is a key supplied from outside (already checked).
-    async insert(db: Db, input: NewKey, now: Date): Promise<{ row: Row; apikey: string }> {
+    // `locked`: the caller holds the user's row lock already (lockUser).
+    async insert(db: Db, input: NewKey, now: Date, locked = false): Promise<{ row: Row; apikey: string }> {
 
         // A key is made for an active user only, read under their row's lock: a key made while the user was being
         // deactivated would outlive the deactivation (which deletes their keys) and work again on reactivation.
-        await this.lockUser(db, input.userid);
+        if (!locked) {
+            await this.lockUser(db, input.userid);
+        }
+
         const [user] = await db.query('osprey_user').where({ userid: input.userid }).select('status') as Row[];
         if (user?.status !== 'ACTIVE') {
             throw maximoError('badRequest', `${input.userid} is not an active user: a key is made for an active user only.`);
@@ -208,9 +212,9 @@ export class ApiKeys {
         }
     }
 
+    // The caller holds the user's row lock (lockUser).
     async revokeAll(db: Db, userid: string): Promise<number> {
 
-        await this.lockUser(db, userid);
         return await db.query(this.#table).where({ userid }).delete();
     }
 }

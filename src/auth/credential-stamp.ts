@@ -38,15 +38,13 @@ const sqliteNewCredstamp = 'lower(hex(randomblob(11)))';
 
 export const stampCredentialChanges = async (knex: Knex, kind: DatabaseKind, keyTable: string | undefined): Promise<void> => {
 
-    const forget = (userid: string) => {
-
-        const tables = ['osprey_session', 'osprey_groupuser', ...keyTable ? [keyTable] : []];
-        return tables.map((table) => `delete from "${table}" where userid = ${userid};`).join(' ');
-    };
+    const keys = keyTable ? [keyTable] : [];
+    const deleteRows = (tables: readonly string[], userid: string) => tables.map((table) => `delete from "${table}" where userid = ${userid};`).join(' ');
+    const forget = (userid: string) => deleteRows(['osprey_session', 'osprey_groupuser', ...keys], userid);
 
     // A user deactivated loses their sessions and API keys for good: reactivated, they log in again and make new
     // keys, and a leaked key an administrator stopped by deactivating its user does not come back with them.
-    const deactivate = (userid: string) => ['osprey_session', ...keyTable ? [keyTable] : []].map((table) => `delete from "${table}" where userid = ${userid};`).join(' ');
+    const deactivate = (userid: string) => deleteRows(['osprey_session', ...keys], userid);
 
     const watched: Watched[] = [{ table: 'osprey_user' }, { table: 'osprey_group' }, { table: 'osprey_groupuser' }, ...keyTable ? [{ table: keyTable, columns: keyColumns }] : []];
     await knex.transaction(async (trx) => {

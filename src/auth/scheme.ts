@@ -110,11 +110,11 @@ const refuseOtherSession = async (osprey: Osprey, token: string | undefined, use
 // in with Basic sends it with its logout too: the same user's, that is one login.
 export const refuseOtherLogins = (request: Hapi.Request, token: string | undefined): void => {
 
-    const { keys, passwords, tokens, unread } = offeredCredentials(request);
+    // Two keys, two users' passwords, two cookies, an unreadable credential beside another: the scheme's own rule.
+    const { key, password } = credentialsOf(request);
     const owner = token === undefined ? undefined : request.server.app.osprey.sessions.offeredUser(token);
-    const users = new Set([...owner === undefined ? [] : [owner], ...passwords.map((pair) => normalUserid(pair.userid))]);
-    if (users.size > 1 || new Set(tokens).size > 1 || (token !== undefined && (keys.length || unread.length))) {
-        throw maximoError('badRequest', `This logout carries the credentials of more than one login (two users, two session cookies, or ${unread[0] ?? 'an API key'} beside the session cookie); a logout ends the session of its one cookie: send that alone.`);
+    if (token !== undefined && (key !== undefined || (owner !== undefined && password !== undefined && normalUserid(password.userid) !== owner))) {
+        throw maximoError('badRequest', 'This logout carries the credentials of more than one login (another user\'s password or an API key beside the session cookie); a logout ends the session of its one cookie: send that alone.');
     }
 
     // A form's fields (j_username, j_password) or any other body: a logout reads none, so it is sent none.

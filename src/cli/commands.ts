@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import { normalPassword } from '../auth/passwords';
 import { userKey } from '../auth/throttle';
 import type { Users } from '../auth/users';
 import { normalUserid } from '../auth/userid';
@@ -34,7 +35,7 @@ const first = (options: Parsed['options'], name: string): string | undefined => 
 const newPassword = async (context: CommandContext, userid: string, options: Parsed['options']): Promise<string> => {
 
     // Measured as it is hashed, in Unicode NFC (src/auth/passwords.ts), as the API's passwordinput is.
-    const password = (first(options, 'password') ?? await context.readPassword()).normalize('NFC');
+    const password = normalPassword(first(options, 'password') ?? await context.readPassword());
     const problem = passwordProblem(userid, password, context.passwordMinLength);
     if (problem) {
         throw new CommandError(problem);

@@ -1,4 +1,5 @@
 import { maximoError } from '../errors/maximo-error';
+import { normalPassword } from '../auth/passwords';
 import commonPasswords from './common-passwords.json';
 
 
@@ -44,8 +45,8 @@ export const checkNewPassword = (userid: string, password: unknown, check: unkno
     }
 
     // Compared and measured as they are hashed (src/auth/passwords.ts): in Unicode NFC.
-    const normal = password.normalize('NFC');
-    if (check !== undefined && String(check).normalize('NFC') !== normal) {
+    const normal = normalPassword(password);
+    if (check !== undefined && normalPassword(String(check)) !== normal) {
         throw maximoError('badRequest', 'passwordcheck does not match passwordinput: the new password must be typed the same twice.', { attribute: 'passwordcheck' });
     }
 

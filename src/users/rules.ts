@@ -72,21 +72,11 @@ const keepPrivileges = async (db: Db, user: UserProfile): Promise<((after: Db) =
     };
 };
 
-// A write of groups: an administrator kept, and privileges changed by administrators only.
-const groupRules = async (db: Db, user: UserProfile) => {
-
-    const administrators = await keepAnAdministrator(db);
-    const kept = await keepPrivileges(db, user);
-    return async (after: Db) => {
-
-        await kept?.(after);
-        await administrators(after);
-    };
-};
-
-// A user the write made (or renamed) has a user ID a login can send and a listing shows as it is: the IDs before
-// the write and after it are compared (users are few; a write of users is an administrator's).
-const userRules = async (db: Db, user: UserProfile) => {
+// The rules of every write of users, groups and memberships, wherever a structure serves them, entered once per
+// transaction (the scope keys invariants by function, src/write/transaction.ts): an administrator kept,
+// privileges changed by administrators only, and a user the write made (or renamed) with a user ID a login can
+// send and a listing shows as it is — the IDs before the write and after it are compared (users are few).
+const credentialRules = async (db: Db, user: UserProfile) => {
 
     const administrators = await keepAnAdministrator(db);
     const kept = await keepPrivileges(db, user);
@@ -108,10 +98,10 @@ const userRules = async (db: Db, user: UserProfile) => {
 // name in every select, filter, order and grouping (src/read/plan/attribute-names.ts). Users and groups are written
 // with a credential login only: a leaked API key of an administrator must not make an administrator it knows the
 // password of (and so mint keys, which needs a credential login); it may still read them, and unlock a user.
-registerHooks(userObject, { invariant: userRules, reveal: () => undefined, credentialWrites: true });
-registerHooks(groupObject, { invariant: groupRules, credentialWrites: true });
+registerHooks(userObject, { invariant: credentialRules, reveal: () => undefined, credentialWrites: true });
+registerHooks(groupObject, { invariant: credentialRules, credentialWrites: true });
 // Memberships, under MXAPIMAXUSER or MXAPIMAXGROUP or wherever else a structure serves them: the same rules.
-registerHooks(membershipObject, { invariant: groupRules });
+registerHooks(membershipObject, { invariant: credentialRules });
 
 // A new password through passwordinput: checked against the policy (password-policy.ts), hashed into the row in the
 // write's transaction (whose trigger gives the user a new credstamp: their sessions and remembered logins end on

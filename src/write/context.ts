@@ -59,9 +59,10 @@ export interface WriteScope {
     readonly actions: CommittedAction[];
     /** What inline documents wrote to the store (src/write/apply/documents.ts). */
     readonly contents?: WrittenContent;
-    /** The invariants' checks (src/structures/hooks.ts) of the objects the transaction writes, by object name:
-     * each entered before its object's first write, all run before the commit (transaction.ts). */
-    readonly checks?: Map<string, (db: Db) => Promise<void>>;
+    /** The invariants' checks (src/structures/hooks.ts) of the objects the transaction writes, by invariant (objects
+     * that share one, users, groups and memberships, run it once): each entered before its objects' first write,
+     * all run before the commit (transaction.ts). */
+    readonly checks?: Map<unknown, (db: Db) => Promise<void>>;
     /** What runs once the transaction committed, never when it rolls back (an action's afterCommit). */
     readonly committed?: (() => void | Promise<void>)[];
 }

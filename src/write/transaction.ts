@@ -103,8 +103,9 @@ const guardedObjects = (structure: Structure): readonly BusinessObject[] => {
 export const enterInvariant = async (scope: WriteScope, structure: Structure): Promise<void> => {
 
     for (const object of scope.checks ? guardedObjects(structure) : []) {
-        if (!scope.checks!.has(object.name)) {
-            scope.checks!.set(object.name, await hooksOf(object).invariant!(scope.db, scope.ctx.user));
+        const invariant = hooksOf(object).invariant!;
+        if (!scope.checks!.has(invariant)) {
+            scope.checks!.set(invariant, await invariant(scope.db, scope.ctx.user));
         }
     }
 };
