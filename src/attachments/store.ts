@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 
 import type { Db } from '../db/db';
 import { isPostgres } from '../db/knex';
+import { binaryRows } from '../db/pg-copy';
 import { transaction } from '../db/transaction';
 
 
@@ -20,14 +21,13 @@ import { transaction } from '../db/transaction';
 // writes, not one that holds the writer for the whole upload. The chunks belong to no document until the
 // document's row is inserted (documents.ts).
 //
-// The chunk size is the store's, kept with each document (so a document reads back whatever the size is now):
-// 256 KB, but 48 KB on PostgreSQL. node-pg reads a bytea as hex text, and V8 makes a string of 128 KB or more
-// 15 to 40 times slower per byte than a smaller one (docs/performance.md, Attachments): a 256 KB chunk, 512 KB of
-// hex, took 3 ms of the event loop to read, 48 KB chunks (96 KB of hex) a few hundredths of that each.
+// The chunk size is the store's, kept with each document (so a document reads back whatever the size was when
+// it was written): 256 KB. PostgreSQL's chunks were 48 KB while they were read as hex text (node-pg reads a
+// bytea so, and V8 makes a string of 128 KB or more far slower per byte); they are read as bytes now (copyRun), and
+// documents written then still read back in their 48 KB chunks.
 
 export const writeBatch = 256 * 1024;
-export const sqliteChunkSize = 256 * 1024;
-export const postgresChunkSize = 48 * 1024;
+export const chunkSize = 256 * 1024;
 
 export type StoreName = 'database' | 'folder';
 
@@ -83,35 +83,57 @@ const sweepChunks = async (knex: Knex, key: string): Promise<boolean> => {
 
 const bytesOf = (value: unknown): Buffer => (Buffer.isBuffer(value) ? value : value instanceof Uint8Array ? Buffer.from(value) : Buffer.alloc(0));
 
-export const databaseStore = (knex: Knex): ContentStore => ({
-    name: 'database',
-    chunkSize: isPostgres(knex) ? postgresChunkSize : sqliteChunkSize,
-    write: async (key, seq, chunks) => {
+// PostgreSQL's chunks are read as raw bytes through a binary COPY (src/db/pg-copy.ts), which binds no values: the
+// key (32 hex digits, checked) and the chunk numbers (checked integers) are written into its text.
+const copyRun = async (db: Db, key: string, first: number, count: number): Promise<Map<number, StoredChunk>> => {
 
-        await transaction(knex, async (db) => {
+    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(count) || first < 0 || count < 1) {
+        throw new Error(`Not a run of chunks: ${first}, ${count}`);
+    }
 
-            for (const [i, data] of chunks.entries()) {
-                await db.rows(insertChunk, [key, seq + i, sha256(data), data]);
+    const rows = await binaryRows(db, `select "seq", "sha256", "data" from "osprey_docchunk" where "contentkey" = '${checkedKey(key)}' and "seq" >= ${first} and "seq" < ${first + count}`);
+    return new Map(rows.map(([seq, sha, data]) => [seq!.readInt32BE(0), { data: data ?? Buffer.alloc(0), sha256: sha!.toString('latin1') }]));
+};
+
+const rowsRun = async (db: Db, key: string, first: number, count: number): Promise<Map<number, StoredChunk>> => {
+
+    const rows = await db.rows(selectRun, [key, first, first + count]);
+    return new Map(rows.map((row) => [Number(row.seq), { data: bytesOf(row.data), sha256: String(row.sha256) }]));
+};
+
+export const databaseStore = (knex: Knex): ContentStore => {
+
+    const postgres = isPostgres(knex);
+    return {
+        name: 'database',
+        chunkSize,
+        write: async (key, seq, chunks) => {
+
+            await transaction(knex, async (db) => {
+
+                for (const [i, data] of chunks.entries()) {
+                    await db.rows(insertChunk, [key, seq + i, sha256(data), data]);
+                }
+            });
+        },
+        writeIn: async (db, key, seq, data) => {
+
+            await db.rows(insertChunk, [key, seq, sha256(data), data]);
+        },
+        finish: () => Promise.resolve(),
+        read: async (db, key, seq) => {
+
+            if (postgres) {
+                return (await copyRun(db, key, seq, 1)).get(seq);
             }
-        });
-    },
-    writeIn: async (db, key, seq, data) => {
 
-        await db.rows(insertChunk, [key, seq, sha256(data), data]);
-    },
-    finish: () => Promise.resolve(),
-    read: async (db, key, seq) => {
-
-        const [row] = await db.rows(selectChunk, [key, seq]);
-        return row ? { data: bytesOf(row.data), sha256: String(row.sha256) } : undefined;
-    },
-    readRun: async (db, key, first, count) => {
-
-        const rows = await db.rows(selectRun, [key, first, first + count]);
-        return new Map(rows.map((row) => [Number(row.seq), { data: bytesOf(row.data), sha256: String(row.sha256) }]));
-    },
-    sweep: (key) => sweepChunks(knex, key)
-});
+            const [row] = await db.rows(selectChunk, [key, seq]);
+            return row ? { data: bytesOf(row.data), sha256: String(row.sha256) } : undefined;
+        },
+        readRun: postgres ? copyRun : rowsRun,
+        sweep: (key) => sweepChunks(knex, key)
+    };
+};
 
 // A key is 32 hex digits made here (documents.ts newContentKey), never a client's text: it names a file safely.
 const checkedKey = (key: string): string => {
@@ -135,7 +157,7 @@ export const folderStore = (knex: Knex, dir: string): ContentStore => {
         await Fs.promises.mkdir(partial, { recursive: true });
         const handle = await Fs.promises.open(partialOf(key), seq === 0 ? 'w' : 'r+');
         try {
-            await handle.write(data, 0, data.length, seq * sqliteChunkSize);
+            await handle.write(data, 0, data.length, seq * chunkSize);
             await handle.sync();
         }
         finally {
@@ -145,8 +167,7 @@ export const folderStore = (knex: Knex, dir: string): ContentStore => {
 
     return {
         name: 'folder',
-        // Files are read without strings: the larger chunk.
-        chunkSize: sqliteChunkSize,
+        chunkSize,
         write: async (key, seq, chunks) => {
 
             for (const [i, data] of chunks.entries()) {
@@ -190,8 +211,8 @@ export const folderStore = (knex: Knex, dir: string): ContentStore => {
             }
 
             try {
-                const buffer = Buffer.alloc(sqliteChunkSize);
-                const { bytesRead } = await handle.read(buffer, 0, sqliteChunkSize, seq * sqliteChunkSize);
+                const buffer = Buffer.alloc(chunkSize);
+                const { bytesRead } = await handle.read(buffer, 0, chunkSize, seq * chunkSize);
                 return { data: buffer.subarray(0, bytesRead), sha256: String(row.sha256) };
             }
             finally {
