@@ -35,8 +35,9 @@ export interface ContentStore {
     readonly name: StoreName;
     /** The size of each chunk but the last of a document this store writes. */
     readonly chunkSize: number;
-    /** Writes chunks `seq`, `seq + 1`, … of the content under `key` (seq counts from 0), in one transaction. */
-    write(key: string, seq: number, chunks: readonly Buffer[]): Promise<void>;
+    /** Writes chunks `seq`, `seq + 1`, … of the content under `key` (seq counts from 0), in one transaction;
+     * `before` runs first in it (an upload's registration, upload.ts). */
+    write(key: string, seq: number, chunks: readonly Buffer[], before?: (db: Db) => Promise<void>): Promise<void>;
     /** The same in a transaction the caller holds (a record's write with inline doclinks: src/write/apply/documents.ts),
      * so the chunks commit or roll back with it. The folder store's file is not transactional: a write that rolls
      * back marks the key gone afterwards (src/write/transaction.ts), and the sweeper removes the file. */
@@ -107,10 +108,11 @@ export const databaseStore = (knex: Knex): ContentStore => {
     return {
         name: 'database',
         chunkSize,
-        write: async (key, seq, chunks) => {
+        write: async (key, seq, chunks, before) => {
 
             await transaction(knex, async (db) => {
 
+                await before?.(db);
                 for (const [i, data] of chunks.entries()) {
                     await db.rows(insertChunk, [key, seq + i, sha256(data), data]);
                 }
@@ -168,7 +170,7 @@ export const folderStore = (knex: Knex, dir: string): ContentStore => {
     return {
         name: 'folder',
         chunkSize,
-        write: async (key, seq, chunks) => {
+        write: async (key, seq, chunks, before) => {
 
             for (const [i, data] of chunks.entries()) {
                 await writeFile(key, seq + i, data);
@@ -176,6 +178,7 @@ export const folderStore = (knex: Knex, dir: string): ContentStore => {
 
             await transaction(knex, async (db) => {
 
+                await before?.(db);
                 for (const [i, data] of chunks.entries()) {
                     await db.rows(insertChunk, [key, seq + i, sha256(data), null]);
                 }

@@ -14,10 +14,14 @@ import { writeBatch, type ContentStore } from './store';
 import type { Sweeper } from './sweep';
 
 
-// An upload (issue 36): the body streams through in chunks of 256 KB, each written as it fills (store.ts), with the
-// document's SHA-256 and size counted on the way; the document's row is inserted in one last transaction that
-// reads the record again, so a record deleted meanwhile gets no document. A body over the limit, a client that
-// goes away, or any other failure leaves no document and no content (the chunks written are swept).
+// An upload (issue 36): the body streams through in chunks of 256 KB, with the document's SHA-256 and size counted
+// on the way. The last batch of chunks (a quarter megabyte) waits for the document's own transaction, which reads
+// the record again: a record deleted meanwhile gets no document, and an upload of one batch (most documents) is one
+// transaction, its chunks and its row committed together. A longer upload's earlier batches are written as they
+// fill, each in a short transaction of its own (store.ts), and the upload is registered in osprey_docupload — with
+// its first batch on the database store, whose chunks are rows; before its first byte on the folder store, whose
+// file is written outside any transaction — so that bytes an upload left behind are swept. A body over the limit,
+// a client that goes away, or any other failure leaves no document and no content.
 
 export interface Upload {
     readonly osprey: Osprey;
@@ -108,33 +112,60 @@ const idle = <T>(next: Promise<T>, ms: number): Promise<T> => {
     return Promise.race([next, stalled]).finally(() => clearTimeout(timer));
 };
 
-export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body: Readable, options: { base64: boolean; limit: number; idleMs: number; tooLarge: (size?: number) => Error }) => {
+export interface StoredContent {
+    readonly key: string;
+    readonly size: number;
+    readonly sha256: string;
+    /** The chunks not written yet, numbered from `seq` on: they go in with the document's row. */
+    readonly rest: readonly Buffer[];
+    readonly seq: number;
+    /** The upload is in osprey_docupload: some of it was written before the document's transaction. */
+    readonly registered: boolean;
+}
+
+const chunksOf = (bytes: Buffer, size: number): Buffer[] => {
+
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += size) {
+        chunks.push(bytes.subarray(i, Math.min(i + size, bytes.length)));
+    }
+
+    return chunks;
+};
+
+export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body: Readable, options: { base64: boolean; limit: number; idleMs: number; tooLarge: (size?: number) => Error }): Promise<StoredContent> => {
 
     const { store, sweeper } = place;
     const key = newContentKey();
-    await transaction(osprey.knex, (db) => db.rows('insert into "osprey_docupload" ("contentkey", "store", "started") values (?, ?, ?)', [key, store.name, Date.now()]));
+    const register = async (db: Db) => {
+
+        await db.rows('insert into "osprey_docupload" ("contentkey", "store", "started") values (?, ?, ?)', [key, store.name, Date.now()]);
+    };
+
+    let registered = store.name !== 'database';
+    if (registered) {
+        await transaction(osprey.knex, register);
+    }
+
     const hash = Crypto.createHash('sha256');
     const decoder = options.base64 ? new Base64Pieces() : undefined;
     let size = 0;
     let seq = 0;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
-    // A batch of whole chunks (a quarter megabyte) is written once it has come, in one transaction; what is left
-    // over waits for the next bytes. At the end the rest is written, its last chunk short.
-    const flush = async (all: boolean) => {
+    // Once more than a batch has come, its whole chunks are written in one transaction; what is left over waits
+    // for the next bytes, and the last batch for the document's transaction.
+    const flush = async () => {
 
-        if (pendingBytes < writeBatch && !(all && pendingBytes > 0)) {
+        if (pendingBytes <= writeBatch) {
             return;
         }
 
         const joined = Buffer.concat(pending, pendingBytes);
-        const whole = all ? joined.length : joined.length - (joined.length % store.chunkSize);
-        const chunks: Buffer[] = [];
-        for (let i = 0; i < whole; i += store.chunkSize) {
-            chunks.push(joined.subarray(i, Math.min(i + store.chunkSize, whole)));
-        }
-
-        await store.write(key, seq, chunks);
+        const whole = joined.length - (joined.length % store.chunkSize);
+        const chunks = chunksOf(joined.subarray(0, whole), store.chunkSize);
+        await store.write(key, seq, chunks, registered ? undefined : register);
+        registered = true;
         seq += chunks.length;
         const rest = joined.subarray(whole);
         pending = rest.length ? [Buffer.from(rest)] : [];
@@ -151,7 +182,7 @@ export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body:
         hash.update(bytes);
         pending.push(bytes);
         pendingBytes += bytes.length;
-        await flush(false);
+        await flush();
     };
 
     // A client that stops sending holds the upload open: after `idleMs` without a byte it is ended with a 408.
@@ -169,19 +200,19 @@ export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body:
         if (decoder) {
             await take(decoder.end());
         }
-
-        await flush(true);
-        await store.finish(key);
     }
     catch (error) {
         // The body is not destroyed: hapi would take the request for one its client aborted and answer nothing. The
         // error's answer closes the connection instead (plugins/attachments), so what is left of the body is not read.
-        await sweeper.abandon(key, store.name, Date.now()).catch(() => undefined);
-        void sweeper.soon();
+        if (registered) {
+            await sweeper.abandon(key, store.name, Date.now()).catch(() => undefined);
+            void sweeper.soon();
+        }
+
         throw error;
     }
 
-    return { key, size, sha256: hash.digest('hex') };
+    return { key, size, sha256: hash.digest('hex'), rest: chunksOf(Buffer.concat(pending, pendingBytes), store.chunkSize), seq, registered };
 };
 
 // Inserts a document of the record in one transaction that reads the record again, locked: a record deleted (or
@@ -215,7 +246,15 @@ export const attachDocument = async (place: AttachmentPlace, upload: Upload): Pr
     try {
         return await insertOwned(osprey, user, structure, id, async (db) => {
 
-            await db.rows('delete from "osprey_docupload" where "contentkey" = ?', [content.key]);
+            if (content.registered) {
+                await db.rows('delete from "osprey_docupload" where "contentkey" = ?', [content.key]);
+            }
+
+            for (const [i, data] of content.rest.entries()) {
+                await place.store.writeIn(db, content.key, content.seq + i, data);
+            }
+
+            await place.store.finish(content.key);
         }, {
             document: upload.fileName,
             description: upload.description ?? null,
@@ -231,8 +270,13 @@ export const attachDocument = async (place: AttachmentPlace, upload: Upload): Pr
         });
     }
     catch (error) {
-        await place.sweeper.abandon(content.key, place.store.name, Date.now()).catch(() => undefined);
-        void place.sweeper.soon();
+        // The chunks of the document's transaction went with its rollback; what was written before it (and the
+        // folder store's file, always registered) is swept.
+        if (content.registered) {
+            await place.sweeper.abandon(content.key, place.store.name, Date.now()).catch(() => undefined);
+            void place.sweeper.soon();
+        }
+
         throw error;
     }
 };

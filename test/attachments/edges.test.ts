@@ -277,6 +277,37 @@ onEachDatabase(lab, 'attachments: uploads refused midway, over real sockets', { 
 
     const chunk = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`;
 
+    test('a record deleted while a long upload comes: the batches written before are swept, nothing is left', async () => {
+
+        const knex = t.server.app.osprey.knex;
+        const count = async (table: string) => Number((await knex(table).count({ n: '*' }).first())!.n);
+        const chunksBefore = await count('osprey_docchunk');
+        const created = await t.inject({ method: 'POST', url: '/maximo/oslc/os/mxapiwodetail', headers: wilson, payload: { siteid: 'BEDFORD', description: 'Deleted while uploading' } });
+        const record = pathOf(created.headers.location);
+        const socket = Net.connect(port, '127.0.0.1');
+        let answer = '';
+        socket.on('data', (data) => (answer += data.toString('latin1')));
+        const closed = new Promise((resolve) => socket.on('close', resolve));
+        const head = Object.entries({ host: 'localhost', ...wilson, slug: 'late.bin', 'content-type': 'application/octet-stream', 'content-length': String(400 * 1024), connection: 'close' }).map(([name, value]) => `${name}: ${value}`).join('\r\n');
+        socket.write(`POST ${record}/doclinks HTTP/1.1\r\n${head}\r\n\r\n`);
+        socket.write(Buffer.alloc(300 * 1024, 7));
+        // The first batch is written with the upload's registration while the rest has not come.
+        for (let i = 0; i < 100 && await count('osprey_docupload') === 0; ++i) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+
+        expect(await count('osprey_docupload')).to.equal(1);
+        expect(await count('osprey_docchunk')).to.equal(chunksBefore + 1);
+        expect((await t.inject({ method: 'DELETE', url: record, headers: wilson })).statusCode).to.equal(204);
+        socket.write(Buffer.alloc(100 * 1024, 7));
+        await closed;
+        expect(answer).to.match(/^HTTP\/1\.1 404 /);
+        await t.server.app.osprey.attachments.sweeper.soon();
+        expect(await count('osprey_docupload')).to.equal(0);
+        expect(await count('osprey_docgone')).to.equal(0);
+        expect(await count('osprey_docchunk')).to.equal(chunksBefore);
+    });
+
     test('a body that is not base64, one past the limit without a length, one that stops: each answered, and the connection closed', async () => {
 
         const notBase64 = await send({ 'custom-encoding': 'base64', 'transfer-encoding': 'chunked' }, [chunk('!!!!'), chunk('QUJD')], false);

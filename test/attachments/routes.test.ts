@@ -10,6 +10,7 @@ import * as Lab from '@hapi/lab';
 import { onEachDatabase } from '../helpers/experiments';
 import { ownedNotes } from '../helpers/fixtures';
 import { maxadmin, maxauth, wilson } from '../helpers/server';
+import { watchSql } from '../helpers/sent-sql';
 import { tableCount } from '../helpers/tables';
 
 
@@ -294,6 +295,22 @@ onEachDatabase(lab, 'attachments through the doclinks routes', { settings: { max
         // A chunk of the middle run missing: the whole answer fails before its end, never short bytes as whole.
         await knex('osprey_docchunk').delete().where({ contentkey, seq: 7 });
         await expect(inject({ url: pathOf(sent.headers.location), headers: wilson })).to.reject();
+    });
+
+    test('an upload of one batch is one transaction; a longer one writes its earlier batches first', async () => {
+
+        const knex = t.server.app.osprey.knex;
+        const transactions = (sent: string[]) => sent.filter((sql) => /^\s*begin/i.test(sql)).length;
+        const small = Crypto.randomBytes(200 * 1024);
+        let answer: Awaited<ReturnType<Inject>> | undefined;
+        expect(transactions(await watchSql(knex, async () => (answer = await upload(inject, wo1008, small, { slug: 'one.bin' }))))).to.equal(1);
+        expect((await inject({ url: pathOf(answer!.headers.location), headers: wilson })).rawPayload.equals(small)).to.be.true();
+
+        // 500 KB: a whole chunk with the upload's registration, the rest with the document's row.
+        const large = Crypto.randomBytes(500 * 1024);
+        expect(transactions(await watchSql(knex, async () => (answer = await upload(inject, wo1008, large, { slug: 'two.bin' }))))).to.equal(2);
+        expect((await inject({ url: pathOf(answer!.headers.location), headers: wilson })).rawPayload.equals(large)).to.be.true();
+        expect(await tableCount(t, 'osprey_docupload')).to.equal(0);
     });
 
     test('deleting a record deletes its documents and their bytes, and no other record\'s', async () => {
