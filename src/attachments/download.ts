@@ -55,12 +55,12 @@ export const parseRange = (header: string | undefined, size: number): ByteRange 
 };
 
 // One chunk of a document, checked against the SHA-256 kept when it was written (a download's, an inline read's).
-export const readChecked = async (db: Db, store: ContentStore, document: DocumentRow, seq: number): Promise<Buffer> => {
+export const readChecked = async (db: Db, store: ContentStore, document: DocumentRow, seq: number): Promise<readonly Buffer[]> => {
 
     return checked(document, await store.read(db, document.contentkey!, seq));
 };
 
-const checked = (document: DocumentRow, chunk: StoredChunk | undefined): Buffer => {
+const checked = (document: DocumentRow, chunk: StoredChunk | undefined): readonly Buffer[] => {
 
     if (!chunk || sha256(chunk.data) !== chunk.sha256) {
         throw damaged(document);
@@ -84,18 +84,31 @@ export const documentStream = async (db: Db, store: ContentStore, document: Docu
     const last = Math.floor(end / chunk);
     const whole = range === undefined;
     const hash = whole ? Crypto.createHash('sha256') : undefined;
-    const piece = (seq: number, data: Buffer): Buffer => {
+    // The part of chunk `seq` in the range, as views of its pieces.
+    const piece = (seq: number, data: readonly Buffer[]): Buffer[] => {
 
-        hash?.update(data);
         const from = seq === first ? start - seq * chunk : 0;
-        const to = seq === last ? end - seq * chunk + 1 : data.length;
-        return data.subarray(from, to);
+        const to = seq === last ? end - seq * chunk + 1 : Infinity;
+        const views: Buffer[] = [];
+        let at = 0;
+        for (const part of data) {
+            hash?.update(part);
+            const a = Math.max(from - at, 0);
+            const b = Math.min(to - at, part.length);
+            if (a < b) {
+                views.push(part.subarray(a, b));
+            }
+
+            at += part.length;
+        }
+
+        return views;
     };
 
     // Where the store reads a run of chunks in one statement, a quarter megabyte of them at a time.
     const run = store.readRun ? Math.max(1, Math.floor(writeBatch / chunk)) : 1;
     let read = new Map<number, StoredChunk>();
-    const next = async (seq: number): Promise<Buffer> => {
+    const next = async (seq: number): Promise<readonly Buffer[]> => {
 
         if (run > 1 && !read.has(seq)) {
             read = await store.readRun!(db, document.contentkey!, seq, Math.min(run, last - seq + 1));
@@ -111,7 +124,7 @@ export const documentStream = async (db: Db, store: ContentStore, document: Docu
 
         let current = piece(first, head);
         for (let i = first + 1; i <= last; ++i) {
-            yield current;
+            yield* current;
             current = piece(i, await next(i));
         }
 
@@ -119,7 +132,7 @@ export const documentStream = async (db: Db, store: ContentStore, document: Docu
             throw damaged(document);
         }
 
-        yield current;
+        yield* current;
     };
 
     return Readable.from(generate(), { objectMode: false, highWaterMark: chunk });

@@ -81,9 +81,10 @@ export const inlineData = async (db: Db, store: ContentStore, document: Document
     const hash = Crypto.createHash('sha256');
     const parts: Buffer[] = [];
     for (let i = 0; i < count; ++i) {
-        const data = await readChecked(db, store, document, i);
-        hash.update(data);
-        parts.push(data);
+        for (const part of await readChecked(db, store, document, i)) {
+            hash.update(part);
+            parts.push(part);
+        }
     }
 
     const bytes = Buffer.concat(parts);

@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 
 import type { Db } from '../db/db';
 import { isPostgres } from '../db/knex';
-import { binaryRows } from '../db/pg-copy';
+import { binaryRows, joined } from '../db/pg-copy';
 import { transaction } from '../db/transaction';
 
 
@@ -55,11 +55,20 @@ export interface ContentStore {
 }
 
 export interface StoredChunk {
-    readonly data: Buffer;
+    /** Its bytes, in one piece or several (a binary COPY's, as they came off the socket). */
+    readonly data: readonly Buffer[];
     readonly sha256: string;
 }
 
-export const sha256 = (data: Buffer): string => Crypto.createHash('sha256').update(data).digest('hex');
+export const sha256 = (data: Buffer | readonly Buffer[]): string => {
+
+    const hash = Crypto.createHash('sha256');
+    for (const piece of Buffer.isBuffer(data) ? [data] : data) {
+        hash.update(piece);
+    }
+
+    return hash.digest('hex');
+};
 
 const insertChunk = 'insert into "osprey_docchunk" ("contentkey", "seq", "sha256", "data") values (?, ?, ?, ?)';
 const selectChunk = 'select "data", "sha256" from "osprey_docchunk" where "contentkey" = ? and "seq" = ?';
@@ -93,13 +102,13 @@ const copyRun = async (db: Db, key: string, first: number, count: number): Promi
     }
 
     const rows = await binaryRows(db, `select "seq", "sha256", "data" from "osprey_docchunk" where "contentkey" = '${checkedKey(key)}' and "seq" >= ${first} and "seq" < ${first + count}`);
-    return new Map(rows.map(([seq, sha, data]) => [seq!.readInt32BE(0), { data: data ?? Buffer.alloc(0), sha256: sha!.toString('latin1') }]));
+    return new Map(rows.map(([seq, sha, data]) => [joined(seq!).readInt32BE(0), { data: data ?? [], sha256: joined(sha!).toString('latin1') }]));
 };
 
 const rowsRun = async (db: Db, key: string, first: number, count: number): Promise<Map<number, StoredChunk>> => {
 
     const rows = await db.rows(selectRun, [key, first, first + count]);
-    return new Map(rows.map((row) => [Number(row.seq), { data: bytesOf(row.data), sha256: String(row.sha256) }]));
+    return new Map(rows.map((row) => [Number(row.seq), { data: [bytesOf(row.data)], sha256: String(row.sha256) }]));
 };
 
 export const databaseStore = (knex: Knex): ContentStore => {
@@ -130,7 +139,7 @@ export const databaseStore = (knex: Knex): ContentStore => {
             }
 
             const [row] = await db.rows(selectChunk, [key, seq]);
-            return row ? { data: bytesOf(row.data), sha256: String(row.sha256) } : undefined;
+            return row ? { data: [bytesOf(row.data)], sha256: String(row.sha256) } : undefined;
         },
         readRun: postgres ? copyRun : rowsRun,
         sweep: (key) => sweepChunks(knex, key)
@@ -210,13 +219,13 @@ export const folderStore = (knex: Knex, dir: string): ContentStore => {
             }
             catch {
                 // A file that is missing reads as empty: its chunk then fails its hash, as a damaged one does.
-                return { data: Buffer.alloc(0), sha256: String(row.sha256) };
+                return { data: [], sha256: String(row.sha256) };
             }
 
             try {
                 const buffer = Buffer.alloc(chunkSize);
                 const { bytesRead } = await handle.read(buffer, 0, chunkSize, seq * chunkSize);
-                return { data: buffer.subarray(0, bytesRead), sha256: String(row.sha256) };
+                return { data: [buffer.subarray(0, bytesRead)], sha256: String(row.sha256) };
             }
             finally {
                 await handle.close();

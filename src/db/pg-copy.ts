@@ -17,8 +17,8 @@ interface CopyConnection {
 
 // The binary COPY format (PostgreSQL's documentation, COPY, "Binary Format"): a signature, flags and a header
 // extension, then each row as its field count and each field as its length (-1: null) and bytes, then -1. It is
-// read from the pieces as they came off the socket: a field within one piece is a view of it, and only one that
-// spans pieces is copied (a megabyte's copy is a megabyte more for the collector to sweep: docs/performance.md).
+// read from the pieces as they came off the socket, and a field is answered as views of them, never copied: each
+// copy of a megabyte is a megabyte more for the collector (docs/performance.md).
 const signature = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 
 const malformed = () => new Error('PostgreSQL answered a binary COPY this server does not read.');
@@ -34,62 +34,59 @@ class Pieces {
         this.#pieces = pieces;
     }
 
-    // The next `length` bytes: a view where one piece holds them, else a copy.
-    take(length: number): Buffer {
+    // The next `length` bytes, as views of the pieces that hold them.
+    take(length: number): Buffer[] {
 
-        const piece = this.#pieces[this.#index];
-        if (piece && this.#offset + length <= piece.length) {
-            const bytes = piece.subarray(this.#offset, this.#offset + length);
-            this.#offset += length;
-            this.#skipEnded();
-            return bytes;
-        }
-
-        const bytes = Buffer.allocUnsafe(length);
-        let filled = 0;
-        while (filled < length) {
-            const current = this.#pieces[this.#index];
-            if (!current) {
+        const views: Buffer[] = [];
+        let left = length;
+        while (left > 0) {
+            const piece = this.#pieces[this.#index];
+            if (!piece) {
                 throw malformed();
             }
 
-            const n = current.copy(bytes, filled, this.#offset, Math.min(current.length, this.#offset + length - filled));
-            filled += n;
-            this.#offset += n;
-            this.#skipEnded();
+            const end = Math.min(piece.length, this.#offset + left);
+            views.push(piece.subarray(this.#offset, end));
+            left -= end - this.#offset;
+            this.#offset = end;
+            if (this.#offset === piece.length) {
+                ++this.#index;
+                this.#offset = 0;
+            }
         }
 
-        return bytes;
+        return views;
     }
 
-    #skipEnded() {
+    int(length: 2 | 4): number {
 
-        while (this.#index < this.#pieces.length && this.#offset >= this.#pieces[this.#index]!.length) {
-            ++this.#index;
-            this.#offset = 0;
-        }
+        const bytes = joined(this.take(length));
+        return length === 2 ? bytes.readInt16BE(0) : bytes.readInt32BE(0);
     }
 }
 
-export const parseBinaryCopy = (pieces: readonly Buffer[]): (Buffer | null)[][] => {
+/** Views as one buffer (copied only when there are several). */
+export const joined = (views: readonly Buffer[]): Buffer => (views.length === 1 ? views[0]! : Buffer.concat(views));
+
+export const parseBinaryCopy = (pieces: readonly Buffer[]): (Buffer[] | null)[][] => {
 
     const data = new Pieces(pieces);
-    if (!data.take(signature.length).equals(signature)) {
+    if (!joined(data.take(signature.length)).equals(signature)) {
         throw malformed();
     }
 
-    data.take(4);
-    data.take(data.take(4).readInt32BE(0));
-    const rows: (Buffer | null)[][] = [];
+    data.int(4);
+    data.take(data.int(4));
+    const rows: (Buffer[] | null)[][] = [];
     for (;;) {
-        const count = data.take(2).readInt16BE(0);
+        const count = data.int(2);
         if (count === -1) {
             return rows;
         }
 
-        const row: (Buffer | null)[] = [];
+        const row: (Buffer[] | null)[] = [];
         for (let j = 0; j < count; ++j) {
-            const length = data.take(4).readInt32BE(0);
+            const length = data.int(4);
             row.push(length < 0 ? null : data.take(length));
         }
 
@@ -109,10 +106,10 @@ const collect = (connection: Connection, sql: string): Promise<Buffer[]> => {
     });
 };
 
-// The rows of `sql` (a select), each as its fields' bytes in the binary form of their types: an integer as four
-// bytes, big-endian; a text as UTF-8; a bytea as it is. On the transaction's connection where the Db has one, else
+// The rows of `sql` (a select), each as its fields' bytes in the binary form of their types (an integer as four
+// bytes, big-endian; a text as UTF-8; a bytea as it is), each field in one or more pieces. On the transaction's connection where the Db has one, else
 // on one of the pool's.
-export const binaryRows = async (db: Db, sql: string): Promise<(Buffer | null)[][]> => {
+export const binaryRows = async (db: Db, sql: string): Promise<(Buffer[] | null)[][]> => {
 
     if (db.connection) {
         return parseBinaryCopy(await collect(db.connection, sql));
