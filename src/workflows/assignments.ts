@@ -1,3 +1,5 @@
+import * as Boom from '@hapi/boom';
+
 import type { UserProfile } from '../auth/users';
 import type { EngineWrites } from '../actions/call';
 import { writesAs } from '../actions/engine-writes';
@@ -45,6 +47,22 @@ const assigneesOf = async (db: Db, node: string, task: TaskDef): Promise<string[
     }
 
     return assignees;
+};
+
+// Whether the task would find someone to assign now (allowedactions: register.ts).
+export const canAssign = async (db: Db, node: string, task: TaskDef): Promise<boolean> => {
+
+    try {
+        await assigneesOf(db, node, task);
+        return true;
+    }
+    catch (error) {
+        if (!Boom.isBoom(error)) {
+            throw error;
+        }
+
+        return false;
+    }
 };
 
 export interface Assigning {

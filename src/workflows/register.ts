@@ -7,8 +7,9 @@ import { selectOne } from '../db/statements';
 import { maximoError } from '../errors/maximo-error';
 import { registerHooks } from '../structures/hooks';
 import { own } from '../structures/own';
+import type { NodeDef } from '../structures/definition';
 import type { Registry, Row } from '../structures/registry';
-import { activeAssignments, adminWrites, busyAmong } from './assignments';
+import { activeAssignments, adminWrites, busyAmong, canAssign } from './assignments';
 import { keysOf } from './held';
 import { holdingFor, holds } from './condition';
 import { runFrom, type WorkflowState } from './engine';
@@ -47,8 +48,38 @@ const starting = async (workflow: FoundWorkflow, call: ActionCall): Promise<Work
     return await runFrom({ call, workflow, record, memo: call.payload?.memo }, def.start, def.start);
 };
 
-// Open where the record has no active workflow and the workflow's condition holds: asked once per page.
+// The task a workflow reaches from its start whatever the record holds: through nodes without a condition (a status,
+// a value, an action, a plain `next`), up to the first task; none where a condition comes first or it ends before.
+const firstTask = (workflow: FoundWorkflow): [string, NodeDef] | undefined => {
+
+    const seen = new Set<string>();
+    let name: string | undefined = workflow.def.start;
+    while (name !== undefined && !seen.has(name)) {
+        seen.add(name);
+        const node: NodeDef | undefined = own(workflow.def.nodes, name);
+        if (!node || node.if !== undefined) {
+            return undefined;
+        }
+
+        if (node.task) {
+            return [name, node];
+        }
+
+        name = node.next;
+    }
+
+    return undefined;
+};
+
+// Open where the record has no active workflow and the workflow's condition holds: asked once per page. A workflow
+// whose first task finds nobody to assign (its groups without an active member) starts on no record: its start
+// would be refused, so it is not offered.
 const startable = async (workflow: FoundWorkflow, records: readonly Row[], { db, registry, kind, structure }: AvailabilityContext) => {
+
+    const task = firstTask(workflow);
+    if (task && !await canAssign(db, task[0], task[1].task!)) {
+        return () => false;
+    }
 
     const ids = records.map((record) => record[structure.root.uniqueColumn]);
     const busy = await busyAmong(db, registry, structure, ids);

@@ -69,6 +69,25 @@ onEachDatabase(lab, 'workflow nodes', {
         expect(await read(plain)).to.include({ lead: 'WILSON', status: 'WAPPR' });
     });
 
+    test('a workflow whose first task finds nobody to assign is not offered in allowedactions; it is once someone is there', async () => {
+
+        const path = await newWorkOrder(3);
+        const offered = async () => Object.keys((await inject({ url: `${path}?oslc.select=allowedactions` }, maxadmin)).result.allowedactions);
+        expect(await offered()).to.include('WOTEST');
+        expect(await offered()).to.not.include('WOEMPTY');
+        const knex = t.server.app.osprey.knex;
+        await knex('osprey_group').insert({ groupname: 'NOBODY', description: 'Nobody yet', isadmin: false });
+        expect(await offered()).to.not.include('WOEMPTY');
+        await knex('osprey_groupuser').insert({ groupname: 'NOBODY', userid: 'SMITH' });
+        expect(await offered()).to.include('WOEMPTY');
+        // SMITH inactive: nobody again.
+        await knex('osprey_user').update({ status: 'INACTIVE' }).where({ userid: 'SMITH' });
+        expect(await offered()).to.not.include('WOEMPTY');
+        await knex('osprey_user').update({ status: 'ACTIVE' }).where({ userid: 'SMITH' });
+        await knex('osprey_groupuser').delete().where({ groupname: 'NOBODY' });
+        await knex('osprey_group').delete().where({ groupname: 'NOBODY' });
+    });
+
     test('a node that fails at the start rolls the start back; an administrator completes anyone\'s assignment', async () => {
 
         const path = await newWorkOrder(3);
