@@ -15,13 +15,14 @@ import type { Sweeper } from './sweep';
 
 
 // An upload (issue 36): the body streams through in chunks of 256 KB, with the document's SHA-256 and size counted
-// on the way. The last batch of chunks (a quarter megabyte) waits for the document's own transaction, which reads
-// the record again: a record deleted meanwhile gets no document, and an upload of one batch (most documents) is one
-// transaction, its chunks and its row committed together. A longer upload's earlier batches are written as they
-// fill, each in a short transaction of its own (store.ts), and the upload is registered in osprey_docupload — with
-// its first batch on the database store, whose chunks are rows; before its first byte on the folder store, whose
-// file is written outside any transaction — so that bytes an upload left behind are swept. A body over the limit,
-// a client that goes away, or any other failure leaves no document and no content.
+// on the way, each batch of chunks (a quarter megabyte) written as it fills in a short transaction of its own
+// (store.ts); the document's row is inserted in one last transaction that reads the record again, so a record
+// deleted meanwhile gets no document. On the database store, whose chunks are rows, the last batch waits for that
+// transaction (an upload of one batch, most documents, is one transaction) and the upload is registered in
+// osprey_docupload with its first written batch; the folder store writes its file outside any transaction, so it
+// registers before the first byte and writes every chunk before the document's transaction. A registered upload's
+// bytes are swept when it fails. A body over the limit, a client that goes away, or any other failure leaves no
+// document and no content.
 
 export interface Upload {
     readonly osprey: Osprey;
@@ -121,6 +122,8 @@ export interface StoredContent {
     readonly seq: number;
     /** The upload is in osprey_docupload: some of it was written before the document's transaction. */
     readonly registered: boolean;
+    /** The store's `finish` ran (the folder store's file is complete and in place). */
+    readonly finished: boolean;
 }
 
 const chunksOf = (bytes: Buffer, size: number): Buffer[] => {
@@ -142,7 +145,9 @@ export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body:
         await db.rows('insert into "osprey_docupload" ("contentkey", "store", "started") values (?, ?, ?)', [key, store.name, Date.now()]);
     };
 
-    let registered = store.name !== 'database';
+    // The database store's last batch goes in with the document's row; the folder store writes every chunk first.
+    const rows = store.name === 'database';
+    let registered = !rows;
     if (registered) {
         await transaction(osprey.knex, register);
     }
@@ -153,16 +158,16 @@ export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body:
     let seq = 0;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
-    // Once more than a batch has come, its whole chunks are written in one transaction; what is left over waits
-    // for the next bytes, and the last batch for the document's transaction.
-    const flush = async () => {
+    // Once a batch has come (on the database store, more than one), its whole chunks are written in one
+    // transaction; what is left over waits for the next bytes. At the end the folder store writes the rest.
+    const flush = async (all = false) => {
 
-        if (pendingBytes <= writeBatch) {
+        if (all ? pendingBytes === 0 : pendingBytes < writeBatch + (rows ? 1 : 0)) {
             return;
         }
 
         const joined = Buffer.concat(pending, pendingBytes);
-        const whole = joined.length - (joined.length % store.chunkSize);
+        const whole = all ? joined.length : joined.length - (joined.length % store.chunkSize);
         const chunks = chunksOf(joined.subarray(0, whole), store.chunkSize);
         await store.write(key, seq, chunks, registered ? undefined : register);
         registered = true;
@@ -200,6 +205,11 @@ export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body:
         if (decoder) {
             await take(decoder.end());
         }
+
+        if (!rows) {
+            await flush(true);
+            await store.finish(key);
+        }
     }
     catch (error) {
         // The body is not destroyed: hapi would take the request for one its client aborted and answer nothing. The
@@ -212,7 +222,7 @@ export const storeContent = async (place: AttachmentPlace, osprey: Osprey, body:
         throw error;
     }
 
-    return { key, size, sha256: hash.digest('hex'), rest: chunksOf(Buffer.concat(pending, pendingBytes), store.chunkSize), seq, registered };
+    return { key, size, sha256: hash.digest('hex'), rest: chunksOf(Buffer.concat(pending, pendingBytes), store.chunkSize), seq, registered, finished: !rows };
 };
 
 // Inserts a document of the record in one transaction that reads the record again, locked: a record deleted (or
@@ -254,7 +264,9 @@ export const attachDocument = async (place: AttachmentPlace, upload: Upload): Pr
                 await place.store.writeIn(db, content.key, content.seq + i, data);
             }
 
-            await place.store.finish(content.key);
+            if (!content.finished) {
+                await place.store.finish(content.key);
+            }
         }, {
             document: upload.fileName,
             description: upload.description ?? null,
