@@ -110,9 +110,10 @@ const originList = (name: string, star = false) => {
 export const optionsSchema = Joi.object<OspreyOptions>({
     port: Joi.number().integer().min(0).max(65535).default(8080).description('PORT: the TCP port to listen on'),
     host: Joi.string().hostname().default('127.0.0.1').description('HOST: the address to listen on'),
-    databaseUrl: Joi.string().pattern(/^(sqlite:|postgres(ql)?:\/\/)/).default('sqlite:./data/osprey.sqlite')
+    // Without one, the SQLite file is in the data folder (OSPREY_DATA), beside the generated secret.
+    databaseUrl: Joi.string().pattern(/^(sqlite:|postgres(ql)?:\/\/)/).default((parent: { dataDir?: unknown }) => `sqlite:${String(parent.dataDir ?? './data').replace(/\/+$/, '')}/osprey.sqlite`)
         .messages({ 'string.pattern.base': '"databaseUrl" must start with sqlite: or postgres://' })
-        .description('DATABASE_URL: sqlite:PATH (embedded, default) or postgres://user@host:port/db'),
+        .description('DATABASE_URL: sqlite:PATH (embedded, default: OSPREY_DATA/osprey.sqlite) or postgres://user@host:port/db'),
     contextRoot: Joi.string().pattern(/^[A-Za-z0-9_-]+$/).default('maximo').description('OSPREY_CONTEXT_ROOT: the first path segment of every route'),
     structures: Joi.string().default('./structures').description('OSPREY_STRUCTURES: the folder of object-structure YAML files'),
     plugins: Joi.alternatives(
@@ -121,7 +122,7 @@ export const optionsSchema = Joi.object<OspreyOptions>({
     ).default([]).description('OSPREY_PLUGINS: comma-separated module paths of user plugins (from the working directory), registered after the built-in features'),
     demo: Joi.boolean().truthy('1', 'yes', 'on').falsy('0', 'no', 'off').default(true).description('OSPREY_DEMO: 1 seeds the demo users and data into an empty database'),
     secret: Joi.string().min(32).description('OSPREY_SECRET: key material (≥ 32 characters) for secrets at rest; generated into the data folder when absent'),
-    dataDir: Joi.string().default('./data').description('OSPREY_DATA: folder for the generated secret (and the default SQLite file)'),
+    dataDir: Joi.string().default('./data').description('OSPREY_DATA: folder for the generated secret and the default SQLite file'),
     maxPageSize: Joi.number().integer().min(1).max(100000).default(1000).description('OSPREY_MAX_PAGE_SIZE: the largest oslc.pageSize a client may ask for'),
     maxBody: byteSize.default(10 * 1024 * 1024).description('OSPREY_MAX_BODY: the largest JSON body accepted (bytes, or e.g. 10mb)'),
     maxAttachment: byteSize.default(100 * 1024 * 1024).description('OSPREY_MAX_ATTACHMENT: the largest attached document (bytes, or e.g. 100mb); a structure\'s `doclinks: { attachments: true, maxSize }` may lower it'),

@@ -22,6 +22,17 @@ experiment('configuration', () => {
         expect(options).to.include({ port: 8080, host: '127.0.0.1', databaseUrl: 'sqlite:./data/osprey.sqlite', contextRoot: 'maximo', structures: './structures', demo: true, maxPageSize: 1000, maxBody: 10 * 1024 * 1024, sqliteDriver: 'better-sqlite3' });
     });
 
+    test('without DATABASE_URL the SQLite file is in the data folder (OSPREY_DATA)', () => {
+
+        expect(loadOptions({ OSPREY_DATA: '/srv/osprey/data/' }).databaseUrl).to.equal('sqlite:/srv/osprey/data/osprey.sqlite');
+        expect(loadOptions({ OSPREY_DATA: 'state' }).databaseUrl).to.equal('sqlite:state/osprey.sqlite');
+        expect(loadOptions({ OSPREY_DATA: '/srv/osprey/data', DATABASE_URL: 'sqlite:/elsewhere/db.sqlite' }).databaseUrl).to.equal('sqlite:/elsewhere/db.sqlite');
+        const dir = tmp();
+        const file = Path.join(dir, 'osprey.config.yaml');
+        Fs.writeFileSync(file, `dataDir: ${dir}\n`);
+        expect(loadOptions({}, file).databaseUrl).to.equal(`sqlite:${dir}/osprey.sqlite`);
+    });
+
     test('environment variables are read and converted', () => {
 
         const options = loadOptions({ PORT: '9000', OSPREY_DEMO: '0', OSPREY_MAX_BODY: '2mb', OSPREY_MAX_PAGE_SIZE: '50', DATABASE_URL: 'postgres://u@h:5432/db', OSPREY_ADMIN_USER: 'boss', OSPREY_ADMIN_PASSWORD: 'secret-pass', OSPREY_CONTEXT_ROOT: 'eam' });
