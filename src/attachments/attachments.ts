@@ -131,7 +131,7 @@ export interface DownloadAnswer {
 // that could run script, and no answer lets the browser guess a type from the bytes.
 export const downloadAttachment = async (req: AttachmentRequest, ask: { range?: string; ifRange?: string; ifNoneMatch?: string }): Promise<DownloadAnswer> => {
 
-    const { collection, document } = await located(req, 'read');
+    const { owner, collection, document } = await located(req, 'read');
     if (document.urltype === 'URL') {
         throw maximoError('notFound', `Document ${document.doclinksid} is a link to ${document.urlname}, not a file: it has no bytes to download (its meta, …/doclinks/meta/${document.doclinksid}, names the link).`);
     }
@@ -150,7 +150,19 @@ export const downloadAttachment = async (req: AttachmentRequest, ask: { range?: 
         throw error;
     }
 
-    const stream = await documentStream(req.osprey.db, req.osprey.attachments.storeOf(document), document, range as ByteRange | undefined);
+    let stream: Readable;
+    try {
+        stream = await documentStream(req.osprey.db, req.osprey.attachments.storeOf(document), document, range as ByteRange | undefined);
+    }
+    catch (error) {
+        // A document deleted after it was found has its chunks swept: its first chunk missing is that, not damage.
+        if (!await findDocument(req.osprey.db, owner, document.doclinksid)) {
+            throw maximoError('notFound', `There is no document ${document.doclinksid} of this ${req.structure.name} record.`);
+        }
+
+        throw error;
+    }
+
     const inline = req.osprey.options.attachmentInlineTypes.includes(bareType(document.mimetype));
     const headers: Record<string, string> = {
         'content-type': document.mimetype,

@@ -202,7 +202,8 @@ export const folderStore = (knex: Knex, dir: string): ContentStore => {
 
             const target = fileOf(key);
             await Fs.promises.mkdir(Path.dirname(target), { recursive: true });
-            // An empty document wrote no chunk, so it has no partial file yet.
+            // An empty document wrote no chunk, so it has no partial file yet (nor, in a new folder, its folder).
+            await Fs.promises.mkdir(partial, { recursive: true });
             await Fs.promises.writeFile(partialOf(key), Buffer.alloc(0), { flag: 'a' });
             await Fs.promises.rename(partialOf(key), target);
         },

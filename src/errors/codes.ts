@@ -36,6 +36,9 @@ export const reasonCodes = {
     rangeNotSatisfiable: { code: 'BMXAA1731E', status: 416, text: 'The range asked for is not within the document.' },
     // An upload whose client stopped sending (src/attachments/upload.ts).
     uploadStalled: { code: 'BMXAA1732E', status: 408, text: 'The upload stopped before its end.' },
+    // The database connection was lost or refused while the request ran (a server restart, a terminated backend,
+    // a pool with no connection to give): src/errors/edge.ts.
+    databaseUnavailable: { code: 'BMXAA1733E', status: 503, text: 'The connection to the database was lost or could not be made while the request ran. A write it made may not have been committed: read before you send it again.' },
     internal: { code: 'BMXAA1724E', status: 500, text: 'An internal error occurred. The request id identifies it in the server log.' }
 } as const;
 

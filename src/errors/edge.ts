@@ -84,6 +84,18 @@ const clientMessage = (error: Boom.Boom, fallback: string): string => {
     return message && message !== error.output.payload.error ? message : fallback;
 };
 
+// PostgreSQL's connection exceptions (SQLSTATE class 08) and shutdowns (57P01–57P03), node-pg's end of a connection
+// it lost, a refused connect, and knex's pool that found no connection in time.
+const lostStates = /^(08...|57P0[123])$/;
+const connectionLost = (error: unknown): boolean => {
+
+    const { code, message, name, syscall } = (error ?? {}) as { code?: unknown; message?: unknown; name?: unknown; syscall?: unknown };
+    return (typeof code === 'string' && lostStates.test(code))
+        || (code === 'ECONNREFUSED' && syscall === 'connect')
+        || name === 'KnexTimeoutError'
+        || (error instanceof Error && /^Connection terminated( unexpectedly)?$|^Client has encountered a connection error and is not queryable$/.test(String(message)));
+};
+
 // Anything thrown while serving a request as the Boom it is answered with: a query the parser or planner refused
 // anywhere in a handler is the client's error, with its position; an error that is not a Boom is a 500.
 export const asBoom = (error: unknown): Boom.Boom => {
@@ -101,6 +113,10 @@ export const asBoom = (error: unknown): Boom.Boom => {
 
     if (error instanceof WriterBusy) {
         return maximoError('writerBusy');
+    }
+
+    if (connectionLost(error)) {
+        return maximoError('databaseUnavailable');
     }
 
     return Boom.isBoom(error) ? error : Boom.boomify(error instanceof Error ? error : new Error(String(error)));

@@ -264,6 +264,32 @@ onEachDatabase(lab, 'attachments through the doclinks routes', { settings: { max
         expect(head.rawPayload.equals(big.subarray(0, 100))).to.be.true();
     });
 
+    test('a document deleted between its lookup and its first chunk is a 404, not damage', async () => {
+
+        const sent = await upload(inject, wo1008, 'soon gone', { slug: 'gone.txt' });
+        const id = Number(pathOf(sent.headers.location).split('/').pop());
+        const knex = t.server.app.osprey.knex;
+        const store = t.server.app.osprey.attachments.store as { read: (...args: unknown[]) => Promise<unknown> };
+        const read = store.read;
+        store.read = async (...args) => {
+
+            // As a delete and the sweeper do it meanwhile.
+            const { contentkey } = await knex('osprey_doclink').first('contentkey').where({ doclinksid: id });
+            await knex('osprey_doclink').delete().where({ doclinksid: id });
+            await knex('osprey_docchunk').delete().where({ contentkey });
+            return await read.apply(store, args);
+        };
+
+        try {
+            const res = await inject({ url: pathOf(sent.headers.location), headers: wilson });
+            expect(res.statusCode).to.equal(404);
+            expect(res.result.Error.message).to.contain(`no document ${id}`);
+        }
+        finally {
+            store.read = read;
+        }
+    });
+
     test('a document kept in smaller chunks (as PostgreSQL\'s were, 48 KB) reads back whole and in ranges', async () => {
 
         const bytes = Crypto.randomBytes(500 * 1024);
@@ -370,6 +396,17 @@ onEachDatabase(lab, 'attachments in the folder store', { settings: { attachments
     const files = () => (Fs.existsSync(folder()) ? Fs.readdirSync(folder(), { recursive: true }).map(String).filter((name) => /[0-9a-f]{32}$/.test(name)) : []);
 
     lab.after(() => Fs.rmSync(folder(), { recursive: true, force: true }));
+
+    test('an empty document first, in a folder with nothing in it yet', async () => {
+
+        Fs.rmSync(folder(), { recursive: true, force: true });
+        const empty = await upload(inject, wo1004, Buffer.alloc(0), { slug: 'first.txt', 'content-type': 'text/plain' });
+        expect(empty.statusCode, empty.payload).to.equal(201);
+        const back = await inject({ url: pathOf(empty.headers.location), headers: wilson });
+        expect(back.statusCode).to.equal(200);
+        expect(back.rawPayload.length).to.equal(0);
+        expect((await inject({ method: 'DELETE', url: pathOf(empty.headers.location), headers: wilson })).statusCode).to.equal(204);
+    });
 
     test('keeps the bytes in files, checks them, and sweeps them after a delete', async () => {
 
