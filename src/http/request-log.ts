@@ -78,8 +78,16 @@ export const requestLogging = (server: Hapi.Server, log: Logger, registry: Regis
         }
     });
 
-    // What the server's own work reports (checkpoints, statistics, after-commit subscribers, the sweeper).
+    // What the server's own work reports (checkpoints, statistics, after-commit subscribers, the sweeper). A client's
+    // connection error (hapi tags it `client`: a reset, a socket closed mid-request, bytes that are not HTTP) is the
+    // client's doing, not the server's: a debug line, not an error.
     server.events.on('log', (event) => {
+
+        if (event.tags.includes('client')) {
+            const error = event.error ?? event.data;
+            log('debug', { msg: 'client connection error', error: error instanceof Error ? { message: error.message, code: (error as NodeJS.ErrnoException).code } : error });
+            return;
+        }
 
         if (event.tags.includes('error')) {
             const error = event.error ?? event.data;

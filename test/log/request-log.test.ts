@@ -222,8 +222,11 @@ for (const database of testDatabases) {
             t.server.log(['error', 'checkpoint'], 'the checkpoint failed');
             t.server.log(['error', 'statistics'], new Error('statistics failed'));
             t.server.log(['checkpoint'], 'not an error');
+            // A client that resets its connection is not the server's error (hapi logs it so, tagged client).
+            t.server.log(['connection', 'client', 'error'], Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
             const errors = lines.filter((line) => line.msg === 'server error');
             expect(errors.map((line) => [line.tags, typeof line.error === 'string' ? line.error : line.error.message])).to.equal([[['checkpoint'], 'the checkpoint failed'], [['statistics'], 'statistics failed']]);
+            expect(lines.filter((line) => line.msg === 'client connection error').map((line) => [line.level, line.error.code])).to.equal([['debug', 'ECONNRESET']]);
         });
 
         test('counts the statements of a request that came over a connection, and tells when the node leaves', async () => {
