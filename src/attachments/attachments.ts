@@ -74,6 +74,8 @@ const documentId = (req: AttachmentRequest): number => {
     return Number(match[1]);
 };
 
+const noDocument = (req: AttachmentRequest, id: number): Error => maximoError('notFound', `There is no document ${id} of this ${req.structure.name} record.`);
+
 const located = async (req: AttachmentRequest, right: 'read' | 'update'): Promise<{ owner: Owner; collection: string; document: DocumentRow }> => {
 
     const record = await ownerRecord(req.osprey, req.user, req.structure, req.id, right);
@@ -81,7 +83,7 @@ const located = async (req: AttachmentRequest, right: 'read' | 'update'): Promis
     const docId = documentId(req);
     const document = await findDocument(req.osprey.db, owner, docId);
     if (!document) {
-        throw maximoError('notFound', `There is no document ${docId} of this ${req.structure.name} record.`);
+        throw noDocument(req, docId);
     }
 
     return { owner, collection: collectionOf(req, record), document };
@@ -157,7 +159,7 @@ export const downloadAttachment = async (req: AttachmentRequest, ask: { range?: 
     catch (error) {
         // A document deleted after it was found has its chunks swept: its first chunk missing is that, not damage.
         if (!await findDocument(req.osprey.db, owner, document.doclinksid)) {
-            throw maximoError('notFound', `There is no document ${document.doclinksid} of this ${req.structure.name} record.`);
+            throw noDocument(req, document.doclinksid);
         }
 
         throw error;
@@ -203,7 +205,7 @@ export const deleteAttachment = async (req: AttachmentRequest): Promise<void> =>
         // Found again in the transaction: a document another request deleted meanwhile is a 404, not a second delete.
         const current = await findDocument(db, owner, document.doclinksid);
         if (!current || !await deleteDocument(db, current, Date.now())) {
-            throw maximoError('notFound', `There is no document ${document.doclinksid} of this ${req.structure.name} record.`);
+            throw noDocument(req, document.doclinksid);
         }
 
     });
