@@ -177,6 +177,7 @@ export const app: Hapi.Plugin<AppOptions> = {
             db,
             kind,
             deadlines: kind === 'sqlite' && options.sqliteDriver !== 'sqlite3' && options.statementTimeoutMs > 0,
+            likeAny: kind === 'postgresql' || options.sqliteDriver !== 'sqlite3',
             databaseVersion: dbVersion,
             models: createModels(registry, knex),
             users,

@@ -36,6 +36,9 @@ export interface Osprey {
     /** Reads test the statement timeout's deadline from inside their statements (SQLite through better-sqlite3:
      * src/db/sqlite-deadline.ts); PostgreSQL cancels them itself. */
     readonly deadlines: boolean;
+    /** OR-ed case-insensitive LIKEs of one attribute fold it once per row: PostgreSQL's LIKE ANY, and on SQLite
+     * through better-sqlite3 osprey_like_any (src/db/like-any.ts); the sqlite3 driver has no function of Osprey's. */
+    readonly likeAny: boolean;
     readonly databaseVersion: string;
     /** An Objection model per business object, with its children and relations (src/db/models.ts): raw data access. */
     readonly models: ReadonlyMap<string, ObjectModel>;

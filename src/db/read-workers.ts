@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
 import { remember } from './remember';
+import { likeAnyFunction, likeAnySource } from './like-any';
 import { deadlineFunction, StatementTimeout } from './sqlite-deadline';
 
 
@@ -50,6 +51,13 @@ db.function('lower', { deterministic: true }, (value) => {
         late();
     }
     return value === null ? null : String(value).toLowerCase();
+});
+const likeAny = ${likeAnySource};
+db.function(workerData.likeAnyFunction, { deterministic: true }, (value, patterns) => {
+    if (deadline && (++ticks & 63) === 0 && performance.now() > deadline) {
+        late();
+    }
+    return likeAny(value, patterns);
 });
 db.function(workerData.deadlineFunction, { deterministic: false }, () => {
     if (deadline && performance.now() > deadline) {
@@ -285,7 +293,7 @@ export class ReadWorkers {
 
     #start(): void {
 
-        const worker = new Worker(workerSource, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), filename: this.#filename, deadlineFunction, cacheSize: this.#cacheSize } });
+        const worker = new Worker(workerSource, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), filename: this.#filename, deadlineFunction, likeAnyFunction, cacheSize: this.#cacheSize } });
         // The workers never keep the process alive: the server's stop ends them (knex.ts).
         worker.unref();
         const slot: Slot = { worker, jobs: [] };

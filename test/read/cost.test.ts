@@ -78,6 +78,10 @@ const cycle = (levels: number): string => {
 
 const orTerms = (n: number) => Array.from({ length: n }, (_, i) => `asset.location.status="S${i}"`).join(' or ');
 
+// The same terms negated and AND-ed: every one is true, so each is tested for every work order (OR-ed terms through
+// one relation are one EXISTS now, src/read/compile/compile-where.ts, and no longer this costly).
+const andNotTerms = (n: number) => Array.from({ length: n }, (_, i) => `not asset.location.status="S${i}"`).join(' and ');
+
 onEachDatabase(lab, 'the cost limits of a read, at their defaults', (t) => {
 
     const get = (url: string) => t.inject({ url, headers: wilson });
@@ -291,7 +295,7 @@ onEachDatabase(lab, 'the statement timeout', { settings: { statementTimeoutMs: 2
     // PostgreSQL cancels the statement itself; on SQLite the statement tests its deadline (src/db/sqlite-deadline.ts).
     test('a read beyond it is cancelled (503); writes and the migration lift it, and the server goes on', async () => {
 
-        const res = await t.inject({ url: `${wos}?count=1&oslc.where=${q(orTerms(250))}`, headers: wilson });
+        const res = await t.inject({ url: `${wos}?count=1&oslc.where=${q(andNotTerms(250))}`, headers: wilson });
         expect(res.statusCode, res.payload).to.equal(503);
         expect(res.result.Error.reasonCode).to.equal('BMXAA1728E');
         expect(res.result.Error.message).to.contain('OSPREY_STATEMENT_TIMEOUT_MS');

@@ -413,6 +413,34 @@ export class WhereGenerator {
         return fc.oneof({ weight: 8, arbitrary: shapes }, { weight: 1, arbitrary: fc.constantFrom('%', '%%', '%_%', '%\\%', '%-%', '%"%', '%é%', '%a%b%') });
     }
 
+    private like(scope: Scope, attr: Attribute): fc.Arbitrary<Where> {
+
+        const path = { names: [attr.name], position: 1 };
+        return fc.tuple(this.patterns(scope, attr), fc.boolean()).map(([pattern, negated]): Where => ({ kind: 'like', path, negated, pattern }));
+    }
+
+    // An OR of terms that test the same thing, which the compiler makes one test (src/read/compile/compile-where.ts):
+    // LIKEs of one attribute, or terms through one child or relation (its attributes, further hops, a scoped where);
+    // now and then with another term of the structure's beside them.
+    alternatives(structureName: string): fc.Arbitrary<Where> {
+
+        const scope = this.structureScope(structureName);
+        const sameAttribute = scope.attributes.filter((attr) => ['string', 'text'].includes(typeTable[attr.type].family))
+            .map((attr) => fc.array(this.like(scope, attr), { minLength: 2, maxLength: 5 }));
+        const sameHop = this.hops(scope).map((hop) => {
+
+            const through = this.leaf(hop.scope, 1).map((term): Where => {
+
+                const inner = term as TermWithPath;
+                return { ...inner, path: { names: [hop.name, ...inner.path.names], position: 1 } };
+            });
+            const scoped = this.whereIn(hop.scope, 1).map((where): Where => ({ kind: 'exists', path: { names: [hop.name], position: 1 }, where }));
+            return fc.array(fc.oneof({ weight: 3, arbitrary: through }, { weight: 1, arbitrary: scoped }), { minLength: 2, maxLength: 5 });
+        });
+        const other = fc.option(this.leaf(scope, 1), { freq: 3 });
+        return fc.tuple(fc.oneof(...sameAttribute, ...sameHop), other).map(([terms, beside]): Where => ({ kind: 'or', terms: beside ? [...terms, beside] : terms }));
+    }
+
     private term(scope: Scope, attr: Attribute): fc.Arbitrary<Where> {
 
         const path = { names: [attr.name], position: 1 };
@@ -424,7 +452,7 @@ export class WhereGenerator {
         const list = fc.tuple(fc.array(literal, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.boolean())
             .map(([values, negated, bracket]): Where => ({ kind: 'in', path, negated, values, bracket }) as InTerm);
         const text = ['string', 'text'].includes(typeTable[attr.type].family);
-        const like = fc.tuple(this.patterns(scope, attr), fc.boolean()).map(([pattern, negated]): Where => ({ kind: 'like', path, negated, pattern }));
+        const like = this.like(scope, attr);
         return fc.oneof(
             { weight: 5, arbitrary: compare },
             { weight: 1, arbitrary: isnull },

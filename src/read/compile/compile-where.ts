@@ -6,7 +6,7 @@ import type { Attribute, BusinessObject, Registry, Structure } from '../../struc
 import { monthHasDay, toDb, typeTable } from '../../structures/types';
 import type { Literal, Path, Where } from '../parse/ast';
 import { QueryError } from '../parse/query-error';
-import { computedExpression, foldedColumn, isText, orderedColumn, valuePlaceholder } from './sql-types';
+import { computedExpression, foldedColumn, isText, orderedColumn, orLikes, valuePlaceholder } from './sql-types';
 import { computedOf, notStored } from '../../structures/computed';
 import { reachRelation, type OwnerFilter, type Reach } from '../plan/reach';
 import { namedAttribute } from '../plan/attribute-names';
@@ -40,6 +40,8 @@ export interface WhereScope {
     /** SQLite through better-sqlite3 with a statement timeout: each EXISTS tests the deadline each time it is
      * evaluated (src/db/sqlite-deadline.ts). Only for reads outside a transaction: inside one there is no deadline. */
     readonly deadline?: boolean;
+    /** OR-ed LIKEs of one attribute are one test (Osprey's likeAny, src/context.ts): where the server reads for a client. */
+    readonly likeAny?: boolean;
 }
 
 type Builder = Knex.QueryBuilder;
@@ -187,6 +189,12 @@ const column = (builder: Builder, scope: WhereScope, attr: Attribute): string =>
 
 type Term = Extract<Where, { path: Path }>;
 
+// A "%x%" term's attribute is text.
+const likeAttribute = (scope: WhereScope, attr: Attribute, position: number): Attribute => (isText(attr) ? attr : fail(scope, position, `${attr.name} is not text; "%" patterns apply to text attributes.`));
+
+// Its pattern as LIKE reads it: `%` the only wildcard, `_` and `\` literal.
+const likePattern = (pattern: string): string => pattern.replace(/[\\_]/g, (char) => `\\${char}`);
+
 const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: readonly string[]) => {
 
     const position = term.path.position;
@@ -215,12 +223,8 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
         }
 
         case 'like': {
-            if (!isText(attr)) {
-                fail(scope, position, `${attr.name} is not text; "%" patterns apply to text attributes.`);
-            }
-
-            const pattern = term.pattern.replace(/[\\_]/g, (char) => `\\${char}`);
-            builder.whereRaw(`${term.negated ? 'not ' : ''}${foldedColumn(scope.kind)} like lower(?) escape '\\'`, [col, pattern]);
+            likeAttribute(scope, attr, position);
+            builder.whereRaw(`${term.negated ? 'not ' : ''}${foldedColumn(scope.kind)} like lower(?) escape '\\'`, [col, likePattern(term.pattern)]);
             return;
         }
 
@@ -244,20 +248,108 @@ const applyTerm = (builder: Builder, scope: WhereScope, term: Term, names: reado
     }
 };
 
+// One alternative of an OR: a where, and for a term the part of its path still to follow from the scope's object.
+interface Alternative {
+    readonly where: Where;
+    readonly names: readonly string[];
+}
+
+const alternativeOf = (where: Where): Alternative => ({ where, names: 'path' in where ? where.path.names : [] });
+
+// The relation or child an alternative's path goes through first, if it does.
+const hopName = ({ where, names }: Alternative): string | undefined => ('path' in where && (names.length > 1 || where.kind === 'exists') ? names[0] : undefined);
+
+// What is left of an alternative once inside its first hop: the rest of its path, or a scoped term's where.
+const beyondHop = ({ where, names }: Alternative): Alternative => (names.length > 1 ? { where, names: names.slice(1) } : alternativeOf((where as Extract<Where, { kind: 'exists' }>).where));
+
+// The attribute of a case-insensitive LIKE that the alternative tests on the scope's own object.
+const likeName = ({ where, names }: Alternative): string | undefined => (where.kind === 'like' && !where.negated && names.length === 1 ? names[0] : undefined);
+
+// The alternatives of an OR. Those that go through the same relation or child become one EXISTS whose row satisfies
+// any of them (EXISTS a OR EXISTS b is EXISTS (a OR b) over the same related rows): 32 OR-ed child terms were 32
+// scans of the child table (12.9 s on 200,000 work orders with 300,000 tasks on PostgreSQL), now one (2.0 s).
+// And where the database can, the LIKEs of one attribute are one test that folds it once per row (0.5 s).
+const applyAlternatives = (builder: Builder, scope: WhereScope, alternatives: readonly Alternative[]) => {
+
+    const groups = new Map<string, Alternative[]>();
+    const keyOf = (alternative: Alternative) => {
+
+        const hop = hopName(alternative);
+        const like = hop === undefined && (scope.likeAny || scope.kind === 'postgresql') ? likeName(alternative) : undefined;
+        return hop !== undefined ? `hop ${hop}` : like !== undefined ? `like ${like}` : undefined;
+    };
+
+    for (const alternative of alternatives) {
+        const key = keyOf(alternative);
+        if (key !== undefined) {
+            groups.set(key, [...groups.get(key) ?? [], alternative]);
+        }
+    }
+
+    const applied = new Set<string>();
+    for (const alternative of alternatives) {
+        const key = keyOf(alternative);
+        const group = key === undefined ? [] : groups.get(key)!;
+        if (group.length < 2) {
+            builder.orWhere(function (this: Builder) {
+
+                if (alternative.names.length) {
+                    applyTerm(this, scope, alternative.where as Term, alternative.names);
+                }
+                else {
+                    applyWhere(this, scope, alternative.where);
+                }
+            });
+            continue;
+        }
+
+        if (applied.has(key!)) {
+            continue;
+        }
+
+        applied.add(key!);
+        const position = (alternative.where as Term).path.position;
+        const hop = hopName(alternative);
+        if (hop !== undefined) {
+            builder.orWhere(function (this: Builder) {
+
+                viaHop(this, scope, hopOf(scope, hop, position), (sub, subScope) => {
+
+                    sub.where(function (this: Builder) {
+
+                        applyAlternatives(this, subScope, group.map(beyondHop));
+                    });
+                });
+            });
+            continue;
+        }
+
+        const attr = likeAttribute(scope, attributeOf(scope, alternative.names[0]!, position), position);
+        const patterns = group.map(({ where }) => likePattern((where as Extract<Where, { kind: 'like' }>).pattern));
+        orLikes(builder, scope.kind, true, column(builder, scope, attr), patterns);
+    }
+};
+
 export const applyWhere = (builder: Builder, scope: WhereScope, where: Where): void => {
 
     switch (where.kind) {
-        case 'and':
-        case 'or': {
-            const join = where.kind === 'and' ? 'andWhere' : 'orWhere';
+        case 'and': {
             builder.where(function (this: Builder) {
 
                 for (const term of where.terms) {
-                    this[join](function (this: Builder) {
+                    this.andWhere(function (this: Builder) {
 
                         applyWhere(this, scope, term);
                     });
                 }
+            });
+            return;
+        }
+
+        case 'or': {
+            builder.where(function (this: Builder) {
+
+                applyAlternatives(this, scope, where.terms.map(alternativeOf));
             });
             return;
         }

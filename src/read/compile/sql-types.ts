@@ -1,4 +1,7 @@
+import type { Knex } from 'knex';
+
 import type { DatabaseKind } from '../../db/knex';
+import { joinPatterns, likeAnyFunction, likeAnyJoins } from '../../db/like-any';
 import type { Attribute } from '../../structures/registry';
 import { typeTable } from '../../structures/types';
 
@@ -27,6 +30,35 @@ export const orderedColumn = (kind: DatabaseKind, attr: Attribute): string => (k
 // Case-insensitive matching folds with the database's own collation: the code-point collation of PostgreSQL's
 // text columns ("C") would fold ASCII only, so "É" would not match "é".
 export const foldedColumn = (kind: DatabaseKind): string => (kind === 'postgresql' ? 'lower(?? collate "default")' : 'lower(??)');
+
+// Several case-insensitive LIKEs of one column, OR-ed, as one test that folds the column once per row rather than
+// once per pattern: `lower(c) LIKE ANY (ARRAY[lower(p), …])` on PostgreSQL, whose LIKE escapes with `\` by default
+// (100 patterns over 200,000 rows: 1.1 s instead of 5.6 s), and osprey_like_any(c, patterns) on SQLite through
+// better-sqlite3 (src/db/like-any.ts). For the patterns Osprey writes, whose `_` and `\` are escaped (oslc.where,
+// oslc.searchTerms). Undefined where one test cannot say it: a pattern holding NUL, which joins them for SQLite.
+const foldedLikeAny = (kind: DatabaseKind, column: unknown, patterns: readonly string[]): { sql: string; bindings: unknown[] } | undefined => {
+
+    if (kind === 'postgresql') {
+        return { sql: `${foldedColumn(kind)} like any (array[${patterns.map(() => 'lower(?)').join(', ')}])`, bindings: [column, ...patterns] };
+    }
+
+    return likeAnyJoins(patterns) ? { sql: `${likeAnyFunction}(??, ?)`, bindings: [column, joinPatterns(patterns)] } : undefined;
+};
+
+// OR-ed onto `builder`: a case-insensitive LIKE of `column` for each pattern, as one test where `grouped` (Osprey's
+// likeAny, src/context.ts) and it can.
+export const orLikes = (builder: Knex.QueryBuilder, kind: DatabaseKind, grouped: boolean, column: unknown, patterns: readonly string[]): void => {
+
+    const any = grouped && patterns.length > 1 ? foldedLikeAny(kind, column, patterns) : undefined;
+    if (any) {
+        builder.orWhereRaw(any.sql, any.bindings as Knex.RawBinding[]);
+        return;
+    }
+
+    for (const pattern of patterns) {
+        builder.orWhereRaw(`${foldedColumn(kind)} like lower(?) escape '\\'`, [column as Knex.RawBinding, pattern]);
+    }
+};
 
 // A computed attribute's SQL (src/structures/computed.ts) as a query uses it, typed as its declared attribute. A
 // plugin's expression may be a constant: ORDER BY 1 or GROUP BY 1 would name the first column of the select, and
