@@ -3,7 +3,7 @@ import * as Path from 'node:path';
 
 import Knex, { type Knex as KnexType } from 'knex';
 
-import { likeAny, likeAnyFunction } from './like-any';
+import { likeAny, likeAnyFunction, likeSetFunction } from './like-any';
 import { sidePgClient } from './pg-client';
 import { cachingSqliteClient } from './sqlite-client';
 import { deadlineFunction, tick, tickOften } from './sqlite-deadline';
@@ -136,7 +136,9 @@ const betterSqlite = (filename: string, pragmas: readonly string[], readonly: bo
                 // SQLite's own lower() folds ASCII only; case-insensitive LIKE must fold "Ü" as PostgreSQL does.
                 // It is called per row and term of a case-insensitive match, so it also keeps the statement's deadline.
                 connection.function('lower', { deterministic: true }, (value: unknown) => (tickOften(), value === null ? null : String(value).toLowerCase()));
-                connection.function(likeAnyFunction, { deterministic: true }, (value: unknown, patterns: unknown) => (tickOften(), likeAny(value, patterns)));
+                const sets = likeAny();
+                connection.function(likeSetFunction, { deterministic: true }, sets.set);
+                connection.function(likeAnyFunction, { deterministic: true }, (value: unknown, set: unknown) => (tickOften(), sets.test(value, set)));
                 connection.function(deadlineFunction, { deterministic: false }, tick);
                 done(null, connection);
             }

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
 import { remember } from './remember';
-import { likeAnyFunction, likeAnySource } from './like-any';
+import { likeAnyFunction, likeAnySource, likeSetFunction } from './like-any';
 import { deadlineFunction, StatementTimeout } from './sqlite-deadline';
 
 
@@ -52,12 +52,13 @@ db.function('lower', { deterministic: true }, (value) => {
     }
     return value === null ? null : String(value).toLowerCase();
 });
-const likeAny = ${likeAnySource};
-db.function(workerData.likeAnyFunction, { deterministic: true }, (value, patterns) => {
+const likeSets = ${likeAnySource};
+db.function(workerData.likeSetFunction, { deterministic: true }, likeSets.set);
+db.function(workerData.likeAnyFunction, { deterministic: true }, (value, set) => {
     if (deadline && (++ticks & 63) === 0 && performance.now() > deadline) {
         late();
     }
-    return likeAny(value, patterns);
+    return likeSets.test(value, set);
 });
 db.function(workerData.deadlineFunction, { deterministic: false }, () => {
     if (deadline && performance.now() > deadline) {
@@ -293,7 +294,7 @@ export class ReadWorkers {
 
     #start(): void {
 
-        const worker = new Worker(workerSource, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), filename: this.#filename, deadlineFunction, likeAnyFunction, cacheSize: this.#cacheSize } });
+        const worker = new Worker(workerSource, { eval: true, workerData: { driver: require.resolve('better-sqlite3'), filename: this.#filename, deadlineFunction, likeAnyFunction, likeSetFunction, cacheSize: this.#cacheSize } });
         // The workers never keep the process alive: the server's stop ends them (knex.ts).
         worker.unref();
         const slot: Slot = { worker, jobs: [] };

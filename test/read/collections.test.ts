@@ -67,6 +67,31 @@ onEachDatabase(lab, 'saved queries, search terms, distinct and group-by', (t) =>
         expect(none.result.Error.message).to.contain('no search attributes');
     });
 
+    // Several words are one test per attribute (src/read/compile/sql-types.ts orLikes): the same rows as the words
+    // searched one by one, with LIKE's and regular expressions' characters, a word twice, exact words beside others.
+    test('several search words find the rows each word finds alone', async () => {
+
+        const knex = t.server.app.osprey.knex;
+        await knex('workorder').where({ wonum: '1001' }).update({ description: 'Valve (x.y) 50% off_road' });
+        await knex('workorder').where({ wonum: '1002' }).update({ description: 'a|b [c] \\ end' });
+        const keys = async (search: string) => {
+
+            const res = await get(`${wos}?oslc.searchTerms=${encodeURIComponent(search)}&searchAttributes=description,wonum&oslc.select=wonum,siteid&oslc.pageSize=1000`);
+            expect(res.statusCode, res.payload).to.equal(200);
+            return (res.result.member as { wonum: string; siteid: string }[]).map(({ wonum, siteid }) => `${siteid}/${wonum}`).sort();
+        };
+
+        for (const words of [['(x.y)', '50%', 'pump'], ['off_road', '[c]', '\\', 'a|b'], ['leak', 'leak', 'LEAK'], ['.', '*', '""1003""', 'seal'], ['""1001""', '""1002""']]) {
+            const alone = new Set<string>();
+            for (const word of words) {
+                (await keys(word)).forEach((key) => alone.add(key));
+            }
+
+            expect(await keys(words.map((word) => (word.startsWith('""') ? word : `"${word}"`)).join(' ')), words.join(' ')).to.equal([...alone].sort());
+            expect(alone.size, words.join(' ')).to.be.above(0);
+        }
+    });
+
     test('distinct answers the distinct values of an attribute', async () => {
 
         const res = await get(`${wos}?distinct=siteid`);

@@ -421,7 +421,7 @@ export class WhereGenerator {
 
     // An OR of terms that test the same thing, which the compiler makes one test (src/read/compile/compile-where.ts):
     // LIKEs of one attribute, or terms through one child or relation (its attributes, further hops, a scoped where);
-    // now and then with another term of the structure's beside them.
+    // now and then with another term of the structure's beside them, now and then negated.
     alternatives(structureName: string): fc.Arbitrary<Where> {
 
         const scope = this.structureScope(structureName);
@@ -438,7 +438,12 @@ export class WhereGenerator {
             return fc.array(fc.oneof({ weight: 3, arbitrary: through }, { weight: 1, arbitrary: scoped }), { minLength: 2, maxLength: 5 });
         });
         const other = fc.option(this.leaf(scope, 1), { freq: 3 });
-        return fc.tuple(fc.oneof(...sameAttribute, ...sameHop), other).map(([terms, beside]): Where => ({ kind: 'or', terms: beside ? [...terms, beside] : terms }));
+        // Negated now and then: NOT of the one test must stay unknown where the OR of the terms was (a null value).
+        return fc.tuple(fc.oneof(...sameAttribute, ...sameHop), other, fc.nat(3)).map(([terms, beside, negate]): Where => {
+
+            const or: Where = { kind: 'or', terms: beside ? [...terms, beside] : terms };
+            return negate === 0 ? { kind: 'not', term: or } : or;
+        });
     }
 
     private term(scope: Scope, attr: Attribute): fc.Arbitrary<Where> {

@@ -282,7 +282,9 @@ const applyAlternatives = (builder: Builder, scope: WhereScope, alternatives: re
     for (const alternative of alternatives) {
         const key = keyOf(alternative);
         if (key !== undefined) {
-            groups.set(key, [...groups.get(key) ?? [], alternative]);
+            const group = groups.get(key) ?? [];
+            group.push(alternative);
+            groups.set(key, group);
         }
     }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 import type { DatabaseKind } from '../../db/knex';
-import { joinPatterns, likeAnyFunction, likeAnyJoins } from '../../db/like-any';
+import { joinPatterns, likeAnyFunction, likeAnyJoins, likeSetFunction } from '../../db/like-any';
 import type { Attribute } from '../../structures/registry';
 import { typeTable } from '../../structures/types';
 
@@ -42,13 +42,15 @@ const foldedLikeAny = (kind: DatabaseKind, column: unknown, patterns: readonly s
         return { sql: `${foldedColumn(kind)} like any (array[${patterns.map(() => 'lower(?)').join(', ')}])`, bindings: [column, ...patterns] };
     }
 
-    return likeAnyJoins(patterns) ? { sql: `${likeAnyFunction}(??, ?)`, bindings: [column, joinPatterns(patterns)] } : undefined;
+    return likeAnyJoins(patterns) ? { sql: `${likeAnyFunction}(??, ${likeSetFunction}(?))`, bindings: [column, joinPatterns(patterns)] } : undefined;
 };
 
 // OR-ed onto `builder`: a case-insensitive LIKE of `column` for each pattern, as one test where `grouped` (Osprey's
-// likeAny, src/context.ts) and it can.
-export const orLikes = (builder: Knex.QueryBuilder, kind: DatabaseKind, grouped: boolean, column: unknown, patterns: readonly string[]): void => {
+// likeAny, src/context.ts) and it can. A pattern sent twice is tested once (PostgreSQL merged identical OR-ed
+// LIKEs itself, but tests every element of an array).
+export const orLikes = (builder: Knex.QueryBuilder, kind: DatabaseKind, grouped: boolean, column: unknown, sent: readonly string[]): void => {
 
+    const patterns = [...new Set(sent)];
     const any = grouped && patterns.length > 1 ? foldedLikeAny(kind, column, patterns) : undefined;
     if (any) {
         builder.orWhereRaw(any.sql, any.bindings as Knex.RawBinding[]);
