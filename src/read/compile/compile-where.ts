@@ -303,8 +303,9 @@ const applyAlternatives = (builder: Builder, scope: WhereScope, alternatives: re
         return hop !== undefined ? `hop ${hop}` : like !== undefined ? `like ${like}` : undefined;
     };
 
-    for (const alternative of alternatives) {
-        const key = keyOf(alternative);
+    const keys = alternatives.map(keyOf);
+    for (const [i, alternative] of alternatives.entries()) {
+        const key = keys[i];
         if (key !== undefined) {
             const group = groups.get(key) ?? [];
             group.push(alternative);
@@ -319,8 +320,8 @@ const applyAlternatives = (builder: Builder, scope: WhereScope, alternatives: re
     }
 
     const applied = new Set<string>();
-    for (const alternative of alternatives) {
-        const key = keyOf(alternative);
+    for (const [i, alternative] of alternatives.entries()) {
+        const key = keys[i];
         const group = key === undefined ? [] : groups.get(key)!;
         if (group.length < 2) {
             builder.orWhere(function (this: Builder) {
