@@ -18,6 +18,10 @@ export interface Measurement {
     p99: number;
     errors: number;
     peakRssMb?: number;
+    /** The server's CPU time (every thread) over the measurement, in ms (cpu.ts; Linux only). */
+    cpuMs?: number;
+    /** That CPU time per answered request, in µs. */
+    cpuUs?: number;
     /** req/s of each round, where the measurement was taken in rounds alternating with the baseline's. */
     rounds?: number[];
 }
@@ -102,6 +106,9 @@ export const measure = (target: Target, scenario: Scenario, data: ScenarioData, 
     });
 };
 
+// The CPU per answered request, in µs (none when nothing was answered).
+export const cpuPerRequest = (cpuMs: number, requests: number): { cpuUs?: number } => (requests > 0 ? { cpuUs: round(cpuMs * 1000 / requests, 1) } : {});
+
 // One measurement of a target taken in rounds (run.ts): its requests over its seconds, the percentiles of every
 // response of every round (`latencies`), the largest peak.
 export const combine = (rounds: readonly Measurement[], latencies: number[]): Measurement => {
@@ -109,6 +116,7 @@ export const combine = (rounds: readonly Measurement[], latencies: number[]): Me
     const requests = rounds.reduce((sum, each) => sum + each.requests, 0);
     const seconds = rounds.reduce((sum, each) => sum + each.seconds, 0);
     const peaks = rounds.map((each) => each.peakRssMb).filter((peak): peak is number => peak !== undefined);
+    const cpuMs = rounds.every((each) => each.cpuMs !== undefined) ? rounds.reduce((sum, each) => sum + each.cpuMs!, 0) : undefined;
     latencies.sort((a, b) => a - b);
     return {
         requests,
@@ -118,6 +126,7 @@ export const combine = (rounds: readonly Measurement[], latencies: number[]): Me
         p99: round(percentile(latencies, 99), 2),
         errors: rounds.reduce((sum, each) => sum + each.errors, 0),
         ...(peaks.length ? { peakRssMb: Math.max(...peaks) } : {}),
+        ...(cpuMs !== undefined ? { cpuMs, ...cpuPerRequest(cpuMs, requests) } : {}),
         rounds: rounds.map((each) => each.rps)
     };
 };

@@ -49,13 +49,13 @@ export interface BenchResults {
 const fixed = (value: number | undefined, digits: number) => (value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits));
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || !b ? undefined : a / b);
 
-// Osprey's figure divided by the baseline's: below 1 for req/s means slower, above 1 for latency and memory
-// means slower or larger.
+// Osprey's figure divided by the baseline's: below 1 for req/s means slower, above 1 for latency, memory and CPU
+// per request means slower, larger or costlier.
 export const ratios = (result: ScenarioResult, baseline: TargetName) => {
 
     const osprey = result.measurements.osprey;
     const other = result.measurements[baseline];
-    return { rps: ratio(osprey?.rps, other?.rps), p50: ratio(osprey?.p50, other?.p50), p99: ratio(osprey?.p99, other?.p99), peakRssMb: ratio(osprey?.peakRssMb, other?.peakRssMb) };
+    return { rps: ratio(osprey?.rps, other?.rps), p50: ratio(osprey?.p50, other?.p50), p99: ratio(osprey?.p99, other?.p99), peakRssMb: ratio(osprey?.peakRssMb, other?.peakRssMb), cpuUs: ratio(osprey?.cpuUs, other?.cpuUs) };
 };
 
 const pad = (cells: string[], widths: number[]) => cells.map((cell, i) => (i ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ');
@@ -63,8 +63,8 @@ const pad = (cells: string[], widths: number[]) => cells.map((cell, i) => (i ? c
 export const scenarioTable = (result: ScenarioResult, duration: string): string => {
 
     const head = `${result.name} — ${result.title}  [${result.connections} connections, ${duration}]`;
-    const widths = [23, 10, 9, 9, 7, 12];
-    const lines = [head, pad(['', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB'], widths)];
+    const widths = [23, 10, 9, 9, 7, 12, 12];
+    const lines = [head, pad(['', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB', 'CPU µs/req'], widths)];
     if (result.status !== 'measured') {
         lines.push(`  Osprey: ${result.status}${result.reason ? ` (${result.reason})` : ''}`);
     }
@@ -72,19 +72,19 @@ export const scenarioTable = (result: ScenarioResult, duration: string): string 
     for (const target of ['osprey', 'bare', 'hapi'] as const) {
         const m = result.measurements[target];
         if (m) {
-            lines.push(pad([`  ${targetTitles[target]}`, fixed(m.rps, m.rps < 100 ? 2 : 0), fixed(m.p50, 2), fixed(m.p99, 2), String(m.errors), fixed(m.peakRssMb, 0)], widths));
+            lines.push(pad([`  ${targetTitles[target]}`, fixed(m.rps, m.rps < 100 ? 2 : 0), fixed(m.p50, 2), fixed(m.p99, 2), String(m.errors), fixed(m.peakRssMb, 0), fixed(m.cpuUs, 1)], widths));
         }
     }
 
     if (result.singleConnection) {
         const m = result.singleConnection;
-        lines.push(pad(['  Osprey, 1 connection', fixed(m.rps, m.rps < 100 ? 2 : 0), fixed(m.p50, 2), fixed(m.p99, 2), String(m.errors), ''], widths));
+        lines.push(pad(['  Osprey, 1 connection', fixed(m.rps, m.rps < 100 ? 2 : 0), fixed(m.p50, 2), fixed(m.p99, 2), String(m.errors), '', ''], widths));
     }
 
     if (result.measurements.osprey) {
         for (const target of ['bare', 'hapi'] as const) {
             const r = ratios(result, target);
-            lines.push(pad([`  Osprey ÷ ${target === 'bare' ? '(a)' : '(b)'}`, fixed(r.rps, 2), fixed(r.p50, 2), fixed(r.p99, 2), '', fixed(r.peakRssMb, 2)], widths));
+            lines.push(pad([`  Osprey ÷ ${target === 'bare' ? '(a)' : '(b)'}`, fixed(r.rps, 2), fixed(r.p50, 2), fixed(r.p99, 2), '', fixed(r.peakRssMb, 2), fixed(r.cpuUs, 2)], widths));
         }
     }
 
@@ -101,15 +101,15 @@ export const markdownTables = (results: BenchResults): string => {
         const o = result.measurements.osprey;
         const a = result.measurements.bare;
         const b = result.measurements.hapi;
-        const osprey = o ? [fixed(o.rps, o.rps < 100 ? 2 : 0), fixed(o.p50, 1), fixed(o.p99, 1), String(o.errors), fixed(o.peakRssMb, 0)] : [result.status, '', '', '', ''];
-        return `| ${result.name} | ${osprey.join(' | ')} | ${fixed(a?.rps, 0)} | ${fixed(ratios(result, 'bare').rps, 3)} | ${fixed(b?.rps, b && b.rps < 100 ? 2 : 0)} | ${fixed(b?.p50, 1)} | ${fixed(ratios(result, 'hapi').rps, 2)} |`;
+        const osprey = o ? [fixed(o.rps, o.rps < 100 ? 2 : 0), fixed(o.p50, 1), fixed(o.p99, 1), String(o.errors), fixed(o.peakRssMb, 0), fixed(o.cpuUs, 0)] : [result.status, '', '', '', '', ''];
+        return `| ${result.name} | ${osprey.join(' | ')} | ${fixed(a?.rps, 0)} | ${fixed(ratios(result, 'bare').rps, 3)} | ${fixed(b?.rps, b && b.rps < 100 ? 2 : 0)} | ${fixed(b?.p50, 1)} | ${fixed(b?.cpuUs, 0)} | ${fixed(ratios(result, 'hapi').rps, 2)} | ${fixed(ratios(result, 'hapi').cpuUs, 2)} |`;
     });
     return [
         `${database.kind} ${database.version}, ${dataset.assets.toLocaleString('en-US')} assets and ${dataset.workorders.toLocaleString('en-US')} work orders; ${machine.cores} cores (${machine.cpu}), Node ${machine.node}; ` +
         `commit ${machine.commit.slice(0, 10)}${machine.uncommittedChanges ? ' with uncommitted changes' : ''}, ${results.started.slice(0, 10)}; ${settings.connections} connections, ${settings.requests === undefined ? `${settings.duration} s` : `${settings.requests} requests`} per target${settings.rounds && settings.rounds > 1 ? ` in ${settings.rounds} rounds alternating Osprey and (b)` : ''}; authentication: ${results.authentication.kind}.`,
         '',
-        '| scenario | Osprey req/s | p50 ms | p99 ms | errors | peak RSS MB | (a) req/s | ÷ (a) | (b) req/s | (b) p50 ms | ÷ (b) |',
-        '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+        '| scenario | Osprey req/s | p50 ms | p99 ms | errors | peak RSS MB | CPU µs/req | (a) req/s | ÷ (a) | (b) req/s | (b) p50 ms | (b) CPU µs/req | ÷ (b) | CPU ÷ (b) |',
+        '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
         ...rows,
         '',
         ...results.responsiveness?.length ? [responsivenessTable(results.responsiveness), ''] : [],

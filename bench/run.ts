@@ -6,12 +6,13 @@ import { createKnex, databaseKind, databaseVersion } from '../src/db/knex';
 import { authenticate, type Authentication } from './auth';
 import { prepareDataset, resetDataset, sqliteUrl, structuresDir } from './dataset';
 import { evaluateGoals } from './goals';
-import { combine, measure, probe, type LoadSettings, type Measurement, type Target } from './load';
+import { combine, cpuPerRequest, measure, probe, type LoadSettings, type Measurement, type Target } from './load';
 import { machineFacts } from './machine';
 import { parseOptions, type BenchOptions } from './options';
 import { startServer, type ServerProcess } from './processes';
 import { monotonicUs, summarizeProfile, type ProfileSummary } from './profile';
 import { goalsTable, markdownTables, scenarioTable, updateReadme, type BenchResults, type ScenarioResult } from './report';
+import { processCpuMs } from './cpu';
 import { watchRss } from './rss';
 import { answered, longWork, measureResponsiveness, responsivenessGoals, responsivenessTable, type ResponsivenessResult } from './responsiveness';
 import { expectations, scenarioData, scenarios, type Scenario, type ScenarioData } from './scenarios';
@@ -103,9 +104,19 @@ const measureRound = async (server: ServerProcess, target: Target, scenario: Sce
     const share = { ...settings, seconds: settings.seconds / rounds, amount: settings.amount && Math.max(settings.connections, Math.round(settings.amount / rounds)) };
     const watch = watchRss(server.pid);
     let peak = 0;
+    let cpuAfter: number | undefined;
     const said = server.output().length;
-    const measured = await measure(target, scenario, data, share, first, latencies).finally(() => (peak = watch.stop()));
+    const cpuBefore = processCpuMs(server.pid);
+    const measured = await measure(target, scenario, data, share, first, latencies).finally(() => {
+
+        cpuAfter = processCpuMs(server.pid);
+        peak = watch.stop();
+    });
     measured.peakRssMb = peak;
+    if (cpuBefore !== undefined && cpuAfter !== undefined) {
+        measured.cpuMs = cpuAfter - cpuBefore;
+        Object.assign(measured, cpuPerRequest(measured.cpuMs, measured.requests));
+    }
 
     if (measured.errors) {
         // What the server said during the measurement is the first thing to read about its errors.
@@ -145,7 +156,7 @@ const measureInRounds = async (targets: readonly Measured[], scenario: Scenario,
 
 const toMeasure = (server: ServerProcess, target: Target, first: number): Measured => ({ server, target, first, rounds: [], latencies: [] });
 
-const line = (scenario: Scenario, target: string, m: Measurement) => log(`  ${scenario.name.padEnd(12)} ${target.padEnd(8)} ${String(m.rps).padStart(8)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  errors ${m.errors}${m.peakRssMb === undefined ? '' : `  peak RSS ${m.peakRssMb} MB`}${m.rounds && m.rounds.length > 1 ? `  rounds ${m.rounds.join(' ')}` : ''}`);
+const line = (scenario: Scenario, target: string, m: Measurement) => log(`  ${scenario.name.padEnd(12)} ${target.padEnd(8)} ${String(m.rps).padStart(8)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  errors ${m.errors}${m.cpuUs === undefined ? '' : `  CPU ${m.cpuUs} µs/req`}${m.peakRssMb === undefined ? '' : `  peak RSS ${m.peakRssMb} MB`}${m.rounds && m.rounds.length > 1 ? `  rounds ${m.rounds.join(' ')}` : ''}`);
 
 const runScenario = async (session: Session, baselines: { hapi: ServerProcess; bare: ServerProcess }, scenario: Scenario, options: BenchOptions, index: number, databaseUrl: string): Promise<ScenarioResult> => {
 

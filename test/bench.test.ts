@@ -55,6 +55,7 @@ experiment('npm run bench -- --quick', { timeout: 180_000 }, () => {
                 expect(result.health.errors, result.name).to.equal(0);
             }
 
+            const cpuMs = { osprey: 0, hapi: 0, bare: 0 };
             for (const scenario of results.scenarios) {
                 // Every scenario is answered as it asks, and measured on Osprey and both baselines without errors.
                 expect(scenario.status, `${scenario.name}: ${scenario.reason}`).to.equal('measured');
@@ -64,8 +65,17 @@ experiment('npm run bench -- --quick', { timeout: 180_000 }, () => {
                     expect(measurement.requests, `${scenario.name} ${target}`).to.be.above(0);
                     expect(measurement.errors, `${scenario.name} ${target}`).to.equal(0);
                     expect(measurement.peakRssMb!, `${scenario.name} ${target}`).to.be.above(0);
+                    // The server's CPU over its rounds, and per request (bench/cpu.ts: Linux's /proc).
+                    expect(measurement.cpuMs!, `${scenario.name} ${target}`).to.be.a.number().and.to.be.at.least(0);
+                    expect(measurement.cpuUs, `${scenario.name} ${target}`).to.equal(Math.round(measurement.cpuMs! * 1000 / measurement.requests * 10) / 10);
+                    cpuMs[target] += measurement.cpuMs!;
                 }
             }
+
+            // Each server's CPU is its own: 40 requests of a scenario may take less than one 10 ms tick, but 14
+            // scenarios' worth do not.
+            expect(cpuMs.osprey).to.be.above(0);
+            expect(cpuMs.hapi).to.be.above(0);
 
             // The memory goals of the report and the bulk are judged, not left open; those of the transfers are
             // judged too (met or not: a quick run's machine is busy with the tests).
