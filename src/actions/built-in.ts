@@ -15,12 +15,13 @@ import { busyAmong } from '../workflows/held';
 // PATCH of the status (it is one, through the engine), and `system:candelete`, whether this user could delete the
 // record now, found out by deleting it in a transaction that always rolls back.
 
-// `date` follows the engine's rules for dates (years 0001 to 9999, real days), as a PATCH of a date would.
+// Unknown keys are refused (Joi's default; dispatch.ts payloadOf). `date` follows the engine's rules for dates
+// (years 0001 to 9999, real days), as a PATCH of a date would.
 const statusChange = Joi.object({
     status: Joi.string().min(1).max(64).required().description('the new status'),
     date: dateInput().description('when the status changed (the status date and history row): not in the future, not before the current status date; now when not given'),
     memo: Joi.string().allow('').max(254).description('kept with the status history row (its memo: 254 characters, as the structures declare it)')
-}).prefs({ allowUnknown: false });
+});
 
 // Whether the record's status can still change: its YAML declares statuses, and the current one has a successor.
 const canChangeStatus = (record: Row, structure: Structure): boolean => {

@@ -114,7 +114,8 @@ const checkedArguments = (service: RegisteredService, method: RegisteredMethod, 
         return args;
     }
 
-    const { value, error } = method.schema.validate(args, { abortEarly: true, convert: true });
+    // Joi's defaults (the first error, converted values), as actions take them (src/actions/dispatch.ts payloadOf).
+    const { value, error } = method.schema.validate(args);
     if (error) {
         const detail = error.details[0]!;
         throw badArgument(service.name, method.name, detail.path.join('.'), detail.message);
