@@ -7,12 +7,14 @@ import type { DocumentRow } from './documents';
 import { sha256, writeBatch, type ContentStore, type StoredChunk } from './store';
 
 
-// A download (issue 36): the document's chunks are read one at a time as the client takes them, each checked
-// against the SHA-256 kept when it was written, so a damaged or missing chunk is never sent as if it were the
-// document. The first chunk of the answer is read and checked before the answer starts, so a document damaged
-// there (a small one: any damage) is a clear error; damage further on ends the answer before its last byte, which
-// every client sees as a failed download (Content-Length is not met). A whole download also checks the
-// document's own SHA-256 before its last chunk goes out.
+// A download (issue 36): the document's chunks are read one at a time as the client takes them, and a damaged or
+// missing chunk is never sent as if it were the document. The first chunk of the answer is read and checked
+// against the SHA-256 kept when it was written before the answer starts, so a document damaged there (a small
+// one: any damage) is a clear error; damage further on ends the answer before its last byte, which every client
+// sees as a failed download (Content-Length is not met). A range checks each of its chunks by its own SHA-256. A
+// whole download checks the document's own SHA-256, taken over every byte as it goes out, before its last chunk
+// does: that covers every byte, so its chunks after the first are not hashed a second time by their own SHA-256
+// (hashing was half of a 1 MB download's CPU; docs/performance.md). Every chunk's length is checked as it comes.
 
 export interface ByteRange {
     readonly start: number;
@@ -69,6 +71,17 @@ const checked = (document: DocumentRow, chunk: StoredChunk | undefined): readonl
     return chunk.data;
 };
 
+// A chunk of a download: there, and of the length the document's size gives it (a longer one would overrun
+// Content-Length, whatever hash it carries); `hashed`: checked by its own SHA-256 as well.
+const sized = (document: DocumentRow, chunk: StoredChunk | undefined, length: number, hashed: boolean): readonly Buffer[] => {
+
+    if (!chunk || chunk.data.reduce((sum, part) => sum + part.length, 0) !== length) {
+        throw damaged(document);
+    }
+
+    return hashed ? checked(document, chunk) : chunk.data;
+};
+
 // The bytes of a document (or a range of it), as a stream whose first chunk is already read and checked.
 export const documentStream = async (db: Db, store: ContentStore, document: DocumentRow, range?: ByteRange): Promise<Readable> => {
 
@@ -116,7 +129,7 @@ export const documentStream = async (db: Db, store: ContentStore, document: Docu
 
         const found = read.get(seq) ?? (run > 1 ? undefined : await store.read(db, document.contentkey!, seq));
         read.delete(seq);
-        return checked(document, found);
+        return sized(document, found, Math.min(chunk, size - seq * chunk), !whole || seq === first);
     };
 
     const head = await next(first);
