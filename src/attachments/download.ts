@@ -7,14 +7,16 @@ import type { DocumentRow } from './documents';
 import { sha256, writeBatch, type ContentStore, type StoredChunk } from './store';
 
 
-// A download (issue 36): the document's chunks are read one at a time as the client takes them, and a damaged or
-// missing chunk is never sent as if it were the document. The first chunk of the answer is read and checked
-// against the SHA-256 kept when it was written before the answer starts, so a document damaged there (a small
-// one: any damage) is a clear error; damage further on ends the answer before its last byte, which every client
-// sees as a failed download (Content-Length is not met). A range checks each of its chunks by its own SHA-256. A
-// whole download checks the document's own SHA-256, taken over every byte as it goes out, before its last chunk
-// does: that covers every byte, so its chunks after the first are not hashed a second time by their own SHA-256
-// (hashing was half of a 1 MB download's CPU; docs/performance.md). Every chunk's length is checked as it comes.
+// A download (issue 36): no answer that meets its Content-Length ever carries a byte that differs from what was
+// uploaded, and no byte past it is sent. A whole download of a document of up to `checkedWhole` bytes reads all of
+// it and checks the document's own SHA-256 before the answer starts, so any damage is a clear error and each
+// byte is hashed once (hashing every byte twice, by its chunk's SHA-256 and the document's, was half of a 1 MB
+// download's CPU; docs/performance.md). A larger one, and every range, is read one chunk at a time as the client
+// takes it, each checked against the SHA-256 kept when it was written before it is sent, so damage past the first
+// chunk ends the answer before the damaged bytes (every client sees a failed download: Content-Length is not met),
+// and a client resuming it with a range is refused at the damaged chunk rather than handed a file made whole
+// around it. A whole download also checks the document's SHA-256 before its last chunk goes out. Every chunk's
+// length is checked as it comes (a longer one, whatever hash it carries, would overrun Content-Length).
 
 export interface ByteRange {
     readonly start: number;
@@ -71,6 +73,11 @@ const checked = (document: DocumentRow, chunk: StoredChunk | undefined): readonl
     return chunk.data;
 };
 
+// The largest document a whole download holds in memory to check it before it answers: four chunks of 256 KB.
+export const checkedWhole = 1024 * 1024;
+
+export const emptyHash = Crypto.createHash('sha256').digest('hex');
+
 // A chunk of a download: there, and of the length the document's size gives it (a longer one would overrun
 // Content-Length, whatever hash it carries); `hashed`: checked by its own SHA-256 as well.
 const sized = (document: DocumentRow, chunk: StoredChunk | undefined, length: number, hashed: boolean): readonly Buffer[] => {
@@ -87,15 +94,26 @@ export const documentStream = async (db: Db, store: ContentStore, document: Docu
 
     const size = document.size;
     const chunk = document.chunksize ?? 1;
+    // A row no upload writes (a size below zero, chunks of no bytes) is damage, not a document to divide by.
+    if (!(size >= 0) || !(chunk > 0)) {
+        throw damaged(document);
+    }
+
     const start = range?.start ?? 0;
     const end = range?.end ?? size - 1;
+    const whole = range === undefined;
     if (size === 0 || end < start) {
+        // An empty document is checked too: a size changed to 0 is no empty file.
+        if (whole && document.sha256 !== emptyHash) {
+            throw damaged(document);
+        }
+
         return Readable.from([], { objectMode: false });
     }
 
     const first = Math.floor(start / chunk);
     const last = Math.floor(end / chunk);
-    const whole = range === undefined;
+    const atOnce = whole && size <= checkedWhole;
     const hash = whole ? Crypto.createHash('sha256') : undefined;
     // The part of chunk `seq` in the range, as views of its pieces.
     const piece = (seq: number, data: readonly Buffer[]): Buffer[] => {
@@ -129,8 +147,21 @@ export const documentStream = async (db: Db, store: ContentStore, document: Docu
 
         const found = read.get(seq) ?? (run > 1 ? undefined : await store.read(db, document.contentkey!, seq));
         read.delete(seq);
-        return sized(document, found, Math.min(chunk, size - seq * chunk), !whole || seq === first);
+        return sized(document, found, Math.min(chunk, size - seq * chunk), !atOnce);
     };
+
+    if (atOnce) {
+        const views: Buffer[] = [];
+        for (let i = first; i <= last; ++i) {
+            views.push(...piece(i, await next(i)));
+        }
+
+        if (hash!.digest('hex') !== document.sha256) {
+            throw damaged(document);
+        }
+
+        return Readable.from(views, { objectMode: false });
+    }
 
     const head = await next(first);
     const generate = async function* () {

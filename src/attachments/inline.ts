@@ -3,7 +3,7 @@ import * as Crypto from 'node:crypto';
 import type { Db } from '../db/db';
 import { maximoError } from '../errors/maximo-error';
 import type { DocumentRow } from './documents';
-import { damaged, readChecked } from './download';
+import { damaged, emptyHash, readChecked } from './download';
 import { documentHref, documentMeta, iso } from './serialize';
 import type { ContentStore } from './store';
 
@@ -69,10 +69,15 @@ export const spendBytes = (budget: InlineBytes, document: DocumentRow, href: str
 };
 
 // A file's bytes in base64, read chunk by chunk through its store, each chunk and the whole checked against the
-// SHA-256 kept when it was written.
+// SHA-256 kept when it was written (a file without one, as no upload writes it, is damage; an empty one too, unless
+// its hash is the empty file's).
 export const inlineData = async (db: Db, store: ContentStore, document: DocumentRow): Promise<string> => {
 
     if (document.size === 0) {
+        if (document.sha256 !== emptyHash) {
+            throw damaged(document);
+        }
+
         return '';
     }
 
@@ -88,7 +93,7 @@ export const inlineData = async (db: Db, store: ContentStore, document: Document
     }
 
     const bytes = Buffer.concat(parts);
-    if (bytes.length !== document.size || (document.sha256 && hash.digest('hex') !== document.sha256)) {
+    if (bytes.length !== document.size || hash.digest('hex') !== document.sha256) {
         throw damaged(document);
     }
 

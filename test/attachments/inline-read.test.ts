@@ -189,6 +189,19 @@ onEachDatabase(lab, 'attachments in records (reads)', { settings: { maxBody: 400
         await t.inject({ method: 'DELETE', url: local(href), headers: wilson });
     });
 
+    test('a file whose document row lost its SHA-256, or an empty one whose size was made 0, is not inlined', async () => {
+
+        const knex = t.server.app.osprey.knex;
+        for (const [name, change] of [['unhashed.txt', { sha256: null }], ['emptied.txt', { size: 0 }]] as const) {
+            const href = await upload(t, woB, name, Buffer.from(`the bytes of ${name}`));
+            await knex('osprey_doclink').where({ doclinksid: Number(href.split('/').pop()) }).update(change);
+            const res = await t.inject({ url: `${woB}?inlinedoc=1`, headers: wilson });
+            expect(res.statusCode, name).to.be.above(399);
+            expect(res.result.Error.message, name).to.contain(name);
+            await t.inject({ method: 'DELETE', url: local(href), headers: wilson });
+        }
+    });
+
     test('the schema of a structure with attachments describes doclinks', async () => {
 
         const schema = await t.inject({ url: '/maximo/oslc/jsonschemas/mxapiwodetail', headers: wilson });
