@@ -66,7 +66,13 @@ onEachDatabase(lab, 'queries and selects through HTTP', (t, database) => {
             ['reportdate>"someday"', 'is a date'],
             ['wopriority="%1%"', 'apply to text'],
             ['asset{status="X"} and woactivity="1"', 'woactivity is not an attribute'],
-            ['status=:missing', 'has no value']
+            ['status=:missing', 'has no value'],
+            // OR-ed terms through one child (or of one attribute) are compiled together, at the first of them; the
+            // refusal still names the first wrong name in the order sent (a hostile probe saw the later one named).
+            ['woactivity.description="%a%" or nosuch=1 or woactivity.nosuch2=1', 'nosuch is not an attribute of WORKORDER'],
+            ['woactivity.nosuch2=1 or nosuch=1 or woactivity.description="%a%"', 'nosuch2 is not an attribute of WOACTIVITY'],
+            ['description="%a%" or wopriority="%1%" or description="%b%" or nosuch=1', 'wopriority is not text'],
+            ['asset.location.status="X" or asset.nolink.status="Y" or asset.location.nosuch=1', 'nolink is not an attribute, child object or relationship']
         ]) {
             const res = await get(`${wos}?oslc.where=${encodeURIComponent(where!)}`);
             expect(res.statusCode, where).to.equal(400);
