@@ -89,7 +89,8 @@ const sized = (document: DocumentRow, chunk: StoredChunk | undefined, length: nu
     return hashed ? checked(document, chunk) : chunk.data;
 };
 
-// The bytes of a document (or a range of it), as a stream whose first chunk is already read and checked.
+// The bytes of a document (or a range of it), as a stream whose first chunk (a small whole document: all of it) is
+// already read and checked.
 export const documentStream = async (db: Db, store: ContentStore, document: DocumentRow, range?: ByteRange): Promise<Readable> => {
 
     const size = document.size;
@@ -136,6 +137,14 @@ export const documentStream = async (db: Db, store: ContentStore, document: Docu
         return views;
     };
 
+    // A whole download's last check, over every byte read: the document's own SHA-256.
+    const checkWhole = () => {
+
+        if (hash && hash.digest('hex') !== document.sha256) {
+            throw damaged(document);
+        }
+    };
+
     // Where the store reads a run of chunks in one statement, a quarter megabyte of them at a time.
     const run = store.readRun ? Math.max(1, Math.floor(writeBatch / chunk)) : 1;
     let read = new Map<number, StoredChunk>();
@@ -156,10 +165,7 @@ export const documentStream = async (db: Db, store: ContentStore, document: Docu
             views.push(...piece(i, await next(i)));
         }
 
-        if (hash!.digest('hex') !== document.sha256) {
-            throw damaged(document);
-        }
-
+        checkWhole();
         return Readable.from(views, { objectMode: false });
     }
 
@@ -172,10 +178,7 @@ export const documentStream = async (db: Db, store: ContentStore, document: Docu
             current = piece(i, await next(i));
         }
 
-        if (hash && hash.digest('hex') !== document.sha256) {
-            throw damaged(document);
-        }
-
+        checkWhole();
         yield* current;
     };
 
